@@ -1,0 +1,92 @@
+// The HTTP application: a Fastify instance with request ids, the error shape, validation that
+// reports `details`, authentication for /api/v1, the routes, and the OpenAPI document built
+// from the same schemas that validate and serialize.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import type { Config } from '../config.js';
+import { newId } from '../domain/ids.js';
+import type { ReaderPool } from '../pipeline/threads/pool.js';
+import type { Wakeup } from '../queue/wakeup.js';
+import type { Store } from '../store/index.js';
+import { authenticate } from './auth.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { ErrorBody } from './schemas/common.js';
+import { SHARED_SCHEMAS } from './schemas/resources.js';
+import { addSharedSchemas, bodyAjv, queryAjv } from './validation.js';
+import { accountRoutes } from './routes/account.js';
+import { documentRoutes } from './routes/documents.js';
+import { imageRoutes } from './routes/images.js';
+import { pageRoutes } from './routes/pages.js';
+import { usageRoutes } from './routes/usage.js';
+
+export interface AppDeps {
+  store: Store;
+  config: Config;
+  /** Reader threads for counting pages at submission. */
+  pool: ReaderPool;
+  wakeup: Wakeup;
+}
+
+export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newId('req'),
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  });
+
+  const shared = [ErrorBody, ...SHARED_SCHEMAS];
+  addSharedSchemas(shared);
+  for (const schema of shared) app.addSchema(schema);
+  app.setValidatorCompiler(({ schema, httpPart, contentType }) => {
+    // The upload form is documented in its route schema but read part by part (src/api/submit.ts).
+    if (contentType === 'multipart/form-data') return () => true;
+    return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) request.log.warn({ status: reply.statusCode, url: request.url }, 'request answered with a server error');
+  });
+
+  await app.register(multipart, { throwFileSizeLimit: false });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Folio',
+        version: '1.0.0',
+        description: 'Self-hosted document processing: text, tables, key/values, layout and pictures from PDFs, scans and Office files.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ak_live_... or ak_test_...' } } },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (api) => {
+    api.decorateRequest('principal', null as never);
+    api.addHook('onRequest', async (request) => {
+      request.principal = await authenticate(deps.store.db, request);
+    });
+    await api.register(documentRoutes(deps));
+    await api.register(pageRoutes(deps));
+    await api.register(imageRoutes(deps));
+    await api.register(accountRoutes(deps));
+    await api.register(usageRoutes(deps));
+  }, { prefix: '/api/v1' });
+
+  return app;
+}
+
+/** The address clients should use for links: FOLIO_PUBLIC_URL, else the request's own host. */
+export function baseUrlOf(config: Config, request: { protocol: string; host: string }): string {
+  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+}

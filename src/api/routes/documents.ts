@@ -1,0 +1,168 @@
+// POST /documents, GET /documents, GET /documents/{id}, DELETE /documents/{id}.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
+import { DOCUMENT_STATUSES } from '../../domain/states.js';
+import { deleteDocument, findDocument, getPages, listDocuments, markRetrieved, usageForDocument } from '../../store/documents.js';
+import { documentMarkdown } from '../../pipeline/outputs/markdown.js';
+import { documentText } from '../../pipeline/outputs/text.js';
+import { baseUrlOf, type AppDeps } from '../app.js';
+import { scopeOf } from '../auth.js';
+import { sendError } from '../errors.js';
+import type { ResolvedOptions } from '../schemas/options.js';
+import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
+import { BatchAccepted, type Document } from '../schemas/resources.js';
+import { documentToWire, documentUsage, fullDocumentToWire, pageToWire } from '../serialize.js';
+import { submitUpload, submitUrl } from '../submit.js';
+
+const SubmitUrl = Type.Object(
+  {
+    url: Type.String({ format: 'uri', maxLength: 8192, description: 'http or https, reachable without credentials.' }),
+    options: Type.Optional(Type.Ref('DocumentOptions')),
+  },
+  { additionalProperties: false },
+);
+
+const UploadForm = Type.Object({
+  file: Type.Optional(Type.String({ format: 'binary' })),
+  'files[]': Type.Optional(Type.Array(Type.String({ format: 'binary' }), { maxItems: 10 })),
+  options: Type.Optional(Type.String({ description: 'DocumentOptions as a JSON string.' })),
+});
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const DOCUMENT_INCLUDES = ['text', 'markdown', 'pages', 'tables', 'key_values', 'usage', 'options'] as const;
+
+export function parseIncludes<T extends string>(raw: string | undefined, allowed: readonly T[], field = 'include'): Set<T> {
+  const out = new Set<T>();
+  if (!raw) return out;
+  const unknown: string[] = [];
+  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if ((allowed as readonly string[]).includes(item)) out.add(item as T);
+    else unknown.push(item);
+  }
+  if (unknown.length) throw invalidRequest({ [field]: [`unknown value${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`] });
+  return out;
+}
+
+export const documentRoutes =
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (app) => {
+    app.post(
+      '/documents',
+      {
+        schema: {
+          summary: 'Submit a document (upload or URL)',
+          body: {
+            content: {
+              'application/json': { schema: SubmitUrl },
+              'multipart/form-data': { schema: UploadForm },
+            },
+          },
+          response: { 202: Type.Union([Type.Ref('Accepted'), BatchAccepted]), ...errorResponses(401, 402, 403, 413, 415, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const baseUrl = baseUrlOf(deps.config, request);
+        if (request.isMultipart()) {
+          const outcome = await submitUpload(deps, request, request.principal, baseUrl);
+          return reply.code(202).send('single' in outcome ? outcome.single : { documents: outcome.batch });
+        }
+        const body = request.body as Static<typeof SubmitUrl>;
+        return reply.code(202).send(await submitUrl(deps, request.principal, body, baseUrl));
+      },
+    );
+
+    const ListDocumentsQuery = Type.Object(
+      { ...ListQuery, limit: Type.Optional(ListQuery.limit), starting_after: Type.Optional(ListQuery.starting_after), status: Type.Optional(StringEnum(DOCUMENT_STATUSES)) },
+      { additionalProperties: false },
+    );
+    app.get(
+      '/documents',
+      {
+        schema: {
+          summary: 'List documents, newest first',
+          querystring: ListDocumentsQuery,
+          response: {
+            200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref('DocumentListItem')), has_more: Type.Boolean() }),
+            ...errorResponses(401, 402, 422, 429),
+          },
+        },
+      },
+      async (request) => {
+        const query = request.query as Static<typeof ListDocumentsQuery>;
+        const { rows, has_more } = await listDocuments(deps.store.db, scopeOf(request.principal), {
+          limit: query.limit ?? 20,
+          starting_after: query.starting_after,
+          status: query.status,
+        });
+        return { object: 'list', data: rows.map(documentToWire), has_more };
+      },
+    );
+
+    const GetQuery = Type.Object({ include: Type.Optional(Type.String({ description: `Comma-separated: ${DOCUMENT_INCLUDES.join(', ')}.` })) });
+    app.get(
+      '/documents/:id',
+      {
+        schema: {
+          summary: 'Get a document',
+          params: IdParams,
+          querystring: GetQuery,
+          response: { 200: Type.Ref('Document'), ...errorResponses(401, 402, 404, 410, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as Static<typeof IdParams>;
+        const includes = parseIncludes((request.query as Static<typeof GetQuery>).include, DOCUMENT_INCLUDES);
+        const row = await findDocument(deps.store.db, id, scopeOf(request.principal));
+        if (!row) throw notFound();
+        if (row.status === 'expired') return sendError(reply, new FolioError('document_expired', 'The retention period ended and the result was purged.'));
+        const options = JSON.parse(row.options) as ResolvedOptions;
+        if ((includes.has('tables') || includes.has('key_values')) && !includes.has('pages')) {
+          throw invalidRequest({ include: ['tables and key_values attach to each page, so they need pages as well (include=pages,tables)'] });
+        }
+        if (includes.has('markdown') && !options.markdown) {
+          throw invalidRequest({ include: ['markdown exists only for documents sent with options.markdown: true'] });
+        }
+        if (row.status === 'completed' && row.retrieved_at === null) {
+          const now = Date.now();
+          if (await markRetrieved(deps.store.db, row.id, now)) row.retrieved_at = now;
+        }
+        const doc: Document = fullDocumentToWire(row);
+        if (row.status === 'completed' && (includes.has('text') || includes.has('pages') || includes.has('markdown'))) {
+          const pages = await getPages(deps.store.db, row.id, 1, row.page_count);
+          if (includes.has('text')) doc.text = documentText(pages);
+          if (includes.has('markdown')) doc.markdown = documentMarkdown(pages.map((p) => p.markdown ?? ''));
+          if (includes.has('pages')) {
+            doc.pages = pages.map((p) => pageToWire(p, { tables: includes.has('tables'), key_values: includes.has('key_values') }));
+          }
+        }
+        if (includes.has('options')) doc.options = options;
+        if (includes.has('usage')) doc.usage = documentUsage(await usageForDocument(deps.store.db, row.id));
+        return doc;
+      },
+    );
+
+    app.delete(
+      '/documents/:id',
+      {
+        schema: {
+          summary: 'Delete a document and purge its payload (usage records are kept)',
+          params: IdParams,
+          response: { 204: Type.Null(), ...errorResponses(401, 402, 404, 409, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as Static<typeof IdParams>;
+        const scope = scopeOf(request.principal);
+        const blobKeys = await deps.store.writeTransaction(async (tx) => {
+          const row = await findDocument(tx, id, scope);
+          if (!row) throw notFound();
+          return deleteDocument(tx, row);
+        });
+        await Promise.all(blobKeys.map((key) => deps.store.blobs.delete(key).catch(() => undefined)));
+        await deps.store.blobs.deletePrefix(`images/${id}`).catch(() => undefined);
+        return reply.code(204).send();
+      },
+    );
+  };

@@ -1,0 +1,80 @@
+// GET /documents/{id}/images and GET /documents/{id}/images/{image_id}.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { invalidRequest, notFound } from '../../domain/errors.js';
+import { parsePageRange } from '../../domain/page-range.js';
+import { findImage, listImages } from '../../store/documents.js';
+import { baseUrlOf, type AppDeps } from '../app.js';
+import { errorResponses } from '../schemas/common.js';
+import { imageToWire } from '../serialize.js';
+import { parseIncludes } from './documents.js';
+import { completedDocument, MAX_INLINE_PICTURE_BYTES } from './ready.js';
+
+const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const ImageParams = Type.Object({ id: Type.String({ maxLength: 64 }), image_id: Type.String({ maxLength: 64 }) });
+const Query = Type.Object({
+  include: Type.Optional(Type.String({ description: '"data" adds the base64 bytes (at most 25 MB per response).' })),
+  page: Type.Optional(Type.String({ description: 'One page ("3") or an inclusive range ("1-3").' })),
+});
+
+export const imageRoutes =
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (app) => {
+    app.get(
+      '/documents/:id/images',
+      {
+        schema: {
+          summary: "A document's pictures, in page order",
+          params: Params,
+          querystring: Query,
+          response: {
+            200: Type.Object({ object: Type.Literal('list'), document_id: Type.String(), data: Type.Array(Type.Ref('Image')) }),
+            ...errorResponses(401, 402, 404, 409, 410, 422, 429),
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as Static<typeof Params>;
+        const query = request.query as Static<typeof Query>;
+        const includes = parseIncludes(query.include, ['data'] as const);
+        const row = await completedDocument(deps.store.db, id, request.principal);
+        const range = parsePageRange(query.page, row.page_count);
+        const images = await listImages(deps.store.db, row.id, range.first, range.last);
+        if (includes.has('data')) {
+          const total = images.reduce((sum, image) => sum + image.byte_size, 0);
+          if (total > MAX_INLINE_PICTURE_BYTES) {
+            throw invalidRequest({ page: [`the pictures come to ${total} bytes, over the 25 MB a response may carry; ask for fewer pages`] });
+          }
+        }
+        const baseUrl = baseUrlOf(deps.config, request);
+        const data = [];
+        for (const image of images) {
+          data.push(imageToWire(image, baseUrl, includes.has('data') ? await deps.store.blobs.get(image.blob_key) : undefined));
+        }
+        return { object: 'list', document_id: row.id, data };
+      },
+    );
+
+    app.get(
+      '/documents/:id/images/:image_id',
+      {
+        schema: {
+          summary: 'The bytes of one picture (PNG for a figure, JPEG for a page)',
+          params: ImageParams,
+          response: { ...errorResponses(401, 402, 404, 409, 410, 429) },
+        },
+      },
+      async (request, reply) => {
+        const params = request.params as Static<typeof ImageParams>;
+        const row = await completedDocument(deps.store.db, params.id, request.principal);
+        const image = await findImage(deps.store.db, row.id, params.image_id);
+        if (!image) throw notFound('image');
+        const stream = await deps.store.blobs.stream(image.blob_key);
+        return reply
+          .header('content-type', image.media_type)
+          .header('content-length', image.byte_size)
+          .header('cache-control', 'private, max-age=3600')
+          .send(stream);
+      },
+    );
+  };

@@ -1,0 +1,212 @@
+// Response shapes of SPEC.md's resources. Optional properties are the fields SPEC.md says are
+// present only sometimes ("Only with include=...", "Present when..."); nullable ones are those it
+// types "or null".
+import { Type, type Static } from 'typebox';
+import { DOCUMENT_STATUSES, MODES, STAGES } from '../../domain/states.js';
+import { DateTime, Nullable, StringEnum } from './common.js';
+import { DocumentOptions, ResolvedOptions } from './options.js';
+
+const BBox = Type.Object(
+  { left: Type.Number(), top: Type.Number(), width: Type.Number(), height: Type.Number() },
+  { description: 'Fractions 0 to 1 of the page.' },
+);
+
+export const UsageRecord = Type.Object(
+  {
+    id: Type.String(),
+    document_id: Type.String(),
+    query_id: Type.Optional(Type.String()),
+    stage: StringEnum(['analysis', 'extraction', 'query', 'embedding'] as const),
+    sku: Type.String(),
+    model: Type.String(),
+    quantity: Type.Integer(),
+    unit_price_micro: Type.Integer(),
+    unit_divisor: Type.Integer(),
+    amount_micro: Type.Integer(),
+    created_at: DateTime,
+  },
+  { $id: 'UsageRecord' },
+);
+export type UsageRecord = Static<typeof UsageRecord>;
+
+const Citation = Type.Object({
+  path: Type.String(),
+  page: Type.Integer(),
+  quote: Type.String(),
+  confidence: Type.Number(),
+  bbox: Type.Optional(BBox),
+});
+
+const Answer = Type.Object({
+  question: Type.String(),
+  answer: Type.String(),
+  page: Nullable(Type.Integer()),
+  quote: Type.String(),
+  not_found: Type.Boolean(),
+  bbox: Type.Optional(BBox),
+});
+
+export const ExtractionResult = Type.Object(
+  {
+    data: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    citations: Type.Optional(Type.Array(Citation)),
+    answers: Type.Optional(Type.Array(Answer)),
+    per_page: Type.Optional(Type.Boolean()),
+    pages: Type.Optional(
+      Type.Array(
+        Type.Object({
+          page: Type.Integer(),
+          data: Type.Object({}, { additionalProperties: true }),
+          citations: Type.Array(Citation),
+        }),
+      ),
+    ),
+    warnings: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: 'ExtractionResult' },
+);
+
+export const Image = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('image'),
+    page: Type.Integer(),
+    kind: StringEnum(['figure', 'page'] as const),
+    figure_index: Nullable(Type.Integer()),
+    caption: Nullable(Type.String()),
+    media_type: Type.String(),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    byte_size: Type.Integer(),
+    bbox: Nullable(BBox),
+    url: Type.String(),
+    data: Type.Optional(Type.String({ description: 'Base64 file; only with include=image_data or include=data.' })),
+  },
+  { $id: 'Image' },
+);
+export type Image = Static<typeof Image>;
+
+const LayoutElement = Type.Object({
+  type: Type.String(),
+  text: Type.String(),
+  bbox: BBox,
+  reading_order: Type.Integer(),
+  level: Type.Optional(Type.Integer()),
+  figure_index: Type.Optional(Nullable(Type.Integer())),
+});
+
+const Table = Type.Object({
+  rows: Type.Array(Type.Array(Type.String())),
+  columns: Type.Integer(),
+  markdown: Type.String(),
+});
+
+const KeyValue = Type.Object({
+  value: Type.String(),
+  key_confidence: Type.Number(),
+  value_confidence: Type.Number(),
+  selection_status: Nullable(StringEnum(['SELECTED', 'NOT_SELECTED'] as const)),
+});
+
+export const Page = Type.Object(
+  {
+    page: Type.Integer(),
+    text: Type.String(),
+    word_count: Type.Integer(),
+    result: Nullable(Type.Object({}, { additionalProperties: true })),
+    embedding: Type.Optional(Type.Object({ model: Type.String(), dimensions: Type.Integer(), vector: Type.Array(Type.Number()) })),
+    tables: Type.Optional(Type.Array(Table)),
+    key_values: Type.Optional(Type.Record(Type.String(), KeyValue)),
+    layout: Type.Optional(Type.Array(LayoutElement)),
+    images: Type.Optional(Type.Array(Type.Ref('Image'))),
+  },
+  { $id: 'Page' },
+);
+export type Page = Static<typeof Page>;
+
+export const DocumentUsage = Type.Object({
+  amount_micro: Type.Integer(),
+  by_sku: Type.Record(Type.String(), Type.Object({ quantity: Type.Integer(), amount_micro: Type.Integer() })),
+  records: Type.Array(Type.Ref('UsageRecord')),
+});
+
+const documentFields = {
+  id: Type.String(),
+  object: Type.Literal('document'),
+  status: StringEnum(DOCUMENT_STATUSES),
+  stage: StringEnum(STAGES),
+  analysis: StringEnum(['layout', 'read'] as const),
+  byte_size: Type.Integer(),
+  content_type: Type.String(),
+  filename: Type.String(),
+  source_url: Nullable(Type.String()),
+  page_count: Type.Integer(),
+  mode: StringEnum(MODES),
+  model: Type.Object({ requested: Type.String(), used: Type.String() }),
+  cost: Type.Object({ estimated_micro: Type.Integer(), settled_micro: Nullable(Type.Integer()) }),
+  created_at: DateTime,
+  started_at: Type.Optional(DateTime),
+  completed_at: Type.Optional(DateTime),
+  failed_at: Type.Optional(DateTime),
+  expires_at: Nullable(DateTime),
+  purged_at: Type.Optional(DateTime),
+  retrieved_at: Nullable(DateTime),
+  retention_seconds: Type.Integer(),
+  timings: Type.Record(Type.String(), Type.Integer()),
+  error: Type.Optional(Type.Object({ type: Type.String(), message: Type.String(), stage: Type.String() })),
+};
+
+export const DocumentListItem = Type.Object(documentFields, { $id: 'DocumentListItem' });
+
+export const Document = Type.Object(
+  {
+    ...documentFields,
+    result: Type.Optional(Nullable(Type.Ref('ExtractionResult'))),
+    text: Type.Optional(Type.String()),
+    markdown: Type.Optional(Type.String()),
+    pages: Type.Optional(Type.Array(Type.Ref('Page'))),
+    options: Type.Optional(Type.Ref('ResolvedOptions')),
+    usage: Type.Optional(DocumentUsage),
+  },
+  { $id: 'Document' },
+);
+export type Document = Static<typeof Document>;
+export type DocumentListItem = Static<typeof DocumentListItem>;
+
+export const Accepted = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('document'),
+    status: Type.Literal('queued'),
+    estimated_cost_micro: Nullable(Type.Integer()),
+    poll_url: Type.String(),
+  },
+  { $id: 'Accepted' },
+);
+export type Accepted = Static<typeof Accepted>;
+
+export const BatchAccepted = Type.Object({
+  documents: Type.Array(
+    Type.Union([
+      Type.Ref('Accepted'),
+      Type.Object({ error: Type.Object({ type: Type.String(), message: Type.String() }, { additionalProperties: true }) }),
+    ]),
+  ),
+});
+
+export const Account = Type.Object({
+  credits: Type.Object({ available_micro: Type.Integer() }),
+  key: Type.Object({ id: Type.String(), name: Type.String(), prefix: Type.String(), mode: StringEnum(MODES) }),
+  organization: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
+  plan: Type.Object({ id: Type.String(), name: Type.String() }),
+  rate_limit_per_second: Type.Integer(),
+  limits: Type.Object({
+    max_concurrent_jobs: Type.Integer(),
+    max_pages_per_document: Type.Integer(),
+    max_retention_seconds: Type.Integer(),
+    max_upload_bytes: Type.Integer(),
+  }),
+});
+
+/** Schemas referenced by `$ref`, registered once with the server. */
+export const SHARED_SCHEMAS = [DocumentOptions, ResolvedOptions, UsageRecord, ExtractionResult, Image, Page, Accepted, DocumentListItem, Document];

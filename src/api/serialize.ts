@@ -1,0 +1,115 @@
+// Rows to wire objects. Times become ISO 8601 in UTC; fields SPEC.md shows only sometimes are
+// left out when they do not apply.
+import type { DocumentRow, ImageRow, PageRow, UsageRow } from '../store/documents.js';
+import type { DocumentStatus, Stage, Mode } from '../domain/states.js';
+import type { Accepted, Document, DocumentListItem, Image, Page, UsageRecord } from './schemas/resources.js';
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function documentToWire(row: DocumentRow): DocumentListItem {
+  const doc: DocumentListItem = {
+    id: row.id,
+    object: 'document',
+    status: row.status as DocumentStatus,
+    stage: row.stage as Stage,
+    analysis: row.analysis as 'layout' | 'read',
+    byte_size: row.byte_size,
+    content_type: row.content_type,
+    filename: row.filename,
+    source_url: row.source_url,
+    page_count: row.page_count,
+    mode: row.mode,
+    model: { requested: row.model_requested, used: row.model_used },
+    cost: { estimated_micro: row.estimated_micro, settled_micro: row.settled_micro },
+    created_at: isoTime(row.created_at),
+    expires_at: row.expires_at === null ? null : isoTime(row.expires_at),
+    retrieved_at: row.retrieved_at === null ? null : isoTime(row.retrieved_at),
+    retention_seconds: row.retention_seconds,
+    timings: JSON.parse(row.timings) as Record<string, number>,
+  };
+  if (row.started_at !== null) doc.started_at = isoTime(row.started_at);
+  if (row.completed_at !== null) doc.completed_at = isoTime(row.completed_at);
+  if (row.failed_at !== null) doc.failed_at = isoTime(row.failed_at);
+  if (row.purged_at !== null) doc.purged_at = isoTime(row.purged_at);
+  if (row.status === 'failed' && row.error_type) {
+    doc.error = { type: row.error_type, message: row.error_message ?? '', stage: row.error_stage ?? row.stage };
+  }
+  return doc;
+}
+
+export function fullDocumentToWire(row: DocumentRow): Document {
+  const doc: Document = documentToWire(row);
+  // The model layer is not built yet, so a completed document has no extraction result.
+  if (row.status === 'completed') doc.result = null;
+  return doc;
+}
+
+export function acceptedToWire(id: string, estimated: number | null, baseUrl: string): Accepted {
+  return { id, object: 'document', status: 'queued', estimated_cost_micro: estimated, poll_url: `${baseUrl}/api/v1/documents/${id}` };
+}
+
+export function imageToWire(row: ImageRow, baseUrl: string, data?: Buffer): Image {
+  const image: Image = {
+    id: row.id,
+    object: 'image',
+    page: row.page_number,
+    kind: row.kind,
+    figure_index: row.figure_index,
+    caption: row.caption,
+    media_type: row.media_type,
+    width: row.width,
+    height: row.height,
+    byte_size: row.byte_size,
+    bbox: row.bbox === null ? null : JSON.parse(row.bbox),
+    url: `${baseUrl}/api/v1/documents/${row.document_id}/images/${row.id}`,
+  };
+  if (data) image.data = data.toString('base64');
+  return image;
+}
+
+export interface PageIncludes {
+  tables?: boolean;
+  key_values?: boolean;
+  layout?: boolean;
+}
+
+export function pageToWire(row: PageRow, includes: PageIncludes): Page {
+  const page: Page = { page: row.page_number, text: row.text, word_count: row.word_count, result: null };
+  if (includes.tables) page.tables = JSON.parse(row.tables);
+  if (includes.key_values) page.key_values = JSON.parse(row.key_values);
+  if (includes.layout) page.layout = JSON.parse(row.layout);
+  return page;
+}
+
+export function usageToWire(row: UsageRow): UsageRecord {
+  const record: UsageRecord = {
+    id: row.id,
+    document_id: row.document_id,
+    stage: row.stage as UsageRecord['stage'],
+    sku: row.sku,
+    model: row.model,
+    quantity: row.quantity,
+    unit_price_micro: row.unit_price_micro,
+    unit_divisor: row.unit_divisor,
+    amount_micro: row.amount_micro,
+    created_at: isoTime(row.created_at),
+  };
+  if (row.query_id !== null) record.query_id = row.query_id;
+  return record;
+}
+
+export function documentUsage(rows: UsageRow[]) {
+  const bySku: Record<string, { quantity: number; amount_micro: number }> = {};
+  let total = 0;
+  for (const row of rows) {
+    const entry = (bySku[row.sku] ??= { quantity: 0, amount_micro: 0 });
+    entry.quantity += row.quantity;
+    entry.amount_micro += row.amount_micro;
+    total += row.amount_micro;
+  }
+  return { amount_micro: total, by_sku: bySku, records: rows.map(usageToWire) };
+}
+
+export type { Mode };

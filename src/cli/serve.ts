@@ -1,0 +1,64 @@
+// `folio serve` and `folio worker`: thin shells over the app and the worker runner, with
+// graceful shutdown (stop accepting, let documents finish or hand them back, close the store).
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { loadConfig } from '../config.js';
+import { buildApp } from '../api/app.js';
+import { openStore } from '../store/index.js';
+import { ReaderPool } from '../pipeline/threads/pool.js';
+import { WorkerRunner } from '../queue/runner.js';
+import { Wakeup } from '../queue/wakeup.js';
+
+export async function runServe(argv: string[], mode: { api: boolean }): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'no-workers': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const config = loadConfig(process.env, {
+    port: values.port === undefined ? undefined : Number(values.port),
+    host: values.host,
+  });
+  const log = pino({ level: config.logLevel, base: { pid: process.pid, role: mode.api ? 'api' : 'worker' } });
+  const store = await openStore(config);
+  const wakeup = new Wakeup(store);
+  const withWorkers = !mode.api || !values['no-workers'];
+  const pool = new ReaderPool(withWorkers ? config.readerThreads : 1, { minThreads: withWorkers ? 1 : 0 });
+
+  const app = mode.api ? await buildApp({ store, config, pool, wakeup }, { logger: log }) : null;
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log.info({ url: `http://${config.host}:${port}`, port, store: store.dialect, workers: withWorkers }, 'listening');
+  }
+  const runner = withWorkers ? new WorkerRunner({ store, pool, config, wakeup, log }) : null;
+  if (runner) {
+    await wakeup.listen();
+    runner.start();
+    log.info({ worker: runner.workerId, concurrency: config.queue.concurrency, store: store.dialect }, 'worker started');
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    try {
+      if (app) await app.close();
+      if (runner) await runner.stop(config.queue.shutdownGraceMs);
+      await wakeup.close();
+      await pool.close();
+      await store.close();
+    } catch (error) {
+      log.error({ err: error }, 'error during shutdown');
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -1,0 +1,81 @@
+// Configuration from the environment, read and checked once at start-up (DECISIONS D1).
+// With nothing set, Folio keeps state in SQLite and files under ./data.
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { priceTable, type PriceTable } from './domain/prices.js';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Absolute base for `poll_url` and image `url`; else taken from the request's Host. */
+  publicUrl: string | null;
+  logLevel: string;
+  prices: PriceTable;
+  topUpUrl: string;
+  upgradeUrl: string;
+  queue: {
+    /** How long a claim lasts without a heartbeat. */
+    leaseMs: number;
+    /** Documents one worker process works on at once. */
+    concurrency: number;
+    /** Claims per document before it is failed as a poison pill. */
+    maxAttempts: number;
+    /** Fallback poll when no wake-up arrives. */
+    pollMs: number;
+    /** How long SIGTERM waits for in-flight documents before handing them back. */
+    shutdownGraceMs: number;
+  };
+  readerThreads: number;
+  fetch: {
+    allowPrivate: boolean;
+    timeoutMs: number;
+    maxRedirects: number;
+  };
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<Config, 'host' | 'port'>> = {}): Config {
+  const cores = availableParallelism();
+  let prices: PriceTable;
+  try {
+    prices = priceTable(env.FOLIO_PRICES ? JSON.parse(env.FOLIO_PRICES) : undefined);
+  } catch (error) {
+    throw new Error(`FOLIO_PRICES: ${(error as Error).message}`);
+  }
+  const concurrency = intFromEnv(env, 'FOLIO_WORKER_CONCURRENCY', Math.max(2, cores), 1);
+  return {
+    host: overrides.host ?? env.HOST ?? '127.0.0.1',
+    port: overrides.port ?? intFromEnv(env, 'PORT', 8080),
+    dataDir: path.resolve(env.FOLIO_DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || null,
+    publicUrl: env.FOLIO_PUBLIC_URL ? env.FOLIO_PUBLIC_URL.replace(/\/+$/, '') : null,
+    logLevel: env.FOLIO_LOG_LEVEL || 'info',
+    prices,
+    topUpUrl: env.FOLIO_TOP_UP_URL || 'https://folio.invalid/billing/top-up',
+    upgradeUrl: env.FOLIO_UPGRADE_URL || 'https://folio.invalid/billing/upgrade',
+    queue: {
+      leaseMs: intFromEnv(env, 'FOLIO_LEASE_MS', 30_000, 500),
+      concurrency,
+      maxAttempts: intFromEnv(env, 'FOLIO_MAX_ATTEMPTS', 5, 1),
+      pollMs: intFromEnv(env, 'FOLIO_POLL_MS', 1_000, 10),
+      shutdownGraceMs: intFromEnv(env, 'FOLIO_SHUTDOWN_GRACE_MS', 20_000, 0),
+    },
+    readerThreads: intFromEnv(env, 'FOLIO_READER_THREADS', Math.max(1, Math.min(cores, concurrency)), 1),
+    fetch: {
+      allowPrivate: env.FOLIO_URL_ALLOW_PRIVATE === '1',
+      timeoutMs: intFromEnv(env, 'FOLIO_URL_TIMEOUT_MS', 30_000, 100),
+      maxRedirects: 5,
+    },
+  };
+}

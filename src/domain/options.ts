@@ -1,0 +1,133 @@
+// Rules on DocumentOptions that a JSON Schema cannot say: defaults, rules across fields, and the
+// plan's retention ceiling and features (SPEC.md DocumentOptions and Limits; DECISIONS D6).
+import type { DocumentOptions, ResolvedOptions } from '../api/schemas/options.js';
+import { addDetail, FolioError, type ErrorDetails } from './errors.js';
+import { planAllows, type Plan, type PlanFeature } from './plans.js';
+
+export const DEFAULT_RETENTION_SECONDS = 86_400;
+
+export interface OptionsCheck {
+  options: ResolvedOptions;
+  details: ErrorDetails;
+}
+
+/** Fills defaults and checks the rules; `details` is empty when the options are acceptable. */
+export function resolveOptions(input: DocumentOptions, plan: Pick<Plan, 'max_retention_seconds'>): OptionsCheck {
+  const details: ErrorDetails = {};
+  const analysis = input.analysis ?? 'layout';
+  const markdown = input.markdown ?? false;
+  if (markdown && analysis === 'read') {
+    addDetail(details, 'options.markdown', 'markdown needs analysis "layout"; it is not available with analysis "read"');
+  }
+
+  const embeddings: ResolvedOptions['embeddings'] =
+    input.embeddings === undefined || input.embeddings === false
+      ? false
+      : {
+          dimensions: input.embeddings === true ? 1024 : (input.embeddings.dimensions ?? 1024),
+          granularity: 'page',
+        };
+
+  let extraction: ResolvedOptions['extraction'] = null;
+  if (input.extraction) {
+    const fields = input.extraction.fields ?? [];
+    const schema = (input.extraction.schema ?? null) as Record<string, unknown> | null;
+    if (fields.length === 0 && schema === null) {
+      addDetail(details, 'options.extraction', 'give at least one built-in field in "fields" or a "schema"');
+    }
+    if (schema !== null) checkExtractionSchema(schema, fields, details);
+    extraction = {
+      fields,
+      schema,
+      instructions: input.extraction.instructions ?? null,
+      per_page: input.extraction.per_page ?? false,
+    };
+  }
+
+  const queries = input.queries ?? [];
+  const seen = new Map<string, number>();
+  queries.forEach((question, index) => {
+    const key = question.trim().replace(/\s+/g, ' ').toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) {
+      addDetail(details, 'options.queries', `question ${index} repeats question ${first}: the same question twice is not allowed`);
+    } else {
+      seen.set(key, index);
+    }
+  });
+
+  const retention = resolveRetention(input.retention_seconds, plan, details);
+
+  return {
+    options: {
+      analysis,
+      embeddings,
+      extraction,
+      images: input.images ?? true,
+      markdown,
+      model: input.model ?? 'auto',
+      queries,
+      retention_seconds: retention,
+    },
+    details,
+  };
+}
+
+function resolveRetention(
+  requested: number | undefined,
+  plan: Pick<Plan, 'max_retention_seconds'>,
+  details: ErrorDetails,
+): number {
+  const ceiling = plan.max_retention_seconds;
+  if (ceiling === 0) return requested ?? DEFAULT_RETENTION_SECONDS;
+  if (requested === undefined) return Math.min(DEFAULT_RETENTION_SECONDS, ceiling);
+  // On a capped plan 0 ("forever") is clamped to the ceiling; anything above it is refused.
+  if (requested === 0) return ceiling;
+  if (requested > ceiling) {
+    addDetail(details, 'options.retention_seconds', `must be at most ${ceiling} on this plan`);
+  }
+  return requested;
+}
+
+function checkExtractionSchema(schema: Record<string, unknown>, fields: readonly string[], details: ErrorDetails): void {
+  const path = 'options.extraction.schema';
+  if (schema.type !== 'object') {
+    addDetail(details, path, 'must be a JSON Schema with "type": "object"');
+    return;
+  }
+  const properties = schema.properties;
+  if (properties === undefined) return;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+    addDetail(details, path, '"properties" must be an object');
+    return;
+  }
+  for (const name of Object.keys(properties)) {
+    if (fields.includes(name)) {
+      addDetail(details, path, `property "${name}" has the same name as a requested built-in field`);
+    }
+  }
+}
+
+/** The plan features an options object uses, in a stable order. */
+export function featuresUsed(options: ResolvedOptions): PlanFeature[] {
+  const used: PlanFeature[] = [];
+  if (options.markdown) used.push('markdown');
+  if (options.embeddings !== false) used.push('embeddings');
+  if (options.extraction !== null) used.push('extraction');
+  if (options.queries.length > 0) used.push('queries');
+  return used;
+}
+
+/** 403 not_entitled (DECISIONS D6) for the first option the plan does not include. */
+export function assertEntitled(options: ResolvedOptions, plan: Pick<Plan, 'features'>): void {
+  for (const feature of featuresUsed(options)) {
+    if (!planAllows(plan, feature)) {
+      throw new FolioError('not_entitled', `Your plan does not include the "${feature}" option.`, { feature });
+    }
+  }
+}
+
+/** Whether the document needs the model (SPEC.md: only for extraction or queries). */
+export function modelRuns(options: ResolvedOptions): boolean {
+  return options.extraction !== null || options.queries.length > 0;
+}

@@ -1,0 +1,50 @@
+// What every stage gets, and the two ways a stage ends a run early.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { ResolvedOptions } from '../api/schemas/options.js';
+import type { SupportedMediaType } from '../domain/media-types.js';
+import type { Plan } from '../domain/plans.js';
+import type { DocumentErrorType } from '../domain/states.js';
+import type { Lease } from '../queue/leases.js';
+import type { DocumentRow } from '../store/documents.js';
+import type { Store } from '../store/index.js';
+import type { Page } from './page-model.js';
+import type { RenderedPicture } from './threads/reader-thread.js';
+import type { ReaderPool } from './threads/pool.js';
+
+export interface RunContext {
+  store: Store;
+  pool: ReaderPool;
+  config: Config;
+  log: FastifyBaseLogger;
+  lease: Lease;
+  plan: Plan;
+  signal: AbortSignal;
+  /** The row as claimed; stages update it as they learn more. */
+  doc: DocumentRow;
+  options: ResolvedOptions;
+  /** Filled as the stages run. */
+  mediaType: SupportedMediaType | null;
+  bytes: Uint8Array | null;
+  pages: Page[] | null;
+  pictures: RenderedPicture[];
+  /** Pages read so far, which a failure still charges (SPEC.md: the work done before it). */
+  pagesRead: number;
+}
+
+/** The document fails with a type from SPEC.md; the stage it happened at is recorded. */
+export class DocumentFailure extends Error {
+  constructor(
+    readonly type: DocumentErrorType,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** This worker no longer holds the document; whatever it did is thrown away. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('lease lost');
+  }
+}

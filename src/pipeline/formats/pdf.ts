@@ -1,0 +1,341 @@
+// PDF reader: pages, words with boxes and fonts from the text layer, and the regions that hold
+// embedded pictures. It reads and renders; it does no layout analysis and no OCR.
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { boxArea, intersectionArea, type Box, type RawPage, type Word } from '../page-model.js';
+import { apply, heaps, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
+
+export async function countPdfPages(bytes: Uint8Array): Promise<number> {
+  const doc = await PdfDocument.open(bytes);
+  try {
+    return doc.pageCount;
+  } finally {
+    doc.close();
+  }
+}
+
+export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
+  const doc = await PdfDocument.open(bytes);
+  const { lib } = doc;
+  const scratch = new Scratch(lib, 64);
+  const nameBuffer = new Scratch(lib, 512);
+  const fonts = new Map<number, FontInfo>();
+  try {
+    const pages: RawPage[] = [];
+    for (let index = 0; index < doc.pageCount; index++) {
+      const page = lib.FPDF_LoadPage(doc.handle, index);
+      if (!page) throw new Error(`page ${index + 1} could not be loaded`);
+      try {
+        const width = lib.FPDF_GetPageWidthF(page);
+        const height = lib.FPDF_GetPageHeightF(page);
+        const transform = pageTransform(lib, page, width, height, scratch);
+        pages.push({
+          number: index + 1,
+          width,
+          height,
+          unit: 'pt',
+          words: readWords(lib, page, transform, scratch, nameBuffer, fonts),
+          pictures: findPictures(lib, page, transform, width, height, scratch),
+          textSource: 'text_layer',
+        });
+      } finally {
+        lib.FPDF_ClosePage(page);
+      }
+    }
+    return pages;
+  } finally {
+    scratch.free();
+    nameBuffer.free();
+    doc.close();
+  }
+}
+
+interface FontInfo {
+  name: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+const FONT_ITALIC_FLAG = 0x40;
+
+function fontOf(lib: WrappedPdfiumModule, textObject: number, nameBuffer: Scratch, fonts: Map<number, FontInfo>): FontInfo {
+  const font = textObject ? lib.FPDFTextObj_GetFont(textObject) : 0;
+  const cached = fonts.get(font);
+  if (cached) return cached;
+  let name = '';
+  if (font) {
+    const length = lib.FPDFFont_GetBaseFontName(font, nameBuffer.ptr, 512);
+    if (length > 0) name = lib.pdfium.UTF8ToString(nameBuffer.ptr).replace(/^[A-Z]{6}\+/, '');
+  }
+  const flags = font ? lib.FPDFFont_GetFlags(font) : 0;
+  const info = {
+    name,
+    bold: /bold|black|heavy|semibold|demi/i.test(name),
+    italic: (flags & FONT_ITALIC_FLAG) !== 0 || /italic|oblique/i.test(name),
+  };
+  fonts.set(font, info);
+  return info;
+}
+
+function isBreakingSpace(code: number): boolean {
+  return (
+    code <= 0x20 ||
+    code === 0xa0 ||
+    code === 0x3000 ||
+    (code >= 0x2000 && code <= 0x200b) ||
+    code === 0xfeff ||
+    code === 0xfffe ||
+    code === 0xffff
+  );
+}
+
+/** PDFium reports a soft hyphen at a line end as U+0002. */
+const PDFIUM_SOFT_HYPHEN = 0x02;
+
+function readWords(
+  lib: WrappedPdfiumModule,
+  page: number,
+  t: Transform,
+  scratch: Scratch,
+  nameBuffer: Scratch,
+  fonts: Map<number, FontInfo>,
+): Word[] {
+  const textPage = lib.FPDFText_LoadPage(page);
+  if (!textPage) return [];
+  const words: Word[] = [];
+  let current: Word | null = null;
+  let last: Box | null = null;
+  let lastObject = -1;
+  let font: FontInfo = { name: '', bold: false, italic: false };
+  const flush = () => {
+    if (current && current.text.length > 0) {
+      current.text = expandLigatures(current.text);
+      words.push(current);
+    }
+    current = null;
+    last = null;
+  };
+  try {
+    const count = lib.FPDFText_CountChars(textPage);
+    for (let i = 0; i < count; i++) {
+      const code = lib.FPDFText_GetUnicode(textPage, i);
+      if (code === PDFIUM_SOFT_HYPHEN) {
+        if (current) (current as Word).hyphenated = true;
+        flush();
+        continue;
+      }
+      if (isBreakingSpace(code)) {
+        flush();
+        continue;
+      }
+      if (!lib.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
+      // FS_RECTF: left, top, right, bottom in user space.
+      const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
+      const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
+      const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
+      const size = lib.FPDFText_GetFontSize(textPage, i);
+      const object = lib.FPDFText_GetTextObject(textPage, i);
+      if (object !== lastObject) {
+        font = fontOf(lib, object, nameBuffer, fonts);
+        lastObject = object;
+      }
+      if (current && last && startsNewWord(last, box, size)) flush();
+      const char = String.fromCodePoint(code);
+      if (!current) {
+        current = {
+          text: char,
+          box: { ...box },
+          fontName: font.name,
+          fontSize: round2(size),
+          bold: font.bold || lib.FPDFText_GetFontWeight(textPage, i) >= 600,
+          italic: font.italic,
+          confidence: 100,
+          hyphenated: false,
+        };
+      } else {
+        const w = current as Word;
+        w.text += char;
+        w.box.x0 = Math.min(w.box.x0, box.x0);
+        w.box.y0 = Math.min(w.box.y0, box.y0);
+        w.box.x1 = Math.max(w.box.x1, box.x1);
+        w.box.y1 = Math.max(w.box.y1, box.y1);
+      }
+      last = box;
+    }
+    flush();
+  } finally {
+    lib.FPDFText_ClosePage(textPage);
+  }
+  for (const word of words) roundBox(word.box);
+  return words;
+}
+
+/** A glyph starts a new word when it leaves the previous one's line or stands apart from it. */
+function startsNewWord(previous: Box, box: Box, size: number): boolean {
+  const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
+  const minHeight = Math.min(previous.y1 - previous.y0, box.y1 - box.y0);
+  if (minHeight > 0 && overlap < minHeight * 0.5) return true;
+  // Either direction, so right-to-left runs stay whole.
+  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+  return gap > Math.max(size, 1) * 0.25;
+}
+
+const LIGATURES = /[\uFB00-\uFB06]/g;
+
+function expandLigatures(text: string): string {
+  return text.replace(LIGATURES, (ligature) => ligature.normalize('NFKC'));
+}
+
+const OBJECT_IMAGE = 3;
+const OBJECT_FORM = 5;
+
+/** Regions of embedded images, merged where they overlap, ignoring specks under 0.1% of the page. */
+function findPictures(lib: WrappedPdfiumModule, page: number, t: Transform, width: number, height: number, scratch: Scratch): Box[] {
+  const found: Box[] = [];
+  const pageBox: Box = { x0: 0, y0: 0, x1: width, y1: height };
+  const boundsOf = (object: number): Box | null => {
+    if (!lib.FPDFPageObj_GetBounds(object, scratch.ptr, scratch.ptr + 4, scratch.ptr + 8, scratch.ptr + 12)) return null;
+    const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
+    const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
+    return clip({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }, pageBox);
+  };
+  const containsImage = (form: number, depth: number): boolean => {
+    if (depth > 8) return false;
+    const n = lib.FPDFFormObj_CountObjects(form);
+    for (let i = 0; i < n; i++) {
+      const child = lib.FPDFFormObj_GetObject(form, i);
+      const type = lib.FPDFPageObj_GetType(child);
+      if (type === OBJECT_IMAGE || (type === OBJECT_FORM && containsImage(child, depth + 1))) return true;
+    }
+    return false;
+  };
+  const count = lib.FPDFPage_CountObjects(page);
+  for (let i = 0; i < count; i++) {
+    const object = lib.FPDFPage_GetObject(page, i);
+    const type = lib.FPDFPageObj_GetType(object);
+    if (type !== OBJECT_IMAGE && !(type === OBJECT_FORM && containsImage(object, 0))) continue;
+    const box = boundsOf(object);
+    if (box && boxArea(box) >= width * height * 0.001) found.push(box);
+  }
+  return mergeOverlapping(found).map(roundBox);
+}
+
+function clip(box: Box, bounds: Box): Box | null {
+  const clipped = {
+    x0: Math.max(box.x0, bounds.x0),
+    y0: Math.max(box.y0, bounds.y0),
+    x1: Math.min(box.x1, bounds.x1),
+    y1: Math.min(box.y1, bounds.y1),
+  };
+  return clipped.x1 > clipped.x0 && clipped.y1 > clipped.y0 ? clipped : null;
+}
+
+function mergeOverlapping(boxes: Box[]): Box[] {
+  const merged = boxes.map((b) => ({ ...b }));
+  let changed = true;
+  while (changed) {
+    changed = false;
+    outer: for (let i = 0; i < merged.length; i++) {
+      for (let j = i + 1; j < merged.length; j++) {
+        const a = merged[i];
+        const b = merged[j];
+        // Touching or overlapping tiles of one picture become one region.
+        const grown = { x0: a.x0 - 1, y0: a.y0 - 1, x1: a.x1 + 1, y1: a.y1 + 1 };
+        if (intersectionArea(grown, b) > 0) {
+          merged[i] = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+          merged.splice(j, 1);
+          changed = true;
+          break outer;
+        }
+      }
+    }
+  }
+  return merged;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function roundBox(box: Box): Box {
+  box.x0 = round2(box.x0);
+  box.y0 = round2(box.y0);
+  box.x1 = round2(box.x1);
+  box.y1 = round2(box.y1);
+  return box;
+}
+
+export interface RenderedBitmap {
+  width: number;
+  height: number;
+  /** RGBA, 4 bytes per pixel, rows without padding. */
+  rgba: Buffer;
+}
+
+const RENDER_ANNOTATIONS = 0x01;
+const RENDER_RGBA_ORDER = 0x10;
+
+export interface RenderRequest {
+  page: number;
+  /** Region in page units; null for the whole page. */
+  region: Box | null;
+  /** Most pixels per point. */
+  maxScale: number;
+}
+
+/**
+ * Renders pages or regions of them, one at a time with the document kept open, so that the long
+ * side is at most `maxSide` pixels. The caller consumes each bitmap before the next is made.
+ */
+export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncGenerator<RenderedBitmap> {
+  const doc = await PdfDocument.open(bytes);
+  const { lib } = doc;
+  try {
+    for (const request of requests) {
+      yield renderOne(lib, doc, request, maxSide);
+    }
+  } finally {
+    doc.close();
+  }
+}
+
+function renderOne(lib: WrappedPdfiumModule, doc: PdfDocument, request: RenderRequest, maxSide: number): RenderedBitmap {
+  const page = lib.FPDF_LoadPage(doc.handle, request.page - 1);
+  if (!page) throw new Error(`page ${request.page} could not be loaded`);
+  try {
+    const width = lib.FPDF_GetPageWidthF(page);
+    const height = lib.FPDF_GetPageHeightF(page);
+    const region = request.region ?? { x0: 0, y0: 0, x1: width, y1: height };
+    const regionWidth = region.x1 - region.x0;
+    const regionHeight = region.y1 - region.y0;
+    const scale = Math.min(request.maxScale, maxSide / Math.max(regionWidth, regionHeight));
+    const bw = Math.max(1, Math.min(maxSide, Math.round(regionWidth * scale)));
+    const bh = Math.max(1, Math.min(maxSide, Math.round(regionHeight * scale)));
+    const bitmap = lib.FPDFBitmap_Create(bw, bh, 0);
+    if (!bitmap) throw new Error('out of memory rendering a page');
+    try {
+      lib.FPDFBitmap_FillRect(bitmap, 0, 0, bw, bh, 0xffffffff);
+      lib.FPDF_RenderPageBitmap(
+        bitmap,
+        page,
+        -Math.round(region.x0 * scale),
+        -Math.round(region.y0 * scale),
+        Math.round(width * scale),
+        Math.round(height * scale),
+        0,
+        RENDER_ANNOTATIONS | RENDER_RGBA_ORDER,
+      );
+      const stride = lib.FPDFBitmap_GetStride(bitmap);
+      const base = lib.FPDFBitmap_GetBuffer(bitmap);
+      const heap = heaps(lib).HEAPU8;
+      const rgba = Buffer.allocUnsafe(bw * bh * 4);
+      for (let y = 0; y < bh; y++) {
+        rgba.set(heap.subarray(base + y * stride, base + y * stride + bw * 4), y * bw * 4);
+      }
+      return { width: bw, height: bh, rgba };
+    } finally {
+      lib.FPDFBitmap_Destroy(bitmap);
+    }
+  } finally {
+    lib.FPDF_ClosePage(page);
+  }
+}

@@ -1,0 +1,131 @@
+// PDFium (Chrome's PDF engine, BSD/Apache) compiled to WebAssembly by @embedpdf/pdfium (MIT).
+// Chosen over pdf.js for per-character boxes, font data and 2-3x faster rendering, and over
+// MuPDF because MuPDF's AGPL licence would bind every Folio deployment (see STACK.md).
+// One instance per thread, created on first use; the wasm file is loaded from the package.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+
+let instance: Promise<WrappedPdfiumModule> | null = null;
+
+/** The Emscripten heap views (typed here because the package leaves them to @types/emscripten). */
+interface Heaps {
+  HEAPU8: Uint8Array;
+  HEAP32: Int32Array;
+  HEAPF32: Float32Array;
+  HEAPF64: Float64Array;
+}
+
+export function heaps(lib: WrappedPdfiumModule): Heaps {
+  return lib.pdfium as unknown as Heaps;
+}
+
+export function pdfium(): Promise<WrappedPdfiumModule> {
+  instance ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const wasmBinary = readFileSync(require.resolve('@embedpdf/pdfium/pdfium.wasm'));
+    const lib = await init({ wasmBinary } as never);
+    lib.PDFiumExt_Init();
+    return lib;
+  })();
+  return instance;
+}
+
+const LOAD_ERRORS: Record<number, string> = {
+  1: 'the PDF could not be read (unknown error)',
+  2: 'the PDF could not be read',
+  3: 'the file is not a valid PDF or is damaged',
+  4: 'the PDF is protected by a password',
+  5: 'the PDF uses an unsupported security handler',
+  6: 'the PDF page is damaged',
+};
+
+export class PdfOpenError extends Error {}
+
+/** An open document; `close()` frees the document and its bytes in wasm memory. */
+export class PdfDocument {
+  private constructor(
+    readonly lib: WrappedPdfiumModule,
+    readonly handle: number,
+    private readonly dataPtr: number,
+  ) {}
+
+  static async open(bytes: Uint8Array): Promise<PdfDocument> {
+    const lib = await pdfium();
+    const mod = lib.pdfium;
+    const ptr = mod.wasmExports.malloc(bytes.length);
+    if (!ptr) throw new PdfOpenError('the PDF is too large to open');
+    heaps(lib).HEAPU8.set(bytes, ptr);
+    const handle = lib.FPDF_LoadMemDocument(ptr, bytes.length, '');
+    if (!handle) {
+      const code = lib.FPDF_GetLastError();
+      mod.wasmExports.free(ptr);
+      throw new PdfOpenError(LOAD_ERRORS[code] ?? `the PDF could not be read (error ${code})`);
+    }
+    return new PdfDocument(lib, handle, ptr);
+  }
+
+  get pageCount(): number {
+    return this.lib.FPDF_GetPageCount(this.handle);
+  }
+
+  close(): void {
+    this.lib.FPDF_CloseDocument(this.handle);
+    this.lib.pdfium.wasmExports.free(this.dataPtr);
+  }
+}
+
+/** A scratch area in wasm memory for out-parameters, freed with `free()`. */
+export class Scratch {
+  readonly ptr: number;
+  constructor(
+    private readonly lib: WrappedPdfiumModule,
+    bytes: number,
+  ) {
+    this.ptr = lib.pdfium.wasmExports.malloc(bytes);
+  }
+  f64(index: number): number {
+    return heaps(this.lib).HEAPF64[(this.ptr >> 3) + index];
+  }
+  f32(index: number): number {
+    return heaps(this.lib).HEAPF32[(this.ptr >> 2) + index];
+  }
+  i32(index: number): number {
+    return heaps(this.lib).HEAP32[(this.ptr >> 2) + index];
+  }
+  free(): void {
+    this.lib.pdfium.wasmExports.free(this.ptr);
+  }
+}
+
+/** Affine map from PDF user space to the top-left-origin page space of the page model. */
+export interface Transform {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+}
+
+export function apply(t: Transform, x: number, y: number): [number, number] {
+  return [t.a * x + t.c * y + t.e, t.b * x + t.d * y + t.f];
+}
+
+/**
+ * Derives the page's user-space-to-display transform (crop box offset and /Rotate included) from
+ * PDFium itself, by mapping three points through FPDF_PageToDevice at 1/64 pt precision.
+ */
+export function pageTransform(lib: WrappedPdfiumModule, page: number, width: number, height: number, scratch: Scratch): Transform {
+  const K = 64;
+  const sizeX = Math.max(1, Math.round(width * K));
+  const sizeY = Math.max(1, Math.round(height * K));
+  const map = (x: number, y: number): [number, number] => {
+    lib.FPDF_PageToDevice(page, 0, 0, sizeX, sizeY, 0, x, y, scratch.ptr, scratch.ptr + 4);
+    return [scratch.i32(0) / K, scratch.i32(1) / K];
+  };
+  const [e, f] = map(0, 0);
+  const [ax, bx] = map(1000, 0);
+  const [cx, dy] = map(0, 1000);
+  return { a: (ax - e) / 1000, b: (bx - f) / 1000, c: (cx - e) / 1000, d: (dy - f) / 1000, e, f };
+}

@@ -1,0 +1,37 @@
+// `include=layout`: the page's elements with type, text, box as fractions of the page, and
+// reading-order index.
+import { blockText } from '../layout.js';
+import type { Box, Page } from '../page-model.js';
+
+export interface LayoutElement {
+  type: string;
+  text: string;
+  bbox: { left: number; top: number; width: number; height: number };
+  reading_order: number;
+  level?: number;
+  figure_index?: number | null;
+}
+
+export function fractionBox(box: Box, width: number, height: number) {
+  const f = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
+  return {
+    left: f(box.x0 / width),
+    top: f(box.y0 / height),
+    width: f((box.x1 - box.x0) / width),
+    height: f((box.y1 - box.y0) / height),
+  };
+}
+
+export function pageLayout(page: Page): LayoutElement[] {
+  return page.blocks.map((block, order) => {
+    const element: LayoutElement = {
+      type: block.type,
+      text: block.type === 'figure' ? (page.figures[block.figure!]?.caption ?? '') : blockText(block, page),
+      bbox: fractionBox(block.box, page.width, page.height),
+      reading_order: order,
+    };
+    if (block.type === 'heading' && block.level !== undefined) element.level = block.level;
+    if (block.type === 'figure') element.figure_index = page.figures[block.figure!]?.index ?? null;
+    return element;
+  });
+}

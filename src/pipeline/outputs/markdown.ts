@@ -1,0 +1,54 @@
+// Markdown from the page model: title and headings by level, list items, paragraphs, figures as
+// `<!-- image -->`; page headers and footers are left out of the flow.
+import { blockText } from '../layout.js';
+import type { Block, Page } from '../page-model.js';
+
+const BULLET = /^[•●○◦▪■□‣⁃∙·*–—-]\s*/;
+const ENUMERATOR = /^\(?(\d{1,3})[.)]\s+/;
+
+export function pageMarkdown(page: Page): string {
+  const parts: string[] = [];
+  for (const block of page.blocks) {
+    const rendered = blockMarkdown(block, page);
+    if (rendered) parts.push(rendered);
+  }
+  return parts.join('\n\n');
+}
+
+export function documentMarkdown(pages: string[]): string {
+  return pages.filter((p) => p.length > 0).join('\n\n') + '\n';
+}
+
+function blockMarkdown(block: Block, page: Page): string {
+  switch (block.type) {
+    case 'figure':
+      return page.figures[block.figure!]?.index !== null ? '<!-- image -->' : '';
+    case 'page_header':
+    case 'page_footer':
+      return '';
+    case 'title':
+      return `# ${oneLine(blockText(block, page))}`;
+    case 'heading':
+      return `${'#'.repeat(Math.min(6, (block.level ?? 1) + 1))} ${oneLine(blockText(block, page))}`;
+    case 'list_item': {
+      const text = oneLine(blockText(block, page));
+      const enumerated = ENUMERATOR.exec(text);
+      if (enumerated) return `${enumerated[1]}. ${text.slice(enumerated[0].length)}`;
+      return `- ${text.replace(BULLET, '')}`;
+    }
+    default:
+      return blockText(block, page)
+        .split('\n')
+        .map(escapeLineStart)
+        .join('\n');
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** Keeps running text from turning into markup by accident (a line starting "# " or "1. "). */
+function escapeLineStart(line: string): string {
+  return line.replace(/^(\s*)([#>+*-])(\s)/, '$1\\$2$3').replace(/^(\s*\d+)([.)])(\s)/, '$1\\$2$3');
+}

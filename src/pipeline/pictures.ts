@@ -1,0 +1,48 @@
+// Which pictures a page gets (SPEC.md "Picture rules"): figures of at least 1.5% of the page
+// cropped as PNG; the whole page as JPEG when pictures cover half of it or it has fewer than 25
+// words; blank pages skipped; only PDF, PNG and JPEG inputs; none with `images: false`.
+import { boxArea, type Box, type Page } from './page-model.js';
+
+export const MAX_PICTURE_SIDE = 1568;
+/** Figures are rendered at up to 3 pixels per point (216 dpi), pages at whatever fits 1568 px. */
+export const MAX_FIGURE_SCALE = 3;
+
+const PICTURE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg']);
+
+export interface PictureRequest {
+  page: number;
+  kind: 'figure' | 'page';
+  figureIndex: number | null;
+  /** Region in page units; null for the whole page. */
+  region: Box | null;
+  caption: string | null;
+}
+
+export function planPictures(pages: Page[], mediaType: string, wanted: boolean): PictureRequest[] {
+  if (!wanted || !PICTURE_TYPES.has(mediaType)) return [];
+  const requests: PictureRequest[] = [];
+  for (const page of pages) {
+    const pageArea = page.width * page.height;
+    let covered = 0;
+    for (const figure of page.figures) {
+      covered += boxArea(figure.box);
+      if (figure.index === null) continue;
+      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, caption: figure.caption });
+    }
+    if (covered >= pageArea * 0.5 || page.words.length < 25) {
+      requests.push({ page: page.number, kind: 'page', figureIndex: null, region: null, caption: null });
+    }
+  }
+  return requests;
+}
+
+/** A rendering with (almost) nothing but background is a blank page or an empty crop. */
+export function isBlank(rgba: Uint8Array): boolean {
+  let inked = 0;
+  let sampled = 0;
+  for (let i = 0; i < rgba.length; i += 4 * 7) {
+    sampled++;
+    if (rgba[i] < 235 || rgba[i + 1] < 235 || rgba[i + 2] < 235) inked++;
+  }
+  return sampled === 0 || inked / sampled < 0.001;
+}

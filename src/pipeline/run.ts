@@ -1,0 +1,98 @@
+// The order of work for one claimed document (SPEC.md "Stage order while processing"):
+// received, fetching (URL only), analyzing, rendering, reserving, extracting, embedding,
+// finalizing, done. Steps with nothing to do are skipped. Each stage is recorded on the document
+// (`stage`, `timings.<stage>_ms`) as it starts and ends.
+import { pageCharge } from '../domain/billing.js';
+import { modelRuns } from '../domain/options.js';
+import type { Stage } from '../domain/states.js';
+import { LEASE_CLEARED, stillHeld, updateHeld } from '../queue/leases.js';
+import { settleDocument } from '../store/settle.js';
+import { DocumentFailure, LeaseLost, type RunContext } from './context.js';
+import { analyzeDocumentStage } from './stages/analyzing.js';
+import { fetchDocument } from './stages/fetching.js';
+import { finalizeDocument } from './stages/finalizing.js';
+import { picturesPlanned, renderPictures } from './stages/rendering.js';
+import { reserveCredit } from './stages/reserving.js';
+
+export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
+
+export async function runDocument(ctx: RunContext): Promise<RunOutcome> {
+  const { doc } = ctx;
+  const timings: Record<string, number> = JSON.parse(doc.timings);
+  let current: Stage = doc.stage as Stage;
+
+  const enter = async (stage: Stage) => {
+    current = stage;
+    if (!(await updateHeld(ctx.store.db, ctx.lease, { stage, timings: JSON.stringify(timings) }))) throw new LeaseLost();
+  };
+  const step = async (stage: Stage, work: () => Promise<void>) => {
+    await enter(stage);
+    const started = Date.now();
+    await work();
+    timings[`${stage}_ms`] = Date.now() - started;
+  };
+
+  try {
+    if (doc.source_url && !doc.upload_key) await step('fetching', () => fetchDocument(ctx));
+    await step('analyzing', () => analyzeDocumentStage(ctx));
+    if (picturesPlanned(ctx).length > 0) await step('rendering', () => renderPictures(ctx));
+    if (doc.mode === 'live') await step('reserving', () => reserveCredit(ctx));
+    if (modelRuns(ctx.options)) {
+      await step('extracting', async () => {
+        throw new DocumentFailure('processing_failed', 'Extraction and queries are not available on this server yet: the model layer is not built.');
+      });
+    }
+    if (ctx.options.embeddings !== false) {
+      await step('embedding', async () => {
+        throw new DocumentFailure('embedding_failed', 'Embeddings are not available on this server yet: the embedding layer is not built.');
+      });
+    }
+    await enter('finalizing');
+    await finalizeDocument(ctx, timings, Date.now());
+    return 'completed';
+  } catch (error) {
+    if (error instanceof LeaseLost) return 'lease_lost';
+    if (!(error instanceof DocumentFailure)) throw error;
+    return (await failDocument(ctx, error, current, timings)) ? 'failed' : 'lease_lost';
+  }
+}
+
+/** Records the failure and charges only the pages read before it. */
+async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: Stage, timings: Record<string, number>): Promise<boolean> {
+  const { doc } = ctx;
+  const charges = ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : [];
+  return ctx.store.writeTransaction(async (tx) => {
+    if (!(await stillHeld(tx, ctx.lease))) return false;
+    const settled = await settleDocument(tx, doc, charges);
+    return updateHeld(tx, ctx.lease, {
+      status: 'failed',
+      stage,
+      error_type: failure.type,
+      error_message: failure.message,
+      error_stage: stage,
+      failed_at: Date.now(),
+      settled_micro: settled,
+      hold_micro: 0,
+      timings: JSON.stringify(timings),
+      ...LEASE_CLEARED,
+    });
+  });
+}
+
+/** A document that keeps killing its worker is failed instead of claimed forever. */
+export async function giveUp(ctx: Pick<RunContext, 'store' | 'lease' | 'doc'>, attempts: number): Promise<void> {
+  await ctx.store.writeTransaction(async (tx) => {
+    if (!(await stillHeld(tx, ctx.lease))) return;
+    await settleDocument(tx, ctx.doc, []);
+    await updateHeld(tx, ctx.lease, {
+      status: 'failed',
+      error_type: 'processing_failed',
+      error_message: `Processing stopped ${attempts} times without finishing; the document was given up.`,
+      error_stage: ctx.doc.stage,
+      failed_at: Date.now(),
+      settled_micro: 0,
+      hold_micro: 0,
+      ...LEASE_CLEARED,
+    });
+  });
+}

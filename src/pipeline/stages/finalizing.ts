@@ -1,0 +1,82 @@
+// `finalizing`: every output is computed from the page model, pictures are stored, and the
+// results, the charge and the `completed` status are written in one transaction that first
+// checks the lease: a worker that lost its document writes nothing, so results exist once.
+import { newId } from '../../domain/ids.js';
+import { pageCharge } from '../../domain/billing.js';
+import { insertImages, insertPages } from '../../store/documents.js';
+import { settleDocument } from '../../store/settle.js';
+import { LEASE_CLEARED, stillHeld, updateHeld } from '../../queue/leases.js';
+import { LeaseLost, type RunContext } from '../context.js';
+import { fractionBox, pageLayout } from '../outputs/layout.js';
+import { pageMarkdown } from '../outputs/markdown.js';
+import { pageText } from '../outputs/text.js';
+
+export async function finalizeDocument(ctx: RunContext, timings: Record<string, number>, startedStage: number): Promise<void> {
+  const { store, doc, options } = ctx;
+  const pages = ctx.pages!;
+  const now = Date.now();
+  const pageRows = pages.map((page) => ({
+    document_id: doc.id,
+    page_number: page.number,
+    text: pageText(page),
+    word_count: page.words.length,
+    tables: '[]',
+    key_values: '{}',
+    layout: JSON.stringify(pageLayout(page)),
+    markdown: options.markdown ? pageMarkdown(page) : null,
+  }));
+  const pageSize = new Map(pages.map((p) => [p.number, p]));
+  const imageRows = ctx.pictures.map((picture) => {
+    const id = newId('img');
+    const extension = picture.mediaType === 'image/png' ? 'png' : 'jpg';
+    const page = pageSize.get(picture.request.page)!;
+    return {
+      row: {
+        id,
+        document_id: doc.id,
+        page_number: picture.request.page,
+        kind: picture.request.kind,
+        figure_index: picture.request.figureIndex,
+        caption: picture.request.caption,
+        media_type: picture.mediaType,
+        width: picture.width,
+        height: picture.height,
+        byte_size: picture.bytes.byteLength,
+        bbox: picture.request.region ? JSON.stringify(fractionBox(picture.request.region, page.width, page.height)) : null,
+        blob_key: `images/${doc.id}/${id}.${extension}`,
+        created_at: now,
+      },
+      bytes: picture.bytes,
+    };
+  });
+  // Blobs first, under fresh ids: if the transaction below finds the lease gone, they are
+  // removed and nothing refers to them.
+  await Promise.all(imageRows.map((image) => store.blobs.put(image.row.blob_key, Buffer.from(image.bytes))));
+  const charge = pageCharge(pages.length, options, ctx.config.prices, doc.mode);
+  try {
+    await store.writeTransaction(async (tx) => {
+      const finishedAt = Date.now();
+      timings.finalizing_ms = finishedAt - startedStage;
+      const expiresAt = doc.retention_seconds === 0 ? null : finishedAt + doc.retention_seconds * 1000;
+      if (!(await stillHeld(tx, ctx.lease))) throw new LeaseLost();
+      await insertPages(tx, pageRows);
+      await insertImages(tx, imageRows.map((image) => image.row));
+      const settled = await settleDocument(tx, doc, [charge]);
+      const done = await updateHeld(tx, ctx.lease, {
+        status: 'completed',
+        stage: 'done',
+        page_count: pages.length,
+        settled_micro: settled,
+        hold_micro: 0,
+        timings: JSON.stringify(timings),
+        completed_at: finishedAt,
+        expires_at: expiresAt,
+        ...LEASE_CLEARED,
+      });
+      if (!done) throw new LeaseLost();
+    });
+  } catch (error) {
+    await Promise.all(imageRows.map((image) => store.blobs.delete(image.row.blob_key).catch(() => undefined)));
+    throw error;
+  }
+}

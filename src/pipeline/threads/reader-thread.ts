@@ -1,0 +1,78 @@
+// Runs in a worker thread: reading, layout analysis and rendering are CPU work, kept off the
+// event loop that serves the API. Results are plain data; failures come back as values so their
+// kind survives the thread boundary.
+import sharp from 'sharp';
+import type { SupportedMediaType } from '../../domain/media-types.js';
+import { readerFor, MissingReaderError } from '../formats/index.js';
+import { PdfOpenError } from '../formats/pdfium.js';
+import { analyzeDocument } from '../layout.js';
+import type { Page } from '../page-model.js';
+import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../pictures.js';
+
+export type ReaderTask =
+  | { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array }
+  | { kind: 'analyze'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: 'layout' | 'read' }
+  | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[] };
+
+export interface RenderedPicture {
+  request: PictureRequest;
+  mediaType: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+}
+
+export type ReaderFailure = { ok: false; errorType: 'analysis_failed' | 'processing_failed'; message: string };
+export type ReaderOutcome<T> = { ok: true; value: T } | ReaderFailure;
+
+export default async function run(task: ReaderTask): Promise<ReaderOutcome<unknown>> {
+  try {
+    const reader = readerFor(task.mediaType);
+    switch (task.kind) {
+      case 'count':
+        return { ok: true, value: await reader.countPages(task.bytes) };
+      case 'analyze': {
+        const pages = analyzeDocument(await reader.read(task.bytes));
+        return { ok: true, value: task.analysis === 'read' ? pages.map(withoutFigures) : pages };
+      }
+      case 'render':
+        return { ok: true, value: await renderPictures(task) };
+    }
+  } catch (error) {
+    if (error instanceof MissingReaderError) return { ok: false, errorType: 'processing_failed', message: error.message };
+    if (error instanceof PdfOpenError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
+    return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${(error as Error).message}` };
+  }
+}
+
+/** `analysis: read` gives text only: no figures and no figure markers. */
+function withoutFigures(page: Page): Page {
+  return { ...page, figures: [], blocks: page.blocks.filter((b) => b.type !== 'figure') };
+}
+
+async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Promise<RenderedPicture[]> {
+  const reader = readerFor(task.mediaType);
+  if (!reader.render || task.requests.length === 0) return [];
+  const out: RenderedPicture[] = [];
+  const renders = task.requests.map((request) => ({
+    page: request.page,
+    region: request.region,
+    maxScale: request.kind === 'figure' ? MAX_FIGURE_SCALE : Number.POSITIVE_INFINITY,
+  }));
+  let i = 0;
+  for await (const bitmap of reader.render(task.bytes, renders, MAX_PICTURE_SIDE)) {
+    const request = task.requests[i++];
+    if (isBlank(bitmap.rgba)) continue;
+    const image = sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } }).removeAlpha();
+    const figure = request.kind === 'figure';
+    const bytes = figure ? await image.png({ compressionLevel: 6 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
+    out.push({
+      request,
+      mediaType: figure ? 'image/png' : 'image/jpeg',
+      width: bitmap.width,
+      height: bitmap.height,
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    });
+  }
+  return out;
+}

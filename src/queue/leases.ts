@@ -1,0 +1,98 @@
+// Claims and leases on document rows. A claim is one statement that picks the oldest runnable
+// document whose workspace is under its plan's max_concurrent_jobs and marks it processing with
+// a lease (owner, token, expiry). Claims are serialized — PostgreSQL with a transaction-scoped
+// advisory lock, SQLite by its write lock — so two workers can never both take the last free slot
+// of a workspace. Every later write names the lease token: a worker that lost its lease (it was
+// too slow, or presumed dead) changes nothing.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Store } from '../store/index.js';
+import type { DocumentRow } from '../store/documents.js';
+import type { Tx } from '../store/database.js';
+import type { DocumentsTable } from '../store/schema.js';
+import type { Updateable } from 'kysely';
+
+const CLAIM_LOCK = 4_242_002;
+
+export interface Lease {
+  documentId: string;
+  token: string;
+  workerId: string;
+}
+
+export async function claimNext(store: Store, workerId: string, leaseMs: number): Promise<{ doc: DocumentRow; lease: Lease } | null> {
+  const token = randomUUID();
+  const now = Date.now();
+  const row = await store.writeTransaction(async (tx) => {
+    if (store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
+    const result = await sql<DocumentRow>`
+      UPDATE documents
+         SET status = 'processing',
+             locked_by = ${workerId},
+             lease_token = ${token},
+             lease_expires_at = ${now + leaseMs},
+             attempts = attempts + 1,
+             started_at = COALESCE(started_at, ${now})
+       WHERE id = (
+         SELECT d.id
+           FROM documents d
+           JOIN workspaces w ON w.id = d.workspace_id
+           JOIN plans p ON p.id = w.plan_id
+          WHERE (d.status = 'queued' OR (d.status = 'processing' AND d.lease_expires_at < ${now}))
+            AND d.run_at <= ${now}
+            AND (SELECT COUNT(*) FROM documents a
+                  WHERE a.workspace_id = d.workspace_id
+                    AND a.status = 'processing'
+                    AND a.lease_expires_at >= ${now}) < p.max_concurrent_jobs
+          ORDER BY d.run_at, d.id
+          LIMIT 1)
+      RETURNING *`.execute(tx);
+    return result.rows[0];
+  });
+  if (!row) return null;
+  return { doc: row, lease: { documentId: row.id, token, workerId } };
+}
+
+/** Applies `changes` only while the lease is held; false means the lease is gone. */
+export async function updateHeld(db: Tx, lease: Lease, changes: Updateable<DocumentsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set(changes)
+    .where('id', '=', lease.documentId)
+    .where('lease_token', '=', lease.token)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Checks (and on PostgreSQL row-locks) that the lease is still held, inside a transaction. */
+export function stillHeld(db: Tx, lease: Lease): Promise<boolean> {
+  return updateHeld(db, lease, { lease_token: lease.token });
+}
+
+export function renewLease(store: Store, lease: Lease, leaseMs: number): Promise<boolean> {
+  return updateHeld(store.db, lease, { lease_expires_at: Date.now() + leaseMs });
+}
+
+/** Hands a document back to the queue (graceful shutdown); the attempt does not count. */
+export function releaseLease(store: Store, lease: Lease): Promise<boolean> {
+  return store.db
+    .updateTable('documents')
+    .set((eb) => ({
+      status: 'queued',
+      stage: 'received',
+      locked_by: null,
+      lease_token: null,
+      lease_expires_at: null,
+      attempts: eb('attempts', '-', 1),
+      run_at: Date.now(),
+    }))
+    .where('id', '=', lease.documentId)
+    .where('lease_token', '=', lease.token)
+    .where('status', '=', 'processing')
+    .executeTakeFirst()
+    .then((r) => Number(r.numUpdatedRows) === 1);
+}
+
+/** Fields that end a lease, for the finishing update of a completed or failed document. */
+export const LEASE_CLEARED = { locked_by: null, lease_token: null, lease_expires_at: null } as const;

@@ -1,0 +1,142 @@
+// The worker loop of one process: claims documents while it has free slots, keeps each lease
+// alive with a heartbeat, and runs the pipeline. On SIGTERM it stops claiming, lets in-flight
+// documents finish for a grace period, then hands the rest back to the queue.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { ResolvedOptions } from '../api/schemas/options.js';
+import { newId } from '../domain/ids.js';
+import { getPlan } from '../store/accounts.js';
+import type { Store } from '../store/index.js';
+import type { DocumentRow } from '../store/documents.js';
+import { runDocument, giveUp } from '../pipeline/run.js';
+import type { ReaderPool } from '../pipeline/threads/pool.js';
+import { claimNext, releaseLease, renewLease, updateHeld, type Lease } from './leases.js';
+import type { Wakeup } from './wakeup.js';
+
+interface Active {
+  lease: Lease;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export class WorkerRunner {
+  readonly workerId = newId('wrk');
+  private readonly active = new Map<string, Active>();
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: { store: Store; pool: ReaderPool; config: Config; wakeup: Wakeup; log: FastifyBaseLogger },
+  ) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  private async run(): Promise<void> {
+    const { config, wakeup, log, store } = this.deps;
+    while (!this.stopping) {
+      if (this.active.size >= config.queue.concurrency) {
+        await Promise.race([...this.active.values()].map((a) => a.done));
+        continue;
+      }
+      let claimed: { doc: DocumentRow; lease: Lease } | null = null;
+      try {
+        claimed = await claimNext(store, this.workerId, config.queue.leaseMs);
+      } catch (error) {
+        log.error({ err: error }, 'claiming a document failed; retrying');
+      }
+      if (claimed) {
+        this.process(claimed.doc, claimed.lease);
+      } else {
+        await wakeup.wait(config.queue.pollMs);
+      }
+    }
+  }
+
+  private process(doc: DocumentRow, lease: Lease): void {
+    const { config, log } = this.deps;
+    const abort = new AbortController();
+    const heartbeat = setInterval(() => {
+      renewLease(this.deps.store, lease, config.queue.leaseMs)
+        .then((held) => {
+          if (!held) abort.abort(new Error('lease lost'));
+        })
+        .catch((error) => log.warn({ err: error, document_id: doc.id }, 'lease renewal failed'));
+    }, Math.max(100, Math.floor(config.queue.leaseMs / 3)));
+    const done = this.execute(doc, lease, abort.signal)
+      .catch((error) => log.error({ err: error, document_id: doc.id }, 'document run crashed'))
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.active.delete(doc.id);
+        // A finished document frees a workspace slot: another worker may now claim.
+        void this.deps.wakeup.notify();
+      });
+    this.active.set(doc.id, { lease, abort, done });
+  }
+
+  private async execute(doc: DocumentRow, lease: Lease, signal: AbortSignal): Promise<void> {
+    const { store, pool, config, log } = this.deps;
+    const started = Date.now();
+    if (doc.attempts > config.queue.maxAttempts) {
+      await giveUp({ store, lease, doc }, doc.attempts - 1);
+      log.warn({ document_id: doc.id, attempts: doc.attempts }, 'document given up');
+      return;
+    }
+    const plan = await getPlan(store.db, await this.planIdOf(doc.workspace_id));
+    if (!plan) throw new Error(`workspace ${doc.workspace_id} has no plan`);
+    try {
+      const outcome = await runDocument({
+        store,
+        pool,
+        config,
+        log,
+        lease,
+        plan,
+        signal,
+        doc,
+        options: JSON.parse(doc.options) as ResolvedOptions,
+        mediaType: null,
+        bytes: null,
+        pages: null,
+        pictures: [],
+        pagesRead: 0,
+      });
+      log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: Date.now() - started }, 'document processed');
+    } catch (error) {
+      if (signal.aborted) return;
+      // An unexpected error (a database outage, a bug) does not fail the document: it goes back
+      // to the queue with a delay, and after maxAttempts claims it is given up.
+      const backoff = Math.min(60_000, 1000 * 2 ** Math.min(doc.attempts, 6));
+      await updateHeld(store.db, lease, { status: 'queued', stage: 'received', locked_by: null, lease_token: null, lease_expires_at: null, run_at: Date.now() + backoff }).catch(
+        () => undefined,
+      );
+      throw error;
+    }
+  }
+
+  private async planIdOf(workspaceId: string): Promise<string> {
+    const row = await this.deps.store.db.selectFrom('workspaces').select('plan_id').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    return row.plan_id;
+  }
+
+  get inFlight(): number {
+    return this.active.size;
+  }
+
+  /** Stops claiming; waits up to `graceMs` for in-flight documents, then hands the rest back. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    await this.deps.wakeup.notify();
+    await this.loop;
+    const pending = [...this.active.values()];
+    if (pending.length === 0) return;
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.all(pending.map((a) => a.done)), timeout]);
+    for (const entry of this.active.values()) {
+      entry.abort.abort(new Error('shutting down'));
+      await releaseLease(this.deps.store, entry.lease).catch(() => undefined);
+    }
+    await Promise.all([...this.active.values()].map((a) => a.done));
+  }
+}

@@ -1,0 +1,190 @@
+// Document rows and what hangs off them: pages, images, usage records and credit holds.
+import type { Insertable, Selectable } from 'kysely';
+import type { Mode } from '../domain/states.js';
+import type { Db, Tx } from './database.js';
+import type { DocumentPagesTable, DocumentsTable, ImagesTable, UsageRecordsTable } from './schema.js';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+export type PageRow = Selectable<DocumentPagesTable>;
+export type ImageRow = Selectable<ImagesTable>;
+export type UsageRow = Selectable<UsageRecordsTable>;
+
+export interface Scope {
+  workspace_id: string;
+  mode: Mode;
+}
+
+export async function insertDocument(tx: Tx, row: Insertable<DocumentsTable>): Promise<void> {
+  await tx.insertInto('documents').values(row).execute();
+}
+
+export async function findDocument(db: Tx, id: string, scope: Scope): Promise<DocumentRow | undefined> {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('id', '=', id)
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('mode', '=', scope.mode)
+    .executeTakeFirst();
+}
+
+export async function getDocumentById(db: Tx, id: string): Promise<DocumentRow | undefined> {
+  return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listDocuments(
+  db: Db,
+  scope: Scope,
+  query: { limit: number; starting_after?: string; status?: string },
+): Promise<{ rows: DocumentRow[]; has_more: boolean }> {
+  let q = db
+    .selectFrom('documents')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('mode', '=', scope.mode);
+  if (query.starting_after) q = q.where('id', '<', query.starting_after);
+  if (query.status) q = q.where('status', '=', query.status);
+  const rows = await q.orderBy('id', 'desc').limit(query.limit + 1).execute();
+  return { rows: rows.slice(0, query.limit), has_more: rows.length > query.limit };
+}
+
+/** Sets `retrieved_at` on the first fetch of a completed document; later fetches change nothing. */
+export async function markRetrieved(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set({ retrieved_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'completed')
+    .where('retrieved_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function getPages(db: Db, documentId: string, first: number, last: number): Promise<PageRow[]> {
+  return db
+    .selectFrom('document_pages')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('page_number', '>=', first)
+    .where('page_number', '<=', last)
+    .orderBy('page_number')
+    .execute();
+}
+
+export async function listImages(db: Db, documentId: string, first: number, last: number): Promise<ImageRow[]> {
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('page_number', '>=', first)
+    .where('page_number', '<=', last)
+    .orderBy('page_number')
+    .orderBy('kind')
+    .orderBy('figure_index')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findImage(db: Db, documentId: string, imageId: string): Promise<ImageRow | undefined> {
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('id', '=', imageId)
+    .executeTakeFirst();
+}
+
+export async function usageForDocument(db: Db, documentId: string): Promise<UsageRow[]> {
+  return db.selectFrom('usage_records').selectAll().where('document_id', '=', documentId).orderBy('id').execute();
+}
+
+export async function listUsage(
+  db: Db,
+  scope: Scope,
+  query: { limit: number; starting_after?: string; document_id?: string; since?: number; until?: number },
+): Promise<{ rows: UsageRow[]; has_more: boolean }> {
+  let q = db
+    .selectFrom('usage_records')
+    .selectAll()
+    .where('workspace_id', '=', scope.workspace_id)
+    .where('mode', '=', scope.mode);
+  if (query.starting_after) q = q.where('id', '<', query.starting_after);
+  if (query.document_id) q = q.where('document_id', '=', query.document_id);
+  if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+  if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+  const rows = await q.orderBy('id', 'desc').limit(query.limit + 1).execute();
+  return { rows: rows.slice(0, query.limit), has_more: rows.length > query.limit };
+}
+
+/**
+ * Removes a document with its pages and images and releases its credit hold; usage records stay
+ * (SPEC.md: usage history survives deletion). Returns the blob keys to delete after commit.
+ */
+export async function deleteDocument(tx: Tx, doc: DocumentRow): Promise<string[]> {
+  const images = await tx.selectFrom('images').select('blob_key').where('document_id', '=', doc.id).execute();
+  await tx.deleteFrom('images').where('document_id', '=', doc.id).execute();
+  await tx.deleteFrom('document_pages').where('document_id', '=', doc.id).execute();
+  const removed = await tx.deleteFrom('documents').where('id', '=', doc.id).returning('hold_micro').executeTakeFirst();
+  if (removed && removed.hold_micro > 0) await releaseHeld(tx, doc.workspace_id, removed.hold_micro);
+  return [...images.map((image) => image.blob_key), ...(doc.upload_key ? [doc.upload_key] : [])];
+}
+
+/**
+ * Holds `amount` of the workspace's available credit in one conditional statement, so concurrent
+ * holds can never together exceed the balance. Returns false when the credit cannot cover it.
+ */
+export async function holdCredit(tx: Tx, workspaceId: string, amount: number): Promise<boolean> {
+  if (amount <= 0) return true;
+  const result = await tx
+    .updateTable('workspaces')
+    .set((eb) => ({ held_micro: eb('held_micro', '+', amount) }))
+    .where('id', '=', workspaceId)
+    .where((eb) => eb(eb('balance_micro', '-', eb.ref('held_micro')), '>=', amount))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function releaseHeld(tx: Tx, workspaceId: string, amount: number): Promise<void> {
+  if (amount === 0) return;
+  await tx
+    .updateTable('workspaces')
+    .set((eb) => ({ held_micro: eb('held_micro', '-', amount) }))
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** Moves `amount` from the balance to charges (the usage records written beside it). */
+export async function debitBalance(tx: Tx, workspaceId: string, amount: number): Promise<void> {
+  if (amount === 0) return;
+  await tx
+    .updateTable('workspaces')
+    .set((eb) => ({ balance_micro: eb('balance_micro', '-', amount) }))
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+export async function availableCredit(db: Tx, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select(['balance_micro', 'held_micro'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return row.balance_micro - row.held_micro;
+}
+
+export async function insertUsage(tx: Tx, rows: Insertable<UsageRecordsTable>[]): Promise<void> {
+  if (rows.length) await tx.insertInto('usage_records').values(rows).execute();
+}
+
+export async function insertPages(tx: Tx, rows: Insertable<DocumentPagesTable>[]): Promise<void> {
+  // Batches keep each statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < rows.length; i += 100) {
+    await tx.insertInto('document_pages').values(rows.slice(i, i + 100)).execute();
+  }
+}
+
+export async function insertImages(tx: Tx, rows: Insertable<ImagesTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 50) {
+    await tx.insertInto('images').values(rows.slice(i, i + 50)).execute();
+  }
+}

@@ -1,0 +1,23 @@
+// The store: the database and the blob store, opened together from the configuration.
+import type { Config } from '../config.js';
+import { LocalBlobStore, type BlobStore } from './blobs.js';
+import { openDatabase, type DatabaseHandle } from './database.js';
+import { migrate } from './migrate.js';
+
+export interface Store extends DatabaseHandle {
+  blobs: BlobStore;
+}
+
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: { migrate?: boolean; poolSize?: number } = {}): Promise<Store> {
+  const handle = openDatabase({ ...config, poolSize: options.poolSize });
+  try {
+    if (options.migrate !== false) await migrate(handle);
+    const blobs = await new LocalBlobStore(config.dataDir).init();
+    return { ...handle, blobs };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export type { Db, Tx, Dialect } from './database.js';

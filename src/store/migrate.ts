@@ -1,0 +1,38 @@
+// Versioned migrations applied at start-up. Each runs in the same write transaction as the row
+// that records it, under a lock (PostgreSQL advisory lock; SQLite's write lock), so processes
+// starting together apply each migration exactly once and the others wait, then find it done.
+import { sql, type Kysely } from 'kysely';
+import type { DatabaseHandle } from './database.js';
+import * as m001 from './migrations/001-initial.js';
+
+interface Migration {
+  id: number;
+  name: string;
+  up(db: Kysely<any>): Promise<void>;
+}
+
+export const MIGRATIONS: Migration[] = [{ id: 1, ...m001 }];
+
+const LOCK_KEY = 4_242_001;
+
+export async function migrate(handle: DatabaseHandle): Promise<number[]> {
+  return handle.writeTransaction(async (tx) => {
+    if (handle.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY})`.execute(tx);
+    await tx.schema
+      .createTable('folio_migrations')
+      .ifNotExists()
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('applied_at', 'bigint', (c) => c.notNull())
+      .execute();
+    const applied = new Set((await tx.selectFrom('folio_migrations').select('id').execute()).map((row) => row.id));
+    const done: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.id)) continue;
+      await migration.up(tx as Kysely<any>);
+      await tx.insertInto('folio_migrations').values({ id: migration.id, name: migration.name, applied_at: Date.now() }).execute();
+      done.push(migration.id);
+    }
+    return done;
+  });
+}

@@ -1,0 +1,150 @@
+// Table types for the query builder. Times are integers (milliseconds since the epoch, UTC) in
+// both databases; JSON is stored as text in both, so the two dialects read back the same values.
+import type { Generated } from 'kysely';
+
+export interface PlansTable {
+  id: string;
+  name: string;
+  rate_limit_per_second: number;
+  max_concurrent_jobs: number;
+  max_pages_per_document: number;
+  max_retention_seconds: number;
+  max_upload_bytes: number;
+  monthly_request_quota: number;
+  features: string | null;
+  created_at: number;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: number;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  organization_id: string;
+  plan_id: string;
+  name: string;
+  /** Credit owned, including what is held. Available credit is balance minus held. */
+  balance_micro: number;
+  held_micro: number;
+  suspended_at: number | null;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  mode: 'live' | 'test';
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface DocumentsTable {
+  id: string;
+  workspace_id: string;
+  mode: 'live' | 'test';
+  status: string;
+  stage: string;
+  analysis: string;
+  byte_size: number;
+  content_type: string;
+  filename: string;
+  source_url: string | null;
+  page_count: number;
+  model_requested: string;
+  model_used: string;
+  estimated_micro: number;
+  settled_micro: number | null;
+  /** Credit currently held for this document (part of the workspace's held_micro). */
+  hold_micro: number;
+  retention_seconds: number;
+  options: string;
+  timings: string;
+  error_type: string | null;
+  error_message: string | null;
+  error_stage: string | null;
+  upload_key: string | null;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  expires_at: number | null;
+  purged_at: number | null;
+  retrieved_at: number | null;
+  // The work queue lives on the document row: a claim is a lease held by one worker.
+  run_at: number;
+  attempts: number;
+  locked_by: string | null;
+  lease_token: string | null;
+  lease_expires_at: number | null;
+}
+
+export interface DocumentPagesTable {
+  document_id: string;
+  page_number: number;
+  text: string;
+  word_count: number;
+  tables: string;
+  key_values: string;
+  layout: string;
+  markdown: string | null;
+}
+
+export interface ImagesTable {
+  id: string;
+  document_id: string;
+  page_number: number;
+  kind: 'figure' | 'page';
+  figure_index: number | null;
+  caption: string | null;
+  media_type: string;
+  width: number;
+  height: number;
+  byte_size: number;
+  bbox: string | null;
+  blob_key: string;
+  created_at: number;
+}
+
+export interface UsageRecordsTable {
+  id: string;
+  workspace_id: string;
+  mode: 'live' | 'test';
+  document_id: string;
+  query_id: string | null;
+  stage: string;
+  sku: string;
+  model: string;
+  quantity: number;
+  unit_price_micro: number;
+  unit_divisor: number;
+  amount_micro: number;
+  created_at: number;
+}
+
+export interface MigrationsTable {
+  id: number;
+  name: string;
+  applied_at: number;
+}
+
+export interface Database {
+  plans: PlansTable;
+  organizations: OrganizationsTable;
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  documents: DocumentsTable;
+  document_pages: DocumentPagesTable;
+  images: ImagesTable;
+  usage_records: UsageRecordsTable;
+  folio_migrations: MigrationsTable;
+}
+
+export type Placeholder = Generated<number>;
