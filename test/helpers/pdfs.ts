@@ -1,0 +1,53 @@
+// Test documents made on the fly with pdf-lib, so each test states exactly what is in its file.
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+
+export async function textPdf(pages: string[][], options: { fontSize?: number } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const size = options.fontSize ?? 11;
+  for (const lines of pages) {
+    const page = doc.addPage([612, 792]);
+    lines.forEach((line, i) => page.drawText(line, { x: 72, y: 720 - i * size * 1.5, size, font }));
+  }
+  return doc.save();
+}
+
+/** `count` pages of running text, each with its page number in the first line. */
+export async function longPdf(count: number, wordsPerPage = 120): Promise<Uint8Array> {
+  const words = 'the quick brown fox jumps over a lazy dog while seven wizards quietly box'.split(' ');
+  const pages: string[][] = [];
+  for (let p = 1; p <= count; p++) {
+    const lines = [`Page marker ${p}`];
+    let line: string[] = [];
+    for (let w = 0; w < wordsPerPage; w++) {
+      line.push(words[(w + p) % words.length]);
+      if (line.length === 12) {
+        lines.push(line.join(' '));
+        line = [];
+      }
+    }
+    if (line.length) lines.push(line.join(' '));
+    pages.push(lines);
+  }
+  return textPdf(pages);
+}
+
+/** A page with a heading, some text and a large embedded picture (a figure). */
+export async function pdfWithFigure(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('Quarterly report', { x: 72, y: 720, size: 20, font });
+  const body = 'Revenue grew in every region this quarter and the chart below shows the monthly figures in detail for the board';
+  page.drawText(body.slice(0, 60), { x: 72, y: 690, size: 11, font });
+  page.drawText(body.slice(60), { x: 72, y: 674, size: 11, font });
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .composite([{ input: Buffer.from('<svg width="300" height="200"><rect x="40" y="40" width="80" height="120" fill="#2050c0"/></svg>'), top: 0, left: 0 }])
+    .png()
+    .toBuffer();
+  const image = await doc.embedPng(png);
+  page.drawImage(image, { x: 72, y: 380, width: 300, height: 200 });
+  page.drawText('Figure 1: Monthly revenue by region', { x: 72, y: 362, size: 10, font });
+  return doc.save();
+}
