@@ -45,6 +45,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     if (contentType === 'multipart/form-data') return () => true;
     return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
   });
+  // Only JSON and multipart bodies exist in this API; anything else is a 422 (D6).
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (request, reply) => {

@@ -38,9 +38,12 @@ export function errorDetails(errors: ErrorObject[] | null | undefined, prefix = 
   const details: ErrorDetails = {};
   if (!errors) return details;
   const unionPaths = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath));
+  // A union whose value had the right shape but a bad part is reported by that part alone.
+  const deeper = (at: string) => errors.some((e) => e.instancePath.startsWith(`${at}/`));
   for (const error of errors) {
-    const inUnion = unionPaths.has(error.instancePath) && error.keyword !== 'anyOf' && error.keyword !== 'oneOf';
-    if (inUnion) continue;
+    const isUnion = error.keyword === 'anyOf' || error.keyword === 'oneOf';
+    if (!isUnion && unionPaths.has(error.instancePath)) continue;
+    if (isUnion && deeper(error.instancePath)) continue;
     let path = error.instancePath;
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'required') {

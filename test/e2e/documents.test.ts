@@ -258,9 +258,11 @@ describe('delete', () => {
   });
 
   it('releases the hold of a document deleted before it ran', async () => {
-    const api = await install.start(['--no-workers']);
+    // An installation without workers, so the document is still queued when deleted.
+    const quiet = await Installation.create();
+    const api = await quiet.start(['--no-workers']);
     try {
-      const ws = await install.workspace({ credits: 1_000_000 });
+      const ws = await quiet.workspace({ credits: 1_000_000 });
       const client = new Client(api.url, ws.live);
       const r = await client.upload([['file', 'q.pdf', await textPdf([['Queued only']])]]);
       expect((await client.get('/api/v1/account')).json.credits.available_micro).toBe(1_000_000 - 25_000);
@@ -268,6 +270,7 @@ describe('delete', () => {
       expect((await client.get('/api/v1/account')).json.credits.available_micro).toBe(1_000_000);
     } finally {
       await api.stop();
+      await quiet.destroy();
     }
   });
 });

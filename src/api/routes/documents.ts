@@ -68,7 +68,10 @@ export const documentRoutes =
           const outcome = await submitUpload(deps, request, request.principal, baseUrl);
           return reply.code(202).send('single' in outcome ? outcome.single : { documents: outcome.batch });
         }
-        const body = request.body as Static<typeof SubmitUrl>;
+        const body = request.body as Static<typeof SubmitUrl> | undefined;
+        if (typeof body !== 'object' || body === null) {
+          throw invalidRequest({ body: ['send application/json with a "url", or multipart/form-data with a "file"'] });
+        }
         return reply.code(202).send(await submitUrl(deps, request.principal, body, baseUrl));
       },
     );
