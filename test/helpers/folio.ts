@@ -126,15 +126,19 @@ export class Server {
   }
 
   /** SIGTERM and wait for the process to exit. */
+  get exited(): boolean {
+    return this.process.exitCode !== null || this.process.signalCode !== null;
+  }
+
   async stop(): Promise<void> {
-    if (this.process.exitCode !== null) return;
+    if (this.exited) return;
     const exited = new Promise((resolve) => this.process.once('exit', resolve));
     this.process.kill('SIGTERM');
     await exited;
   }
 
   async kill(): Promise<void> {
-    if (this.process.exitCode !== null) return;
+    if (this.exited) return;
     const exited = new Promise((resolve) => this.process.once('exit', resolve));
     this.process.kill('SIGKILL');
     await exited;
@@ -152,7 +156,7 @@ export class Client {
     return { ...(this.key ? { authorization: `Bearer ${this.key}` } : {}), ...extra };
   }
 
-  async request(method: string, path: string, init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
+  async request(method: string, path: string, init: { json?: unknown; body?: RequestInit['body']; headers?: Record<string, string> } = {}) {
     const headers = this.headers(init.headers);
     let body = init.body;
     if (init.json !== undefined) {

@@ -1,0 +1,126 @@
+// The queue's promises (issue 2, scope 7): a worker killed with SIGKILL mid-document loses
+// nothing — the lease runs out, another worker takes the document and it completes once, with
+// one set of results and one charge; the plan's max_concurrent_jobs holds across workers;
+// SIGTERM hands work back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Installation, type Server } from '../helpers/folio.js';
+import { longPdf, textPdf } from '../helpers/pdfs.js';
+
+let install: Installation;
+let api: Server;
+const servers: Server[] = [];
+
+// Short leases so a dead worker's document is taken over within seconds.
+const FAST = { FOLIO_LEASE_MS: '1500', FOLIO_POLL_MS: '100' };
+
+beforeAll(async () => {
+  install = await Installation.create(FAST);
+  api = await install.start(['--no-workers']);
+});
+
+afterAll(async () => {
+  for (const s of [...servers, api]) await s?.kill();
+  await install?.destroy();
+});
+
+async function waitUntil<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('a worker killed mid-document', () => {
+  it('is replaced: the document completes exactly once, charged once', async () => {
+    const ws = await install.workspace({ credits: 1_000_000_000 });
+    const client = new Client(api.url, ws.live);
+    const pages = 400;
+    const accepted = await client.upload([['file', 'long.pdf', await longPdf(pages)]]);
+    expect(accepted.status).toBe(202);
+    const id = accepted.json.id;
+
+    const doomed = await install.start(['worker']);
+    servers.push(doomed);
+    await waitUntil(async () => (await client.get(`/api/v1/documents/${id}`)).json.stage === 'analyzing');
+    await doomed.kill();
+    const orphaned = (await client.get(`/api/v1/documents/${id}`)).json;
+    expect(orphaned.status).toBe('processing');
+
+    const rescuer = await install.start(['worker']);
+    servers.push(rescuer);
+    const done = await client.waitFor(id, 60_000);
+    expect(done.status).toBe('completed');
+    expect(done.page_count).toBe(pages);
+
+    const full = (await client.get(`/api/v1/documents/${id}?include=pages,usage`)).json;
+    expect(full.pages.map((p: any) => p.page)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    expect(full.pages[pages - 1].text).toContain(`Page marker ${pages}`);
+    expect(full.usage.records).toHaveLength(1);
+    expect(full.usage.records[0]).toMatchObject({ sku: 'pages.layout', quantity: pages, amount_micro: pages * 25_000 });
+    expect(full.cost.settled_micro).toBe(pages * 25_000);
+    const account = (await client.get('/api/v1/account')).json;
+    expect(account.credits.available_micro).toBe(1_000_000_000 - pages * 25_000);
+    await rescuer.stop();
+  });
+});
+
+describe('max_concurrent_jobs', () => {
+  it('is never exceeded across two worker processes', async () => {
+    await install.admin('plan', 'create', '--id', 'solo', '--name', 'Solo', '--max-concurrent-jobs', '1');
+    const ws = await install.workspace({ plan: 'solo' });
+    const client = new Client(api.url, ws.test);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(60)]])).json.id);
+    const workers = [await install.start(['worker']), await install.start(['worker'])];
+    servers.push(...workers);
+    let maxProcessing = 0;
+    const seen = new Set<string>();
+    await waitUntil(async () => {
+      const list = (await client.get('/api/v1/documents?limit=100')).json.data;
+      const processing = list.filter((d: any) => d.status === 'processing').length;
+      maxProcessing = Math.max(maxProcessing, processing);
+      for (const d of list) if (d.status === 'completed') seen.add(d.id);
+      return seen.size === ids.length;
+    }, 60_000);
+    expect(maxProcessing).toBe(1);
+    for (const w of workers) await w.stop();
+  });
+});
+
+describe('SIGTERM', () => {
+  it('lets a worker finish or hand back its document; nothing is lost', async () => {
+    const ws = await install.workspace();
+    const client = new Client(api.url, ws.test);
+    const worker = await install.start(['worker'], { FOLIO_SHUTDOWN_GRACE_MS: '0' });
+    servers.push(worker);
+    const id = (await client.upload([['file', 'long.pdf', await longPdf(300)]])).json.id;
+    await waitUntil(async () => (await client.get(`/api/v1/documents/${id}`)).json.status === 'processing');
+    await worker.stop();
+    expect(worker.process.exitCode).toBe(0);
+    const after = (await client.get(`/api/v1/documents/${id}`)).json;
+    expect(['queued', 'completed']).toContain(after.status);
+    const next = await install.start(['worker']);
+    servers.push(next);
+    expect((await client.waitFor(id, 60_000)).status).toBe('completed');
+    await next.stop();
+  });
+});
+
+describe('a small document', () => {
+  it('is picked up by an idle worker without waiting for a poll', async () => {
+    const ws = await install.workspace();
+    const client = new Client(api.url, ws.test);
+    const worker = await install.start(['worker'], { FOLIO_POLL_MS: '60000' });
+    servers.push(worker);
+    // On PostgreSQL the API's NOTIFY wakes the worker; SQLite has no cross-process signal, so
+    // there the fallback poll does it (FOLIO_POLL_MS is long here only on PostgreSQL's behalf).
+    if (process.env.FOLIO_TEST_STORE === 'postgres') {
+      const id = (await client.upload([['file', 'a.pdf', await textPdf([['wake up']])]])).json.id;
+      expect((await client.waitFor(id, 10_000)).status).toBe('completed');
+    }
+    await worker.stop();
+  });
+});
