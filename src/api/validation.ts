@@ -54,6 +54,14 @@ export function errorDetails(errors: ErrorObject[] | null | undefined, prefix = 
       message = 'is not a known field';
     } else if (error.keyword === 'enum') {
       message = `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    } else if (isUnion && errors.some((e) => e.instancePath === error.instancePath && e.keyword === 'additionalProperties')) {
+      // The value took the object form of the union but carries a field it does not know.
+      for (const unknown of errors.filter((e) => e.instancePath === error.instancePath && e.keyword === 'additionalProperties')) {
+        const name = (unknown.params as { additionalProperty: string }).additionalProperty;
+        const base = error.instancePath.split('/').filter((s) => s && !/^\d+$/.test(s)).join('.');
+        addDetail(details, [prefix, base, name].filter(Boolean).join('.'), 'is not a known field');
+      }
+      continue;
     } else if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
       const constants = errors
         .filter((e) => e.instancePath === error.instancePath && e.keyword === 'const')

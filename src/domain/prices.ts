@@ -34,14 +34,15 @@ export function pageSku(analysis: 'layout' | 'read'): SkuName {
 
 /**
  * Reads price overrides such as `{"pages.layout": {"unit_price_micro": 20000}}` over the defaults.
- * Unknown SKUs and non-positive numbers are refused so a typo cannot make work free.
+ * Unknown SKUs, negative prices and divisors below 1 are refused; a price of 0 makes a SKU free.
  */
 export function priceTable(overrides: unknown): PriceTable {
   const table: PriceTable = structuredClone(DEFAULT_PRICES);
   if (overrides === undefined || overrides === null) return table;
   if (typeof overrides !== 'object') throw new Error('prices must be a JSON object');
   for (const [sku, value] of Object.entries(overrides as Record<string, unknown>)) {
-    if (!(sku in table)) throw new Error(`unknown SKU in prices: ${sku}`);
+    if (!Object.hasOwn(table, sku)) throw new Error(`unknown SKU in prices: ${sku}`);
+    if (typeof value !== 'object' || value === null) throw new Error(`prices.${sku} must be an object`);
     const entry = value as Partial<SkuPrice>;
     for (const key of ['unit_price_micro', 'unit_divisor'] as const) {
       if (entry[key] === undefined) continue;

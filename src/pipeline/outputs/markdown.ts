@@ -48,7 +48,8 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-/** Keeps running text from turning into markup by accident (a line starting "# " or "1. "). */
+/** Keeps running text from turning into markup by accident (lines starting "# ", "## ", "1. ", or a rule). */
 function escapeLineStart(line: string): string {
-  return line.replace(/^(\s*)([#>+*-])(\s)/, '$1\\$2$3').replace(/^(\s*\d+)([.)])(\s)/, '$1\\$2$3');
+  if (/^\s*([-=*_])\1{2,}\s*$/.test(line)) return `\\${line.trimStart()}`;
+  return line.replace(/^(\s*)(#{1,6}|[>+*-])(\s)/, '$1\\$2$3').replace(/^(\s*\d+)([.)])(\s)/, '$1\\$2$3');
 }

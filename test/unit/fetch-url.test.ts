@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { filenameFromUrl, isPublicAddress } from '../../src/pipeline/fetch-url.js';
+
+describe('isPublicAddress (DECISIONS D11: no loopback, private, link-local or metadata addresses)', () => {
+  const notPublic = [
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.0.0.1',
+    '10.255.1.2',
+    '172.16.0.1',
+    '172.31.255.254',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+  ];
+  for (const address of notPublic) {
+    it(`D11: ${address} is not public`, () => {
+      expect(isPublicAddress(address)).toBe(false);
+    });
+  }
+
+  for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8']) {
+    it(`D11: ${address} is public`, () => {
+      expect(isPublicAddress(address)).toBe(true);
+    });
+  }
+});
+
+describe('filenameFromUrl (Document filename of a URL upload)', () => {
+  it('is the last part of the path', () => {
+    expect(filenameFromUrl('https://example.com/papers/2024/report.pdf')).toBe('report.pdf');
+  });
+
+  it('ignores a trailing slash, the query and the fragment', () => {
+    expect(filenameFromUrl('https://example.com/papers/report.pdf/')).toBe('report.pdf');
+    expect(filenameFromUrl('https://example.com/a/report.pdf?download=1#page=2')).toBe('report.pdf');
+  });
+
+  it('is percent-decoded', () => {
+    expect(filenameFromUrl('https://example.com/files/Annual%20Report%202024.pdf')).toBe('Annual Report 2024.pdf');
+    expect(filenameFromUrl('https://example.com/%C3%BCbersicht.pdf')).toBe('übersicht.pdf');
+  });
+
+  it('keeps a malformed escape as it is', () => {
+    expect(filenameFromUrl('https://example.com/100%25-bad%zz.pdf')).toBe('100%25-bad%zz.pdf');
+  });
+
+  it('is the host when the path is empty', () => {
+    expect(filenameFromUrl('https://example.com')).toBe('example.com');
+    expect(filenameFromUrl('https://example.com/')).toBe('example.com');
+    expect(filenameFromUrl('http://docs.example.org:8080/?q=1')).toBe('docs.example.org');
+  });
+});

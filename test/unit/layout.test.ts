@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeDocument, blockText, buildLines } from '../../src/pipeline/layout.js';
+import type { Block, Page, RawPage, Word } from '../../src/pipeline/page-model.js';
+
+// Synthetic pages: boxes have the origin at the top-left and y grows downwards (page-model.ts).
+// A character is half the font size wide; a word is one font size tall.
+
+interface WordOptions {
+  size?: number;
+  bold?: boolean;
+  hyphenated?: boolean;
+}
+
+function word(text: string, x0: number, y0: number, { size = 10, bold = false, hyphenated = false }: WordOptions = {}): Word {
+  return {
+    text,
+    box: { x0, y0, x1: x0 + text.length * size * 0.5, y1: y0 + size },
+    fontName: bold ? 'Helvetica-Bold' : 'Helvetica',
+    fontSize: size,
+    bold,
+    italic: false,
+    confidence: 100,
+    hyphenated,
+  };
+}
+
+/** The words of `text` from x0, a word gap (0.3 x the font size) apart. */
+function lineWords(text: string, x0: number, y0: number, options: WordOptions = {}): Word[] {
+  const size = options.size ?? 10;
+  const out: Word[] = [];
+  let x = x0;
+  for (const t of text.split(' ')) {
+    const w = word(t, x, y0, options);
+    out.push(w);
+    x = w.box.x1 + size * 0.3;
+  }
+  return out;
+}
+
+function rawPage(words: Word[], number = 1, width = 612, height = 792): RawPage {
+  return { number, width, height, unit: 'pt', words, pictures: [], textSource: 'text_layer' };
+}
+
+function lineTexts(words: Word[]): string[] {
+  return buildLines(words).map((line) => line.words.map((i) => words[i].text).join(' '));
+}
+
+function blocksOf(page: Page): { type: Block['type']; text: string; level?: number }[] {
+  return page.blocks.map((block) => ({
+    type: block.type,
+    text: blockText(block, page),
+    ...(block.level !== undefined ? { level: block.level } : {}),
+  }));
+}
+
+describe('buildLines', () => {
+  it('joins the words of one baseline, left to right, whatever order they were drawn in', () => {
+    const words = [...lineWords('world again', 47, 100), ...lineWords('Hello', 20, 100)];
+    expect(lineTexts(words)).toEqual(['Hello world again']);
+  });
+
+  it('keeps lines on different baselines apart, top to bottom', () => {
+    const words = [...lineWords('second line', 20, 114), ...lineWords('first line', 20, 100)];
+    expect(lineTexts(words)).toEqual(['first line', 'second line']);
+  });
+
+  it('joins pieces of one line separated by a wider gap when no gutter runs through it', () => {
+    // 12 units apart (more than a word gap, less than 1.5 x the font size); no lines around.
+    const left = lineWords('left part', 20, 100);
+    const words = [...left, ...lineWords('right part', left[left.length - 1].box.x1 + 12, 100)];
+    expect(lineTexts(words)).toEqual(['left part right part']);
+  });
+
+  it('splits at a column gutter that the lines above and below leave empty too', () => {
+    const words: Word[] = [];
+    for (const [n, y] of [100, 114, 128].entries()) {
+      const left = lineWords(`left column line ${n}`, 20, y);
+      // The same 12-unit gap as the joined case above, but repeated on every line: a gutter.
+      words.push(...left, ...lineWords(`right column line ${n}`, left[left.length - 1].box.x1 + 12, y));
+    }
+    expect(lineTexts(words)).toEqual([
+      'left column line 0',
+      'right column line 0',
+      'left column line 1',
+      'right column line 1',
+      'left column line 2',
+      'right column line 2',
+    ]);
+  });
+
+  it('does not split at a gap that a line above or below runs across', () => {
+    const left = lineWords('left column line', 20, 100);
+    const gapStart = left[left.length - 1].box.x1;
+    const words: Word[] = [
+      ...lineWords('a line that runs right across the gap below it', 20, 86),
+      ...left,
+      ...lineWords('right column line', gapStart + 12, 100),
+      ...lineWords('another line running across the whole width', 20, 114),
+    ];
+    expect(lineTexts(words)).toEqual([
+      'a line that runs right across the gap below it',
+      'left column line right column line',
+      'another line running across the whole width',
+    ]);
+  });
+});
+
+describe('analyzeDocument: reading order and block types (SPEC.md Page.text: reading order; layout)', () => {
+  const BODY = 'lorem ipsum dolor sit amet consectetur';
+
+  function twoColumnPage(): RawPage {
+    const words: Word[] = [];
+    // A bare page number near the bottom (within the bottom fifth, above the footer band), drawn first.
+    words.push(word('7', 300, 700));
+    // A full-width title at the top.
+    words.push(...lineWords('Results of the Study', 150, 60, { size: 24 }));
+    // Two columns of four lines each; the right column is drawn before the left one.
+    for (let n = 0; n < 4; n++) words.push(...lineWords(`right ${n} ${BODY}`, 330, 150 + n * 12));
+    for (let n = 0; n < 4; n++) words.push(...lineWords(`left ${n} ${BODY}`, 50, 150 + n * 12));
+    return rawPage(words);
+  }
+
+  it('puts the title first, then the left column, then the right column, the page number last', () => {
+    const [page] = analyzeDocument([twoColumnPage()]);
+    const blocks = blocksOf(page);
+    expect(blocks.map((b) => b.type)).toEqual(['title', 'paragraph', 'paragraph', 'page_footer']);
+    expect(blocks[0].text).toBe('Results of the Study');
+    expect(blocks[1].text.startsWith('left 0 ')).toBe(true);
+    expect(blocks[1].text).toContain('left 3 ');
+    expect(blocks[1].text).not.toContain('right');
+    expect(blocks[2].text.startsWith('right 0 ')).toBe(true);
+    expect(blocks[2].text).toContain('right 3 ');
+    expect(blocks[3]).toEqual({ type: 'page_footer', text: '7' });
+  });
+
+  it('the lines of the two columns are not joined across the gutter', () => {
+    const [page] = analyzeDocument([twoColumnPage()]);
+    for (const line of page.lines) {
+      const texts = line.words.map((i) => page.words[i].text);
+      expect(texts.includes('left') && texts.includes('right')).toBe(false);
+    }
+  });
+
+  it('types a large-font short block as title on page 1 and as a heading elsewhere', () => {
+    const page = (number: number): RawPage =>
+      rawPage(
+        [
+          ...lineWords('Annual Report', 50, 60, { size: 24 }),
+          ...lineWords('Background', 50, 120, { size: 14 }),
+          ...lineWords(`first ${BODY}`, 50, 150),
+          ...lineWords(`second ${BODY}`, 50, 162),
+          ...lineWords(`third ${BODY}`, 50, 174),
+        ],
+        number,
+      );
+    const [first, second] = analyzeDocument([page(1), page(2)]);
+    expect(blocksOf(first)).toEqual([
+      { type: 'title', text: 'Annual Report' },
+      { type: 'heading', text: 'Background', level: 2 },
+      { type: 'paragraph', text: `first ${BODY} second ${BODY} third ${BODY}` },
+    ]);
+    // No title beyond page 1: the largest size is heading level 1.
+    expect(blocksOf(second).slice(0, 2)).toEqual([
+      { type: 'heading', text: 'Annual Report', level: 1 },
+      { type: 'heading', text: 'Background', level: 2 },
+    ]);
+  });
+
+  it('a bold body-size short line is a heading below the size-ranked levels', () => {
+    const [page] = analyzeDocument([
+      rawPage([
+        ...lineWords('Terms and conditions', 50, 100, { bold: true }),
+        ...lineWords(`one ${BODY}`, 50, 130),
+        ...lineWords(`two ${BODY}`, 50, 142),
+      ]),
+    ]);
+    const blocks = blocksOf(page);
+    expect(blocks[0]).toEqual({ type: 'heading', text: 'Terms and conditions', level: 1 });
+    expect(blocks[1].type).toBe('paragraph');
+  });
+
+  it('a page number with text below it is not a footer', () => {
+    const [page] = analyzeDocument([
+      rawPage([...lineWords(`one ${BODY}`, 50, 100), ...lineWords(`two ${BODY}`, 50, 112), word('12', 300, 680), ...lineWords(`three ${BODY}`, 50, 720)]),
+    ]);
+    const types = blocksOf(page);
+    expect(types.find((b) => b.text === '12')?.type).toBe('paragraph');
+  });
+
+  it('list items start at a bullet or an enumerator', () => {
+    const [page] = analyzeDocument([
+      rawPage([...lineWords('• apples and pears', 50, 100), ...lineWords('• oranges', 50, 112), ...lineWords('2. lemons', 50, 124)]),
+    ]);
+    expect(blocksOf(page)).toEqual([
+      { type: 'list_item', text: '• apples and pears' },
+      { type: 'list_item', text: '• oranges' },
+      { type: 'list_item', text: '2. lemons' },
+    ]);
+  });
+});
+
+describe('blockText', () => {
+  it('joins a word hyphenated across a line end without a space', () => {
+    const first = lineWords('the measure', 50, 100);
+    const words = [
+      ...first,
+      word('docu', first[first.length - 1].box.x1 + 3, 100, { hyphenated: true }),
+      ...lineWords('ment continues here', 50, 112),
+    ];
+    const [page] = analyzeDocument([rawPage(words)]);
+    expect(page.blocks).toHaveLength(1);
+    expect(blockText(page.blocks[0], page)).toBe('the measure document continues here');
+  });
+
+  it('joins full lines with a space and keeps the break after a short line', () => {
+    const words = [
+      ...lineWords('a full line of running text here', 50, 100),
+      ...lineWords('short', 50, 112),
+      ...lineWords('a full line of running text again', 50, 124),
+    ];
+    const [page] = analyzeDocument([rawPage(words)]);
+    expect(page.blocks).toHaveLength(1);
+    expect(blockText(page.blocks[0], page)).toBe('a full line of running text here short\na full line of running text again');
+  });
+});

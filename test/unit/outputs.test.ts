@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { documentMarkdown, pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
+import { documentText, FIGURE_MARKER, pageText } from '../../src/pipeline/outputs/text.js';
+import type { Block, BlockType, Box, Figure, Line, Page, Word } from '../../src/pipeline/page-model.js';
+
+// A hand-built analyzed page: each block is a list of line texts; every line is 12 units tall and
+// short (well under 80% of the block's 500-unit width), so lines inside a block keep their breaks.
+
+interface BlockSpec {
+  type: BlockType;
+  lines: string[];
+  level?: number;
+  figure?: number;
+}
+
+function page(specs: BlockSpec[], figures: Figure[] = []): Page {
+  const words: Word[] = [];
+  const lines: Line[] = [];
+  const blocks: Block[] = [];
+  let y = 50;
+  for (const spec of specs) {
+    const lineIndexes: number[] = [];
+    const top = y;
+    for (const text of spec.lines) {
+      const wordIndexes: number[] = [];
+      let x = 50;
+      for (const t of text.split(' ')) {
+        const box: Box = { x0: x, y0: y, x1: x + t.length * 5, y1: y + 10 };
+        wordIndexes.push(words.length);
+        words.push({ text: t, box, fontName: 'Helvetica', fontSize: 10, bold: false, italic: false, confidence: 100, hyphenated: false });
+        x = box.x1 + 3;
+      }
+      lineIndexes.push(lines.length);
+      lines.push({ words: wordIndexes, box: { x0: 50, y0: y, x1: Math.min(x, 200), y1: y + 10 } });
+      y += 12;
+    }
+    const box: Box = spec.type === 'figure' ? figures[spec.figure!].box : { x0: 50, y0: top, x1: 550, y1: Math.max(y - 2, top + 10) };
+    blocks.push({ type: spec.type, lines: lineIndexes, box, ...(spec.level ? { level: spec.level } : {}), ...(spec.figure !== undefined ? { figure: spec.figure } : {}) });
+    y += 20;
+  }
+  return { number: 1, width: 612, height: 792, unit: 'pt', textSource: 'text_layer', words, lines, blocks, figures };
+}
+
+describe('documentText (include=text: every page under a "=== Page N ===" line)', () => {
+  it('joins pages as "=== Page N ===" and the text, a blank line apart', () => {
+    expect(
+      documentText([
+        { page_number: 1, text: 'First page.' },
+        { page_number: 2, text: 'Second page,\ntwo lines.' },
+      ]),
+    ).toBe('=== Page 1 ===\nFirst page.\n\n=== Page 2 ===\nSecond page,\ntwo lines.');
+  });
+
+  it('keeps an empty page and its header', () => {
+    expect(documentText([{ page_number: 1, text: '' }, { page_number: 2, text: 'x' }])).toBe('=== Page 1 ===\n\n\n=== Page 2 ===\nx');
+  });
+
+  it('no pages give an empty string', () => {
+    expect(documentText([])).toBe('');
+  });
+});
+
+describe('pageText (SPEC.md Page.text: reading order, figures as [FIGURE])', () => {
+  it('blocks a blank line apart, shown figures as markers, hidden figures left out', () => {
+    const figures: Figure[] = [
+      { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null },
+      { box: { x0: 50, y0: 510, x1: 55, y1: 515 }, index: null, caption: null },
+    ];
+    const p = page(
+      [
+        { type: 'heading', lines: ['Intro'], level: 1 },
+        { type: 'paragraph', lines: ['Some text.'] },
+        { type: 'figure', lines: [], figure: 0 },
+        { type: 'figure', lines: [], figure: 1 },
+        { type: 'caption', lines: ['Figure 1. A chart'] },
+      ],
+      figures,
+    );
+    expect(pageText(p)).toBe(`Intro\n\nSome text.\n\n${FIGURE_MARKER}\n\nFigure 1. A chart`);
+  });
+
+  it('agrees with the layout analysis of a real page', () => {
+    const word = (text: string, x0: number, y0: number): Word => ({
+      text,
+      box: { x0, y0, x1: x0 + text.length * 5, y1: y0 + 10 },
+      fontName: 'Helvetica',
+      fontSize: 10,
+      bold: false,
+      italic: false,
+      confidence: 100,
+      hyphenated: false,
+    });
+    const [analyzed] = analyzeDocument([
+      { number: 1, width: 612, height: 792, unit: 'pt', textSource: 'text_layer', pictures: [], words: [word('Hello', 50, 100), word('world.', 78, 100)] },
+    ]);
+    expect(pageText(analyzed)).toBe('Hello world.');
+  });
+});
+
+describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
+  it('renders title, headings by level, list items and paragraphs; leaves out headers and footers', () => {
+    const p = page([
+      { type: 'page_header', lines: ['ACME Corp'] },
+      { type: 'title', lines: ['Annual', 'Report'] },
+      { type: 'heading', lines: ['Background'], level: 1 },
+      { type: 'heading', lines: ['Details'], level: 2 },
+      { type: 'list_item', lines: ['• apples'] },
+      { type: 'list_item', lines: ['2) pears'] },
+      { type: 'paragraph', lines: ['Plain text.'] },
+      { type: 'page_footer', lines: ['7'] },
+    ]);
+    expect(pageMarkdown(p)).toBe('# Annual Report\n\n## Background\n\n### Details\n\n- apples\n\n2. pears\n\nPlain text.');
+  });
+
+  it('a paragraph line beginning with "# " is escaped', () => {
+    expect(pageMarkdown(page([{ type: 'paragraph', lines: ['# not a heading'] }]))).toBe('\\# not a heading');
+  });
+
+  it('a paragraph line beginning with "1. " is escaped', () => {
+    expect(pageMarkdown(page([{ type: 'paragraph', lines: ['1. not a list'] }]))).toBe('1\\. not a list');
+    expect(pageMarkdown(page([{ type: 'paragraph', lines: ['12) not a list either'] }]))).toBe('12\\) not a list either');
+  });
+
+  it('every line of a paragraph is escaped, not just the first', () => {
+    const p = page([{ type: 'paragraph', lines: ['Totals', '- 5 items', '> 3 boxes', '+ 2 more', '* 1 left'] }]);
+    expect(pageMarkdown(p)).toBe('Totals\n\\- 5 items\n\\> 3 boxes\n\\+ 2 more\n\\* 1 left');
+  });
+
+  it('text that is not markup is left alone', () => {
+    const p = page([{ type: 'paragraph', lines: ['#hashtag', '-5 degrees', '2024.', '3.5 percent'] }]);
+    expect(pageMarkdown(p)).toBe('#hashtag\n-5 degrees\n2024.\n3.5 percent');
+  });
+
+  // Source bug (reported): escapeLineStart only escapes a single marker character followed by
+  // whitespace, so a paragraph line "## Notes" comes out as a level-2 markdown heading.
+  it('a paragraph line beginning with "## " is escaped too', () => {
+    expect(pageMarkdown(page([{ type: 'paragraph', lines: ['## not a heading'] }]))).not.toMatch(/^##\s/);
+  });
+
+  it('figures: shown ones become <!-- image -->, hidden ones nothing', () => {
+    const figures: Figure[] = [
+      { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null },
+      { box: { x0: 50, y0: 510, x1: 55, y1: 515 }, index: null, caption: null },
+    ];
+    const p = page(
+      [
+        { type: 'figure', lines: [], figure: 0 },
+        { type: 'figure', lines: [], figure: 1 },
+        { type: 'caption', lines: ['Figure 1. Sales'] },
+      ],
+      figures,
+    );
+    expect(pageMarkdown(p)).toBe('<!-- image -->\n\nFigure 1. Sales');
+  });
+
+  it('documentMarkdown joins non-empty pages a blank line apart and ends with a newline', () => {
+    expect(documentMarkdown(['# One', '', 'Two'])).toBe('# One\n\nTwo\n');
+    expect(documentMarkdown([])).toBe('\n');
+  });
+});
