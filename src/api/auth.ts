@@ -6,7 +6,7 @@ import { FolioError } from '../domain/errors.js';
 import { hashKeySecret, keyModeOf } from '../domain/keys.js';
 import type { Plan } from '../domain/plans.js';
 import type { Mode } from '../domain/states.js';
-import { findPrincipal } from '../store/accounts.js';
+import { findPrincipal, planFromRow } from '../store/accounts.js';
 import type { Db } from '../store/database.js';
 
 export interface Principal {
@@ -43,17 +43,7 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Pri
     key: { id: row.key_id, name: row.key_name, prefix: row.key_prefix, mode: row.key_mode },
     workspaceId: row.workspace_id,
     organization: { id: row.organization_id, name: row.organization_name, slug: row.organization_slug },
-    plan: {
-      id: row.plan_id,
-      name: row.plan_name,
-      rate_limit_per_second: row.rate_limit_per_second,
-      max_concurrent_jobs: row.max_concurrent_jobs,
-      max_pages_per_document: row.max_pages_per_document,
-      max_retention_seconds: row.max_retention_seconds,
-      max_upload_bytes: row.max_upload_bytes,
-      monthly_request_quota: row.monthly_request_quota,
-      features: row.features === null ? null : (JSON.parse(row.features) as string[]),
-    },
+    plan: planFromRow({ ...row, id: row.plan_id, name: row.plan_name, created_at: 0 }),
     balanceMicro: row.balance_micro,
     heldMicro: row.held_micro,
   };

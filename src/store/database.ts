@@ -43,7 +43,7 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 10000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -63,6 +63,26 @@ function openSqlite(file: string): DatabaseHandle {
         }
       }),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * The SQLite driver prepares every query anew; the same few SQL texts (with different
+ * parameters) make up nearly all traffic, so prepared statements are kept and reused.
+ */
+function withStatementCache(connection: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (!statement) {
+        statement = connection.prepare(sqlText);
+        if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
   };
 }
 

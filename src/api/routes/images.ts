@@ -1,14 +1,13 @@
 // GET /documents/{id}/images and GET /documents/{id}/images/{image_id}.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { invalidRequest, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { parsePageRange } from '../../domain/page-range.js';
-import { findImage, listImages } from '../../store/documents.js';
+import { findImage } from '../../store/documents.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
 import { errorResponses } from '../schemas/common.js';
-import { imageToWire } from '../serialize.js';
 import { parseIncludes } from './documents.js';
-import { completedDocument, MAX_INLINE_PICTURE_BYTES } from './ready.js';
+import { completedDocument, picturesOf } from './ready.js';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const ImageParams = Type.Object({ id: Type.String({ maxLength: 64 }), image_id: Type.String({ maxLength: 64 }) });
@@ -39,18 +38,7 @@ export const imageRoutes =
         const includes = parseIncludes(query.include, ['data'] as const);
         const row = await completedDocument(deps.store.db, id, request.principal);
         const range = parsePageRange(query.page, row.page_count);
-        const images = await listImages(deps.store.db, row.id, range.first, range.last);
-        if (includes.has('data')) {
-          const total = images.reduce((sum, image) => sum + image.byte_size, 0);
-          if (total > MAX_INLINE_PICTURE_BYTES) {
-            throw invalidRequest({ page: [`the pictures come to ${total} bytes, over the 25 MB a response may carry; ask for fewer pages`] });
-          }
-        }
-        const baseUrl = baseUrlOf(deps.config, request);
-        const data = [];
-        for (const image of images) {
-          data.push(imageToWire(image, baseUrl, includes.has('data') ? await deps.store.blobs.get(image.blob_key) : undefined));
-        }
+        const data = await picturesOf(deps.store, row.id, range, includes.has('data'), baseUrlOf(deps.config, request));
         return { object: 'list', document_id: row.id, data };
       },
     );

@@ -3,14 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { invalidRequest } from '../../domain/errors.js';
 import { parsePageRange } from '../../domain/page-range.js';
-import { getPages, listImages } from '../../store/documents.js';
+import { getPages } from '../../store/documents.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
 import { errorResponses } from '../schemas/common.js';
 import type { ResolvedOptions } from '../schemas/options.js';
 import type { Image } from '../schemas/resources.js';
-import { imageToWire, pageToWire } from '../serialize.js';
+import { pageToWire } from '../serialize.js';
 import { parseIncludes } from './documents.js';
-import { completedDocument, MAX_INLINE_PICTURE_BYTES } from './ready.js';
+import { completedDocument, picturesOf } from './ready.js';
 
 const PAGE_INCLUDES = ['embeddings', 'tables', 'key_values', 'layout', 'images', 'image_data'] as const;
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -49,19 +49,8 @@ export const pageRoutes =
         const wantImages = includes.has('images') || includes.has('image_data');
         const imagesByPage = new Map<number, Image[]>();
         if (wantImages) {
-          const images = await listImages(deps.store.db, row.id, range.first, range.last);
-          if (includes.has('image_data')) {
-            const total = images.reduce((sum, image) => sum + image.byte_size, 0);
-            if (total > MAX_INLINE_PICTURE_BYTES) {
-              throw invalidRequest({ page: [`the pictures of these pages come to ${total} bytes, over the 25 MB a response may carry; ask for fewer pages`] });
-            }
-          }
-          const baseUrl = baseUrlOf(deps.config, request);
-          for (const image of images) {
-            const data = includes.has('image_data') ? await deps.store.blobs.get(image.blob_key) : undefined;
-            const list = imagesByPage.get(image.page_number) ?? [];
-            list.push(imageToWire(image, baseUrl, data));
-            imagesByPage.set(image.page_number, list);
+          for (const image of await picturesOf(deps.store, row.id, range, includes.has('image_data'), baseUrlOf(deps.config, request))) {
+            imagesByPage.set(image.page, [...(imagesByPage.get(image.page) ?? []), image]);
           }
         }
         return {

@@ -1,6 +1,10 @@
 // Shared guards for routes that read a finished document's pages and pictures.
-import { FolioError, notFound } from '../../domain/errors.js';
-import { findDocument, type DocumentRow } from '../../store/documents.js';
+import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
+import type { PageRange } from '../../domain/page-range.js';
+import { findDocument, listImages, type DocumentRow } from '../../store/documents.js';
+import type { Store } from '../../store/index.js';
+import type { Image } from '../schemas/resources.js';
+import { imageToWire } from '../serialize.js';
 import type { Db } from '../../store/database.js';
 import type { Principal } from '../auth.js';
 import { scopeOf } from '../auth.js';
@@ -18,3 +22,17 @@ export async function completedDocument(db: Db, id: string, principal: Principal
 
 /** SPEC.md: at most 25 MB of pictures in one `include=image_data` / `include=data` response. */
 export const MAX_INLINE_PICTURE_BYTES = 25 * 1024 * 1024;
+
+/** The pictures of a page range as wire Images, with their bytes inline when asked (25 MB cap). */
+export async function picturesOf(store: Store, documentId: string, range: PageRange, withData: boolean, baseUrl: string): Promise<Image[]> {
+  const images = await listImages(store.db, documentId, range.first, range.last);
+  if (withData) {
+    const total = images.reduce((sum, image) => sum + image.byte_size, 0);
+    if (total > MAX_INLINE_PICTURE_BYTES) {
+      throw invalidRequest({ page: [`the pictures of these pages come to ${total} bytes, over the 25 MB a response may carry; ask for fewer pages`] });
+    }
+  }
+  const out: Image[] = [];
+  for (const image of images) out.push(imageToWire(image, baseUrl, withData ? await store.blobs.get(image.blob_key) : undefined));
+  return out;
+}
