@@ -24,11 +24,10 @@ const BY_CODE: Record<string, () => FolioError> = {
   FST_ERR_VALIDATION: () => invalidRequest({ body: ['is invalid'] }),
 };
 
-export function toFolioError(error: FastifyError & { validationContext?: string }): FolioError | null {
+export function toFolioError(error: FastifyError): FolioError | null {
   if (error instanceof FolioError) return error;
   if (error.validation) {
-    const prefix = error.validationContext === 'body' ? '' : '';
-    return invalidRequest(errorDetails(error.validation as never, prefix));
+    return invalidRequest(errorDetails(error.validation as never));
   }
   if (error.code && BY_CODE[error.code]) return BY_CODE[error.code]();
   if (error instanceof SyntaxError) return invalidRequest({ body: ['is not valid JSON'] });

@@ -1,7 +1,7 @@
 // Rows to wire objects. Times become ISO 8601 in UTC; fields SPEC.md shows only sometimes are
 // left out when they do not apply.
 import type { DocumentRow, ImageRow, PageRow, UsageRow } from '../store/documents.js';
-import type { DocumentStatus, Stage, Mode } from '../domain/states.js';
+import type { DocumentStatus, Stage } from '../domain/states.js';
 import type { Accepted, Document, DocumentListItem, Image, Page, UsageRecord } from './schemas/resources.js';
 
 export function isoTime(ms: number): string {
@@ -111,5 +111,3 @@ export function documentUsage(rows: UsageRow[]) {
   }
   return { amount_micro: total, by_sku: bySku, records: rows.map(usageToWire) };
 }
-
-export type { Mode };

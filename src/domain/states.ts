@@ -32,7 +32,3 @@ export const DOCUMENT_ERROR_TYPES = [
   'processing_failed',
 ] as const;
 export type DocumentErrorType = (typeof DOCUMENT_ERROR_TYPES)[number];
-
-export function isFinished(status: DocumentStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'expired';
-}

@@ -247,8 +247,8 @@ export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): st
       // Lines that run to the block's right edge flow into one another; a short line ends a
       // line of its own (addresses, verse, list continuations keep their breaks).
       const full = previous.box.x1 >= block.box.x0 + width * 0.8;
-      if (previousLast?.hyphenated) text += '';
-      else text += full ? ' ' : '\n';
+      // A word hyphenated across the line end is joined back without a separator.
+      if (!previousLast?.hyphenated) text += full ? ' ' : '\n';
     }
     text += lineText;
   });

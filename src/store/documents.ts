@@ -28,10 +28,6 @@ export async function findDocument(db: Tx, id: string, scope: Scope): Promise<Do
     .executeTakeFirst();
 }
 
-export async function getDocumentById(db: Tx, id: string): Promise<DocumentRow | undefined> {
-  return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function listDocuments(
   db: Db,
   scope: Scope,

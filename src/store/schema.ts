@@ -1,7 +1,5 @@
 // Table types for the query builder. Times are integers (milliseconds since the epoch, UTC) in
 // both databases; JSON is stored as text in both, so the two dialects read back the same values.
-import type { Generated } from 'kysely';
-
 export interface PlansTable {
   id: string;
   name: string;
@@ -146,5 +144,3 @@ export interface Database {
   usage_records: UsageRecordsTable;
   folio_migrations: MigrationsTable;
 }
-
-export type Placeholder = Generated<number>;

@@ -28,7 +28,3 @@ export function readerFor(mediaType: SupportedMediaType): FormatReader {
 }
 
 export type { RenderedBitmap, RenderRequest };
-
-export function hasReader(mediaType: SupportedMediaType): boolean {
-  return READERS[mediaType] !== undefined;
-}
