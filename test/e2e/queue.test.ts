@@ -2,7 +2,7 @@
 // nothing — the lease runs out, another worker takes the document and it completes once, with
 // one set of results and one charge; the plan's max_concurrent_jobs holds across workers;
 // SIGTERM hands work back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
 import { longPdf, textPdf } from '../helpers/pdfs.js';
 
@@ -18,8 +18,13 @@ beforeAll(async () => {
   api = await install.start(['--no-workers']);
 });
 
+// Each test's workers end with it, so no test's documents are taken by another test's worker.
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.kill();
+});
+
 afterAll(async () => {
-  for (const s of [...servers, api]) await s?.kill();
+  await api?.kill();
   await install?.destroy();
 });
 
@@ -44,6 +49,7 @@ describe('a worker killed mid-document', () => {
 
     const doomed = await install.start(['worker']);
     servers.push(doomed);
+    // Kill it as soon as it is reading (the 400 pages take it well over a second).
     await waitUntil(async () => (await client.get(`/api/v1/documents/${id}`)).json.stage === 'analyzing');
     await doomed.kill();
     const orphaned = (await client.get(`/api/v1/documents/${id}`)).json;
@@ -73,20 +79,19 @@ describe('max_concurrent_jobs', () => {
     const ws = await install.workspace({ plan: 'solo' });
     const client = new Client(api.url, ws.test);
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(60)]])).json.id);
-    const workers = [await install.start(['worker']), await install.start(['worker'])];
-    servers.push(...workers);
+    for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(150)]])).json.id);
+    // Sampling starts before the workers do, so no document can run unobserved.
     let maxProcessing = 0;
-    const seen = new Set<string>();
-    await waitUntil(async () => {
+    const completed = new Set<string>();
+    const sampling = waitUntil(async () => {
       const list = (await client.get('/api/v1/documents?limit=100')).json.data;
-      const processing = list.filter((d: any) => d.status === 'processing').length;
-      maxProcessing = Math.max(maxProcessing, processing);
-      for (const d of list) if (d.status === 'completed') seen.add(d.id);
-      return seen.size === ids.length;
-    }, 60_000);
+      maxProcessing = Math.max(maxProcessing, list.filter((d: any) => d.status === 'processing').length);
+      for (const d of list) if (d.status === 'completed') completed.add(d.id);
+      return completed.size === ids.length;
+    }, 90_000);
+    servers.push(...(await Promise.all([install.start(['worker']), install.start(['worker'])])));
+    await sampling;
     expect(maxProcessing).toBe(1);
-    for (const w of workers) await w.stop();
   });
 });
 
@@ -96,6 +101,7 @@ describe('SIGTERM', () => {
     const client = new Client(api.url, ws.test);
     const worker = await install.start(['worker'], { FOLIO_SHUTDOWN_GRACE_MS: '0' });
     servers.push(worker);
+    // No other worker runs in this installation now, so `worker` is the one that claims it.
     const id = (await client.upload([['file', 'long.pdf', await longPdf(300)]])).json.id;
     await waitUntil(async () => (await client.get(`/api/v1/documents/${id}`)).json.status === 'processing');
     await worker.stop();
