@@ -28,6 +28,10 @@ export interface Config {
     shutdownGraceMs: number;
   };
   readerThreads: number;
+  /** Shift of the service clock (testing aid; 0 in production). */
+  clockOffsetMs: number;
+  /** How often each process looks for expired results to purge. */
+  sweepMs: number;
   fetch: {
     allowPrivate: boolean;
     timeoutMs: number;
@@ -72,6 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       shutdownGraceMs: intFromEnv(env, 'FOLIO_SHUTDOWN_GRACE_MS', 20_000, 0),
     },
     readerThreads: intFromEnv(env, 'FOLIO_READER_THREADS', Math.max(1, Math.min(cores, concurrency)), 1),
+    clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),
+    sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
     fetch: {
       allowPrivate: env.FOLIO_URL_ALLOW_PRIVATE === '1',
       timeoutMs: intFromEnv(env, 'FOLIO_URL_TIMEOUT_MS', 30_000, 100),

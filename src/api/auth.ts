@@ -8,6 +8,7 @@ import type { Plan } from '../domain/plans.js';
 import type { Mode } from '../domain/states.js';
 import { findPrincipal, planFromRow } from '../store/accounts.js';
 import type { Db } from '../store/database.js';
+import * as clock from '../domain/clock.js';
 
 export interface Principal {
   key: { id: string; name: string; prefix: string; mode: Mode };
@@ -37,7 +38,7 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Pri
   const row = await findPrincipal(db, hashKeySecret(secret));
   if (!row) throw unauthorized('The API key is not valid.');
   if (row.key_revoked_at !== null) throw unauthorized('The API key has been revoked.');
-  if (row.key_expires_at !== null && row.key_expires_at <= Date.now()) throw unauthorized('The API key has expired.');
+  if (row.key_expires_at !== null && row.key_expires_at <= clock.now()) throw unauthorized('The API key has expired.');
   if (row.workspace_suspended_at !== null) throw new FolioError('forbidden', 'The workspace of this key is suspended.');
   return {
     key: { id: row.key_id, name: row.key_name, prefix: row.key_prefix, mode: row.key_mode },

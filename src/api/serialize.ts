@@ -2,6 +2,8 @@
 // left out when they do not apply.
 import type { DocumentRow, ImageRow, PageRow, UsageRow } from '../store/documents.js';
 import type { DocumentStatus, Stage } from '../domain/states.js';
+import * as clock from '../domain/clock.js';
+import { isExpired } from '../domain/retention.js';
 import type { Accepted, Document, DocumentListItem, Image, Page, UsageRecord } from './schemas/resources.js';
 
 export function isoTime(ms: number): string {
@@ -12,7 +14,8 @@ export function documentToWire(row: DocumentRow): DocumentListItem {
   const doc: DocumentListItem = {
     id: row.id,
     object: 'document',
-    status: row.status as DocumentStatus,
+    // A result past its expiry reads as expired at once, before the sweeper purges it.
+    status: (isExpired(row, clock.now()) ? 'expired' : row.status) as DocumentStatus,
     stage: row.stage as Stage,
     analysis: row.analysis as 'layout' | 'read',
     byte_size: row.byte_size,

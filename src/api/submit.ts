@@ -24,6 +24,7 @@ import type { AppDeps } from './app.js';
 import type { Principal } from './auth.js';
 import { acceptedToWire } from './serialize.js';
 import { compileBody, errorDetails } from './validation.js';
+import * as clock from '../domain/clock.js';
 
 export const MAX_BATCH_FILES = 10;
 const validateOptions = compileBody<DocumentOptions>(DocumentOptionsSchema);
@@ -101,7 +102,7 @@ export async function submitUrl(deps: AppDeps, principal: Principal, body: { url
   assertSomeCredit(principal, deps);
   const id = newId('doc');
   await insertDocument(deps.store.db, {
-    ...baseRow(principal, options, Date.now()),
+    ...baseRow(principal, options, clock.now()),
     id,
     byte_size: 0,
     content_type: '',
@@ -216,7 +217,7 @@ async function acceptFile(deps: AppDeps, principal: Principal, options: Resolved
     const held = await deps.store.writeTransaction(async (tx) => {
       if (!(await holdCredit(tx, principal.workspaceId, estimate))) return false;
       await insertDocument(tx, {
-        ...baseRow(principal, options, Date.now()),
+        ...baseRow(principal, options, clock.now()),
         id,
         byte_size: file.bytes,
         content_type: detected.supported!,

@@ -2,11 +2,13 @@
 // or prints {"error": {"type", "message"}} on stderr and exits non-zero.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { setClockOffset } from '../domain/clock.js';
 import { FolioError, invalidRequest } from '../domain/errors.js';
 import { DEFAULT_PLAN_ID, type Plan } from '../domain/plans.js';
 import { addCredits, findOrganizationBySlug, getPlan, getWorkspace, insertKey, insertOrganization, insertPlan, insertWorkspace, revokeKey, setSuspended } from '../store/accounts.js';
 import { openStore, type Store } from '../store/index.js';
 import { isoTime } from '../api/serialize.js';
+import * as clock from '../domain/clock.js';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -123,7 +125,7 @@ async function keyCreate(store: Store, argv: string[]): Promise<unknown> {
     workspace_id: workspaceId,
     mode,
     name: typeof flags.name === 'string' ? flags.name : `${mode} key`,
-    expires_at: expiresIn === null ? null : Date.now() + expiresIn * 1000,
+    expires_at: expiresIn === null ? null : clock.now() + expiresIn * 1000,
   });
   return {
     id: key.id,
@@ -172,7 +174,9 @@ export async function runAdmin(argv: string[]): Promise<number> {
     if (!command) {
       throw invalidRequest({ command: [`unknown; one of: ${Object.keys(COMMANDS).join(', ')}`] }, `Unknown admin command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}.`);
     }
-    store = await openStore(loadConfig(), { poolSize: 2 });
+    const config = loadConfig();
+    setClockOffset(config.clockOffsetMs);
+    store = await openStore(config, { poolSize: 2 });
     const result = await command(store, argv.slice(2));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

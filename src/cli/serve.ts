@@ -8,6 +8,8 @@ import { openStore } from '../store/index.js';
 import { ReaderPool } from '../pipeline/threads/pool.js';
 import { WorkerRunner } from '../queue/runner.js';
 import { Wakeup } from '../queue/wakeup.js';
+import { startSweeper } from '../queue/sweeper.js';
+import { setClockOffset } from '../domain/clock.js';
 
 export async function runServe(argv: string[], mode: { api: boolean }): Promise<void> {
   const { values } = parseArgs({
@@ -23,6 +25,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     port: values.port === undefined ? undefined : Number(values.port),
     host: values.host,
   });
+  setClockOffset(config.clockOffsetMs);
   const log = pino({ level: config.logLevel, base: { pid: process.pid, role: mode.api ? 'api' : 'worker' } });
   const store = await openStore(config);
   const wakeup = new Wakeup(store);
@@ -43,6 +46,8 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     log.info({ worker: runner.workerId, concurrency: config.queue.concurrency, store: store.dialect }, 'worker started');
   }
 
+  const stopSweeper = startSweeper(store, config.sweepMs, log);
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -51,6 +56,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     try {
       if (app) await app.close();
       if (runner) await runner.stop(config.queue.shutdownGraceMs);
+      await stopSweeper();
       await wakeup.close();
       await pool.close();
       await store.close();

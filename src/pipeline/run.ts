@@ -13,6 +13,7 @@ import { fetchDocument } from './stages/fetching.js';
 import { finalizeDocument } from './stages/finalizing.js';
 import { picturesPlanned, renderPictures } from './stages/rendering.js';
 import { reserveCredit } from './stages/reserving.js';
+import * as clock from '../domain/clock.js';
 
 export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
 
@@ -27,9 +28,9 @@ export async function runDocument(ctx: RunContext): Promise<RunOutcome> {
   };
   const step = async (stage: Stage, work: () => Promise<void>) => {
     await enter(stage);
-    const started = Date.now();
+    const started = clock.now();
     await work();
-    timings[`${stage}_ms`] = Date.now() - started;
+    timings[`${stage}_ms`] = clock.now() - started;
   };
 
   try {
@@ -48,7 +49,7 @@ export async function runDocument(ctx: RunContext): Promise<RunOutcome> {
       });
     }
     await enter('finalizing');
-    await finalizeDocument(ctx, timings, Date.now());
+    await finalizeDocument(ctx, timings, clock.now());
     return 'completed';
   } catch (error) {
     if (error instanceof LeaseLost) return 'lease_lost';
@@ -70,7 +71,7 @@ async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: St
       error_type: failure.type,
       error_message: failure.message,
       error_stage: stage,
-      failed_at: Date.now(),
+      failed_at: clock.now(),
       settled_micro: settled,
       hold_micro: 0,
       timings: JSON.stringify(timings),
@@ -89,7 +90,7 @@ export async function giveUp(ctx: Pick<RunContext, 'store' | 'lease' | 'doc'>, a
       error_type: 'processing_failed',
       error_message: `Processing stopped ${attempts} times without finishing; the document was given up.`,
       error_stage: ctx.doc.stage,
-      failed_at: Date.now(),
+      failed_at: clock.now(),
       settled_micro: 0,
       hold_micro: 0,
       ...LEASE_CLEARED,

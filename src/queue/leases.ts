@@ -11,6 +11,7 @@ import type { DocumentRow } from '../store/documents.js';
 import type { Tx } from '../store/database.js';
 import type { DocumentsTable } from '../store/schema.js';
 import type { Updateable } from 'kysely';
+import * as clock from '../domain/clock.js';
 
 const CLAIM_LOCK = 4_242_002;
 
@@ -22,7 +23,7 @@ export interface Lease {
 
 export async function claimNext(store: Store, workerId: string, leaseMs: number): Promise<{ doc: DocumentRow; lease: Lease } | null> {
   const token = randomUUID();
-  const now = Date.now();
+  const now = clock.now();
   const row = await store.writeTransaction(async (tx) => {
     if (store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
     const result = await sql<DocumentRow>`
@@ -71,7 +72,7 @@ export function stillHeld(db: Tx, lease: Lease): Promise<boolean> {
 }
 
 export function renewLease(store: Store, lease: Lease, leaseMs: number): Promise<boolean> {
-  return updateHeld(store.db, lease, { lease_expires_at: Date.now() + leaseMs });
+  return updateHeld(store.db, lease, { lease_expires_at: clock.now() + leaseMs });
 }
 
 /** Hands a document back to the queue (graceful shutdown); the attempt does not count. */
@@ -85,7 +86,7 @@ export function releaseLease(store: Store, lease: Lease): Promise<boolean> {
       lease_token: null,
       lease_expires_at: null,
       attempts: eb('attempts', '-', 1),
-      run_at: Date.now(),
+      run_at: clock.now(),
     }))
     .where('id', '=', lease.documentId)
     .where('lease_token', '=', lease.token)

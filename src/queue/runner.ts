@@ -12,6 +12,7 @@ import { runDocument, giveUp } from '../pipeline/run.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import { claimNext, releaseLease, renewLease, updateHeld, type Lease } from './leases.js';
 import type { Wakeup } from './wakeup.js';
+import * as clock from '../domain/clock.js';
 
 interface Active {
   lease: Lease;
@@ -77,7 +78,7 @@ export class WorkerRunner {
 
   private async execute(doc: DocumentRow, lease: Lease, signal: AbortSignal): Promise<void> {
     const { store, pool, config, log } = this.deps;
-    const started = Date.now();
+    const started = clock.now();
     if (doc.attempts > config.queue.maxAttempts) {
       await giveUp({ store, lease, doc }, doc.attempts - 1);
       log.warn({ document_id: doc.id, attempts: doc.attempts }, 'document given up');
@@ -102,13 +103,13 @@ export class WorkerRunner {
         pictures: [],
         pagesRead: 0,
       });
-      log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: Date.now() - started }, 'document processed');
+      log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: clock.now() - started }, 'document processed');
     } catch (error) {
       if (signal.aborted) return;
       // An unexpected error (a database outage, a bug) does not fail the document: it goes back
       // to the queue with a delay, and after maxAttempts claims it is given up.
       const backoff = Math.min(60_000, 1000 * 2 ** Math.min(doc.attempts, 6));
-      await updateHeld(store.db, lease, { status: 'queued', stage: 'received', locked_by: null, lease_token: null, lease_expires_at: null, run_at: Date.now() + backoff }).catch(
+      await updateHeld(store.db, lease, { status: 'queued', stage: 'received', locked_by: null, lease_token: null, lease_expires_at: null, run_at: clock.now() + backoff }).catch(
         () => undefined,
       );
       throw error;

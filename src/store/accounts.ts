@@ -6,6 +6,7 @@ import { newId } from '../domain/ids.js';
 import type { Mode } from '../domain/states.js';
 import type { Db, Tx } from './database.js';
 import type { PlansTable } from './schema.js';
+import * as clock from '../domain/clock.js';
 
 export function planFromRow(row: PlansTable): Plan {
   return {
@@ -29,7 +30,7 @@ export async function getPlan(db: Tx, id: string): Promise<Plan | undefined> {
 export async function insertPlan(db: Tx, plan: Plan): Promise<void> {
   await db
     .insertInto('plans')
-    .values({ ...plan, features: plan.features === null ? null : JSON.stringify(plan.features), created_at: Date.now() })
+    .values({ ...plan, features: plan.features === null ? null : JSON.stringify(plan.features), created_at: clock.now() })
     .execute();
 }
 
@@ -44,7 +45,7 @@ export async function findOrganizationBySlug(db: Tx, slug: string): Promise<Orga
 }
 
 export async function insertOrganization(db: Tx, name: string, slug: string): Promise<OrganizationRow> {
-  const row = { id: newId('org'), name, slug, created_at: Date.now() };
+  const row = { id: newId('org'), name, slug, created_at: clock.now() };
   await db.insertInto('organizations').values(row).execute();
   return { id: row.id, name, slug };
 }
@@ -53,7 +54,7 @@ export async function insertWorkspace(
   db: Tx,
   values: { organization_id: string; plan_id: string; name: string; balance_micro: number },
 ) {
-  const row = { id: newId('ws'), ...values, held_micro: 0, suspended_at: null, created_at: Date.now() };
+  const row = { id: newId('ws'), ...values, held_micro: 0, suspended_at: null, created_at: clock.now() };
   await db.insertInto('workspaces').values(row).execute();
   return row;
 }
@@ -83,7 +84,7 @@ export async function insertKey(
     prefix: keyPrefix(secret),
     secret_hash: hashKeySecret(secret),
     mode: values.mode,
-    created_at: Date.now(),
+    created_at: clock.now(),
     expires_at: values.expires_at,
     revoked_at: null,
   };
@@ -92,7 +93,7 @@ export async function insertKey(
 }
 
 export async function revokeKey(db: Tx, id: string): Promise<number | null> {
-  const now = Date.now();
+  const now = clock.now();
   const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: now })
@@ -122,7 +123,7 @@ export async function addCredits(db: Tx, workspaceId: string, micro: number): Pr
 export async function setSuspended(db: Tx, workspaceId: string, suspended: boolean): Promise<boolean> {
   const result = await db
     .updateTable('workspaces')
-    .set({ suspended_at: suspended ? Date.now() : null })
+    .set({ suspended_at: suspended ? clock.now() : null })
     .where('id', '=', workspaceId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

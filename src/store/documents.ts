@@ -1,8 +1,10 @@
 // Document rows and what hangs off them: pages, images, usage records and credit holds.
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
+import * as clock from '../domain/clock.js';
+import { UNFETCHED_MINIMUM_MS } from '../domain/retention.js';
 import type { Mode } from '../domain/states.js';
 import type { Db, Tx } from './database.js';
-import type { DocumentPagesTable, DocumentsTable, ImagesTable, UsageRecordsTable } from './schema.js';
+import type { Database, DocumentPagesTable, DocumentsTable, ImagesTable, UsageRecordsTable } from './schema.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 export type PageRow = Selectable<DocumentPagesTable>;
@@ -39,12 +41,31 @@ export async function listDocuments(
     .where('workspace_id', '=', scope.workspace_id)
     .where('mode', '=', scope.mode);
   if (query.starting_after) q = q.where('id', '<', query.starting_after);
-  if (query.status) q = q.where('status', '=', query.status);
+  if (query.status === 'expired' || query.status === 'completed') {
+    const expired = expiredCondition(clock.now());
+    q = query.status === 'expired' ? q.where(expired) : q.where('status', '=', 'completed').where((eb) => eb.not(expired(eb)));
+  } else if (query.status) {
+    q = q.where('status', '=', query.status);
+  }
   const rows = await q.orderBy('id', 'desc').limit(query.limit + 1).execute();
   return { rows: rows.slice(0, query.limit), has_more: rows.length > query.limit };
 }
 
 /** Sets `retrieved_at` on the first fetch of a completed document; later fetches change nothing. */
+/** SQL for domain/retention.ts's isExpired: purged already, or completed and past its expiry. */
+export function expiredCondition(at: number) {
+  return (eb: ExpressionBuilder<Database, 'documents'>) =>
+    eb.or([
+      eb('status', '=', 'expired'),
+      eb.and([
+        eb('status', '=', 'completed'),
+        eb('expires_at', 'is not', null),
+        eb('expires_at', '<=', at),
+        eb.or([eb('retrieved_at', 'is not', null), eb('completed_at', '<=', at - UNFETCHED_MINIMUM_MS)]),
+      ]),
+    ]);
+}
+
 export async function markRetrieved(db: Db, id: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('documents')

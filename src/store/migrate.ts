@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import * as m001 from './migrations/001-initial.js';
+import * as clock from '../domain/clock.js';
 
 interface Migration {
   id: number;
@@ -30,7 +31,7 @@ export async function migrate(handle: DatabaseHandle): Promise<number[]> {
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.id)) continue;
       await migration.up(tx as Kysely<any>);
-      await tx.insertInto('folio_migrations').values({ id: migration.id, name: migration.name, applied_at: Date.now() }).execute();
+      await tx.insertInto('folio_migrations').values({ id: migration.id, name: migration.name, applied_at: clock.now() }).execute();
       done.push(migration.id);
     }
     return done;

@@ -5,6 +5,7 @@ import { newId } from '../domain/ids.js';
 import type { Charge } from '../domain/billing.js';
 import type { Tx } from './database.js';
 import { debitBalance, insertUsage, releaseHeld, type DocumentRow } from './documents.js';
+import * as clock from '../domain/clock.js';
 
 export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'workspace_id' | 'mode' | 'hold_micro'>, charges: Charge[]): Promise<number> {
   const workspace = await tx
@@ -13,7 +14,7 @@ export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'work
     .where('id', '=', doc.workspace_id)
     .executeTakeFirstOrThrow();
   let payable = Math.max(0, workspace.balance_micro - (workspace.held_micro - doc.hold_micro));
-  const now = Date.now();
+  const now = clock.now();
   const rows = charges.map((charge) => {
     const amount = Math.min(charge.amount_micro, payable);
     payable -= amount;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
 import { DOCUMENT_STATUSES } from '../../domain/states.js';
+import { isExpired } from '../../domain/retention.js';
 import { deleteDocument, findDocument, getPages, listDocuments, markRetrieved, usageForDocument } from '../../store/documents.js';
 import { documentMarkdown } from '../../pipeline/outputs/markdown.js';
 import { documentText } from '../../pipeline/outputs/text.js';
@@ -14,6 +15,7 @@ import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';
 import { documentToWire, documentUsage, fullDocumentToWire, pageToWire } from '../serialize.js';
 import { submitUpload, submitUrl } from '../submit.js';
+import * as clock from '../../domain/clock.js';
 
 const SubmitUrl = Type.Object(
   {
@@ -119,7 +121,7 @@ export const documentRoutes =
         const includes = parseIncludes((request.query as Static<typeof GetQuery>).include, DOCUMENT_INCLUDES);
         const row = await findDocument(deps.store.db, id, scopeOf(request.principal));
         if (!row) throw notFound();
-        if (row.status === 'expired') return sendError(reply, new FolioError('document_expired', 'The retention period ended and the result was purged.'));
+        if (isExpired(row, clock.now())) return sendError(reply, new FolioError('document_expired', 'The retention period ended and the result was purged.'));
         const options = JSON.parse(row.options) as ResolvedOptions;
         if ((includes.has('tables') || includes.has('key_values')) && !includes.has('pages')) {
           throw invalidRequest({ include: ['tables and key_values attach to each page, so they need pages as well (include=pages,tables)'] });
@@ -128,7 +130,7 @@ export const documentRoutes =
           throw invalidRequest({ include: ['markdown exists only for documents sent with options.markdown: true'] });
         }
         if (row.status === 'completed' && row.retrieved_at === null) {
-          const now = Date.now();
+          const now = clock.now();
           if (await markRetrieved(deps.store.db, row.id, now)) row.retrieved_at = now;
         }
         const doc: Document = fullDocumentToWire(row);

@@ -1,5 +1,7 @@
 // Shared guards for routes that read a finished document's pages and pictures.
+import * as clock from '../../domain/clock.js';
 import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
+import { isExpired } from '../../domain/retention.js';
 import type { PageRange } from '../../domain/page-range.js';
 import { findDocument, listImages, type DocumentRow } from '../../store/documents.js';
 import type { Store } from '../../store/index.js';
@@ -13,7 +15,7 @@ import { scopeOf } from '../auth.js';
 export async function completedDocument(db: Db, id: string, principal: Principal): Promise<DocumentRow> {
   const row = await findDocument(db, id, scopeOf(principal));
   if (!row) throw notFound();
-  if (row.status === 'expired') throw new FolioError('document_expired', 'The retention period ended and the result was purged.');
+  if (isExpired(row, clock.now())) throw new FolioError('document_expired', 'The retention period ended and the result was purged.');
   if (row.status !== 'completed') {
     throw new FolioError('document_not_ready', `The document is ${row.status}; pages and pictures exist once it is completed.`, { status: row.status });
   }

@@ -3,6 +3,7 @@
 // checks the lease: a worker that lost its document writes nothing, so results exist once.
 import { newId } from '../../domain/ids.js';
 import { pageCharge } from '../../domain/billing.js';
+import { expiresAt } from '../../domain/retention.js';
 import { insertImages, insertPages } from '../../store/documents.js';
 import { settleDocument } from '../../store/settle.js';
 import { LEASE_CLEARED, stillHeld, updateHeld } from '../../queue/leases.js';
@@ -10,11 +11,12 @@ import { LeaseLost, type RunContext } from '../context.js';
 import { fractionBox, pageLayout } from '../outputs/layout.js';
 import { pageMarkdown } from '../outputs/markdown.js';
 import { pageText } from '../outputs/text.js';
+import * as clock from '../../domain/clock.js';
 
 export async function finalizeDocument(ctx: RunContext, timings: Record<string, number>, startedStage: number): Promise<void> {
   const { store, doc, options } = ctx;
   const pages = ctx.pages!;
-  const now = Date.now();
+  const now = clock.now();
   const pageRows = pages.map((page) => ({
     document_id: doc.id,
     page_number: page.number,
@@ -55,9 +57,9 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
   const charge = pageCharge(pages.length, options, ctx.config.prices, doc.mode);
   try {
     await store.writeTransaction(async (tx) => {
-      const finishedAt = Date.now();
+      const finishedAt = clock.now();
       timings.finalizing_ms = finishedAt - startedStage;
-      const expiresAt = doc.retention_seconds === 0 ? null : finishedAt + doc.retention_seconds * 1000;
+      const expires = expiresAt(finishedAt, doc.retention_seconds);
       if (!(await stillHeld(tx, ctx.lease))) throw new LeaseLost();
       await insertPages(tx, pageRows);
       await insertImages(tx, imageRows.map((image) => image.row));
@@ -70,7 +72,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
         hold_micro: 0,
         timings: JSON.stringify(timings),
         completed_at: finishedAt,
-        expires_at: expiresAt,
+        expires_at: expires,
         ...LEASE_CLEARED,
       });
       if (!done) throw new LeaseLost();

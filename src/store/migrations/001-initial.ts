@@ -1,6 +1,7 @@
 // The first schema: accounts, documents with their queue columns, pages, images, usage.
 import type { Kysely } from 'kysely';
 import { BUILTIN_PLANS } from '../../domain/plans.js';
+import * as clock from '../../domain/clock.js';
 
 export const name = 'initial';
 
@@ -149,7 +150,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('usage_by_workspace').on('usage_records').columns(['workspace_id', 'mode', 'id']).execute();
   await db.schema.createIndex('usage_by_document').on('usage_records').columns(['document_id', 'id']).execute();
 
-  const now = Date.now();
+  const now = clock.now();
   await db
     .insertInto('plans')
     .values(

@@ -1,0 +1,62 @@
+// The expiry sweeper: purges results whose retention ran out (pages, pictures, the upload) and
+// marks them `expired` with `purged_at`. Reads already answer 410 from the moment of expiry; the
+// sweep only reclaims the space. Every process runs one; a document is purged by whichever
+// process flips its status, and the blobs go first so a crash never leaves a purged document
+// pointing at files.
+import type { FastifyBaseLogger } from 'fastify';
+import * as clock from '../domain/clock.js';
+import { expiredCondition } from '../store/documents.js';
+import type { Store } from '../store/index.js';
+
+const BATCH = 50;
+
+export async function sweepExpired(store: Store): Promise<number> {
+  const at = clock.now();
+  const due = await store.db
+    .selectFrom('documents')
+    .select(['id', 'upload_key'])
+    .where('status', '=', 'completed')
+    .where(expiredCondition(at))
+    .limit(BATCH)
+    .execute();
+  let purged = 0;
+  for (const doc of due) {
+    const images = await store.db.selectFrom('images').select('blob_key').where('document_id', '=', doc.id).execute();
+    await Promise.all([...images.map((i) => i.blob_key), ...(doc.upload_key ? [doc.upload_key] : [])].map((key) => store.blobs.delete(key)));
+    await store.blobs.deletePrefix(`images/${doc.id}`);
+    const flipped = await store.writeTransaction(async (tx) => {
+      const result = await tx
+        .updateTable('documents')
+        .set({ status: 'expired', purged_at: clock.now(), upload_key: null })
+        .where('id', '=', doc.id)
+        .where('status', '=', 'completed')
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await tx.deleteFrom('images').where('document_id', '=', doc.id).execute();
+      await tx.deleteFrom('document_pages').where('document_id', '=', doc.id).execute();
+      return true;
+    });
+    if (flipped) purged++;
+  }
+  return purged;
+}
+
+export function startSweeper(store: Store, intervalMs: number, log: FastifyBaseLogger): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweepExpired(store)
+      .then((purged) => {
+        if (purged) log.info({ purged }, 'expired results purged');
+      })
+      .catch((error) => log.warn({ err: error }, 'expiry sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
