@@ -10,6 +10,8 @@ import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { Wakeup } from '../queue/wakeup.js';
 import type { Store } from '../store/index.js';
 import { authenticate } from './auth.js';
+import { enforceLimits } from './limits.js';
+import { requestCounters } from '../store/counters.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { ErrorBody } from './schemas/common.js';
 import { SHARED_SCHEMAS } from './schemas/resources.js';
@@ -75,8 +77,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 
   await app.register(async (api) => {
     api.decorateRequest('principal', null as never);
-    api.addHook('onRequest', async (request) => {
+    const counters = requestCounters(deps.store);
+    api.addHook('onRequest', async (request, reply) => {
       request.principal = await authenticate(deps.store.db, request);
+      await enforceLimits(request.principal, reply, counters, deps.config);
     });
     await api.register(documentRoutes(deps));
     await api.register(pageRoutes(deps));

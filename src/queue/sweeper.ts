@@ -38,6 +38,8 @@ export async function sweepExpired(store: Store): Promise<number> {
     });
     if (flipped) purged++;
   }
+  // Rate windows older than a minute are of no further use.
+  await store.db.deleteFrom('rate_counters').where('window', '<', Math.floor(at / 1000) - 60).execute();
   return purged;
 }
 

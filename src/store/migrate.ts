@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-request-counters.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -12,7 +13,10 @@ interface Migration {
   up(db: Kysely<any>): Promise<void>;
 }
 
-export const MIGRATIONS: Migration[] = [{ id: 1, ...m001 }];
+export const MIGRATIONS: Migration[] = [
+  { id: 1, ...m001 },
+  { id: 2, ...m002 },
+];
 
 const LOCK_KEY = 4_242_001;
 

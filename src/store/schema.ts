@@ -127,6 +127,18 @@ export interface UsageRecordsTable {
   created_at: number;
 }
 
+export interface RateCountersTable {
+  key_id: string;
+  window: number;
+  count: number;
+}
+
+export interface RequestQuotaTable {
+  workspace_id: string;
+  period: string;
+  count: number;
+}
+
 export interface MigrationsTable {
   id: number;
   name: string;
@@ -143,4 +155,6 @@ export interface Database {
   images: ImagesTable;
   usage_records: UsageRecordsTable;
   folio_migrations: MigrationsTable;
+  rate_counters: RateCountersTable;
+  request_quota: RequestQuotaTable;
 }
