@@ -2,7 +2,7 @@
 // each its own document) or a URL. Uploads stream to a temporary file — never whole into memory
 // — and stop at the plan's max_upload_bytes; the type is sniffed from the bytes; PDFs are counted
 // so the estimate is real; the document row and its credit hold are written in one transaction.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -117,9 +117,19 @@ export async function submitUrl(deps: AppDeps, principal: Principal, body: { url
   return acceptedToWire(id, null, baseUrl);
 }
 
+export interface ReceivedUpload {
+  details: ErrorDetails;
+  single: ReceivedFile[];
+  batch: ReceivedFile[];
+  optionsText: string | undefined;
+  /** SHA-256 over every part in order, for Idempotency-Key. */
+  hash: string;
+}
+
 /** Reads the multipart request to the end, keeping files on disk and the other fields in hand. */
-async function receiveParts(request: FastifyRequest, principal: Principal, tempDir: string) {
+export async function receiveUpload(request: FastifyRequest, principal: Principal, tempDir: string): Promise<ReceivedUpload> {
   const details: ErrorDetails = {};
+  const hash = createHash('sha256');
   const single: ReceivedFile[] = [];
   const batch: ReceivedFile[] = [];
   let optionsText: string | undefined;
@@ -139,56 +149,62 @@ async function receiveParts(request: FastifyRequest, principal: Principal, tempD
       }
       const tempPath = path.join(tempDir, `${randomUUID()}.upload`);
       let bytes = 0;
-      part.file.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      hash.update(`file:${part.fieldname}:${part.filename}\n`);
+      part.file.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        hash.update(chunk);
+      });
       await pipeline(part.file, createWriteStream(tempPath));
       target.push({ tempPath, filename: part.filename || 'upload', bytes, truncated: part.file.truncated });
     } else if (part.fieldname === 'options') {
       optionsText = String(part.value);
+      hash.update(`field:options\n${optionsText}\n`);
     } else if (part.fieldname === 'url') {
       addDetail(details, 'url', 'is not part of the upload form; send a URL as JSON {"url": ...}');
     } else {
       addDetail(details, part.fieldname, 'is not a field of the upload form');
     }
   }
-  return { details, single, batch, optionsText };
+  return { details, single, batch, optionsText, hash: hash.digest('hex') };
 }
 
-export async function submitUpload(
+export async function discardUpload(upload: ReceivedUpload): Promise<void> {
+  await Promise.all([...upload.single, ...upload.batch].map((file) => rm(file.tempPath, { force: true })));
+}
+
+/** Turns a received upload into documents; the caller discards the temporary files after. */
+export async function acceptUpload(
   deps: AppDeps,
-  request: FastifyRequest,
   principal: Principal,
+  upload: ReceivedUpload,
   baseUrl: string,
 ): Promise<{ single: Accepted } | { batch: BatchEntry[] }> {
-  const { details, single, batch, optionsText } = await receiveParts(request, principal, deps.store.blobs.tempDir);
+  const { details, single, batch, optionsText } = upload;
   const received = [...single, ...batch];
-  try {
-    if (single.length && batch.length) addDetail(details, 'file', 'send either "file" or "files[]", not both');
-    if (!received.length && !details['files[]']) addDetail(details, 'file', 'is required: send the document in a "file" part, or several in "files[]" parts');
-    if (Object.keys(details).length) throw invalidRequest(details);
-    let rawOptions: unknown;
-    if (optionsText !== undefined) {
-      try {
-        rawOptions = JSON.parse(optionsText);
-      } catch {
-        throw invalidRequest({ options: ['must be a JSON object (the DocumentOptions as a JSON string)'] });
-      }
+  if (single.length && batch.length) addDetail(details, 'file', 'send either "file" or "files[]", not both');
+  if (!received.length && !details['files[]']) addDetail(details, 'file', 'is required: send the document in a "file" part, or several in "files[]" parts');
+  if (Object.keys(details).length) throw invalidRequest(details);
+  let rawOptions: unknown;
+  if (optionsText !== undefined) {
+    try {
+      rawOptions = JSON.parse(optionsText);
+    } catch {
+      throw invalidRequest({ options: ['must be a JSON object (the DocumentOptions as a JSON string)'] });
     }
-    const options = checkOptions(rawOptions, principal);
-    assertSomeCredit(principal, deps);
-    if (single.length) return { single: await acceptFile(deps, principal, options, single[0], baseUrl) };
-    const entries: BatchEntry[] = [];
-    for (const file of batch) {
-      try {
-        entries.push(await acceptFile(deps, principal, options, file, baseUrl));
-      } catch (error) {
-        if (!(error instanceof FolioError)) throw error;
-        entries.push({ error: { type: error.type, message: error.message, ...error.extra } });
-      }
-    }
-    return { batch: entries };
-  } finally {
-    await Promise.all(received.map((file) => rm(file.tempPath, { force: true })));
   }
+  const options = checkOptions(rawOptions, principal);
+  assertSomeCredit(principal, deps);
+  if (single.length) return { single: await acceptFile(deps, principal, options, single[0], baseUrl) };
+  const entries: BatchEntry[] = [];
+  for (const file of batch) {
+    try {
+      entries.push(await acceptFile(deps, principal, options, file, baseUrl));
+    } catch (error) {
+      if (!(error instanceof FolioError)) throw error;
+      entries.push({ error: { type: error.type, message: error.message, ...error.extra } });
+    }
+  }
+  return { batch: entries };
 }
 
 async function acceptFile(deps: AppDeps, principal: Principal, options: ResolvedOptions, file: ReceivedFile, baseUrl: string): Promise<Accepted> {

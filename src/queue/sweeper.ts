@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import * as clock from '../domain/clock.js';
 import { expiredCondition } from '../store/documents.js';
+import { forgetExpiredKeys } from '../store/idempotency.js';
 import type { Store } from '../store/index.js';
 
 const BATCH = 50;
@@ -38,6 +39,7 @@ export async function sweepExpired(store: Store): Promise<number> {
     });
     if (flipped) purged++;
   }
+  await forgetExpiredKeys(store.db, at);
   // Rate windows older than a minute are of no further use.
   await store.db.deleteFrom('rate_counters').where('window', '<', Math.floor(at / 1000) - 60).execute();
   return purged;

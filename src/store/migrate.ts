@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-request-counters.js';
+import * as m003 from './migrations/003-idempotency.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -16,6 +17,7 @@ interface Migration {
 export const MIGRATIONS: Migration[] = [
   { id: 1, ...m001 },
   { id: 2, ...m002 },
+  { id: 3, ...m003 },
 ];
 
 const LOCK_KEY = 4_242_001;

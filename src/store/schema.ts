@@ -139,6 +139,17 @@ export interface RequestQuotaTable {
   count: number;
 }
 
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  mode: 'live' | 'test';
+  key: string;
+  request_hash: string;
+  state: 'pending' | 'done';
+  status_code: number | null;
+  response: string | null;
+  created_at: number;
+}
+
 export interface MigrationsTable {
   id: number;
   name: string;
@@ -157,4 +168,5 @@ export interface Database {
   folio_migrations: MigrationsTable;
   rate_counters: RateCountersTable;
   request_quota: RequestQuotaTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

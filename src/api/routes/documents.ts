@@ -14,7 +14,8 @@ import type { ResolvedOptions } from '../schemas/options.js';
 import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';
 import { documentToWire, documentUsage, fullDocumentToWire, pageToWire } from '../serialize.js';
-import { submitUpload, submitUrl } from '../submit.js';
+import { acceptUpload, discardUpload, receiveUpload, submitUrl } from '../submit.js';
+import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import * as clock from '../../domain/clock.js';
 
 const SubmitUrl = Type.Object(
@@ -66,15 +67,26 @@ export const documentRoutes =
       },
       async (request, reply) => {
         const baseUrl = baseUrlOf(deps.config, request);
+        const key = idempotencyKeyOf(request);
         if (request.isMultipart()) {
-          const outcome = await submitUpload(deps, request, request.principal, baseUrl);
-          return reply.code(202).send('single' in outcome ? outcome.single : { documents: outcome.batch });
+          const upload = await receiveUpload(request, request.principal, deps.store.blobs.tempDir);
+          try {
+            return await idempotent(deps.store.db, request, reply, key, upload.hash, async () => {
+              const outcome = await acceptUpload(deps, request.principal, upload, baseUrl);
+              return { status: 202, body: 'single' in outcome ? outcome.single : { documents: outcome.batch } };
+            });
+          } finally {
+            await discardUpload(upload);
+          }
         }
         const body = request.body as Static<typeof SubmitUrl> | undefined;
         if (typeof body !== 'object' || body === null) {
           throw invalidRequest({ body: ['send application/json with a "url", or multipart/form-data with a "file"'] });
         }
-        return reply.code(202).send(await submitUrl(deps, request.principal, body, baseUrl));
+        return idempotent(deps.store.db, request, reply, key, hashJson(body), async () => ({
+          status: 202,
+          body: await submitUrl(deps, request.principal, body, baseUrl),
+        }));
       },
     );
 
