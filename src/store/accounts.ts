@@ -4,7 +4,7 @@ import type { Plan } from '../domain/plans.js';
 import { generateKeySecret, hashKeySecret, keyPrefix } from '../domain/keys.js';
 import { newId } from '../domain/ids.js';
 import type { Mode } from '../domain/states.js';
-import type { Db, Tx } from './database.js';
+import { preparedQuery, type Db, type Tx } from './database.js';
 import type { PlansTable } from './schema.js';
 import * as clock from '../domain/clock.js';
 
@@ -130,8 +130,8 @@ export async function setSuspended(db: Tx, workspaceId: string, suspended: boole
 }
 
 /** Everything a request needs to know about its key, in one indexed query. */
-export async function findPrincipal(db: Db, secretHash: string) {
-  return db
+const principalQuery = preparedQuery((db: Tx, secretHash: string) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
@@ -160,6 +160,9 @@ export async function findPrincipal(db: Db, secretHash: string) {
       'p.monthly_request_quota',
       'p.features',
     ])
-    .where('k.secret_hash', '=', secretHash)
-    .executeTakeFirst();
+    .where('k.secret_hash', '=', secretHash),
+);
+
+export async function findPrincipal(db: Db, secretHash: string) {
+  return (await principalQuery(db, secretHash))[0];
 }

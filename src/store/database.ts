@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Compilable, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -98,5 +98,22 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     pool,
     writeTransaction: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * A query compiled once per database handle and then run with new parameters, for the lookups on
+ * every request (key, document): they skip the query builder. `build` must place its parameters
+ * in the order the returned function takes them.
+ */
+export function preparedQuery<Params extends unknown[], Row>(build: (db: Tx, ...placeholders: Params) => Compilable<Row>) {
+  const compiled = new WeakMap<Tx, string>();
+  return async (db: Tx, ...params: Params): Promise<Row[]> => {
+    let text = compiled.get(db);
+    if (text === undefined) {
+      text = build(db, ...params).compile().sql;
+      compiled.set(db, text);
+    }
+    return (await db.executeQuery<Row>(CompiledQuery.raw(text, params))).rows;
   };
 }

@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import * as clock from '../domain/clock.js';
 import { UNFETCHED_MINIMUM_MS } from '../domain/retention.js';
 import type { Mode } from '../domain/states.js';
-import type { Db, Tx } from './database.js';
+import { preparedQuery, type Db, type Tx } from './database.js';
 import type { Database, DocumentPagesTable, DocumentsTable, ImagesTable, UsageRecordsTable } from './schema.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -20,14 +20,12 @@ export async function insertDocument(tx: Tx, row: Insertable<DocumentsTable>): P
   await tx.insertInto('documents').values(row).execute();
 }
 
+const documentQuery = preparedQuery((db: Tx, id: string, workspaceId: string, mode: Mode) =>
+  db.selectFrom('documents').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).where('mode', '=', mode),
+);
+
 export async function findDocument(db: Tx, id: string, scope: Scope): Promise<DocumentRow | undefined> {
-  return db
-    .selectFrom('documents')
-    .selectAll()
-    .where('id', '=', id)
-    .where('workspace_id', '=', scope.workspace_id)
-    .where('mode', '=', scope.mode)
-    .executeTakeFirst();
+  return (await documentQuery(db, id, scope.workspace_id, scope.mode))[0];
 }
 
 export async function listDocuments(

@@ -2,7 +2,7 @@
 // that records it, under a lock (PostgreSQL advisory lock; SQLite's write lock), so processes
 // starting together apply each migration exactly once and the others wait, then find it done.
 import { sql, type Kysely } from 'kysely';
-import type { DatabaseHandle } from './database.js';
+import type { DatabaseHandle, Dialect } from './database.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-request-counters.js';
 import * as m003 from './migrations/003-idempotency.js';
@@ -11,7 +11,7 @@ import * as clock from '../domain/clock.js';
 interface Migration {
   id: number;
   name: string;
-  up(db: Kysely<any>): Promise<void>;
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -36,7 +36,7 @@ export async function migrate(handle: DatabaseHandle): Promise<number[]> {
     const done: number[] = [];
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.id)) continue;
-      await migration.up(tx as Kysely<any>);
+      await migration.up(tx as Kysely<any>, handle.dialect);
       await tx.insertInto('folio_migrations').values({ id: migration.id, name: migration.name, applied_at: clock.now() }).execute();
       done.push(migration.id);
     }
