@@ -274,3 +274,26 @@ describe('delete', () => {
     }
   });
 });
+
+describe('GET /usage (D5)', () => {
+  it('pages newest first and filters by document and time', async () => {
+    const ws = await install.workspace();
+    const client = new Client(server.url, ws.test);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await client.upload([['file', `u${i}.pdf`, await textPdf([[`Usage ${i}`]])]])).json.id);
+    for (const id of ids) await client.waitFor(id);
+    const first = (await client.get('/api/v1/usage?limit=2')).json;
+    expect(first).toMatchObject({ object: 'list', has_more: true });
+    expect(first.data.map((r: any) => r.document_id)).toEqual([ids[2], ids[1]]);
+    const rest = (await client.get(`/api/v1/usage?limit=2&starting_after=${first.data[1].id}`)).json;
+    expect(rest.data.map((r: any) => r.document_id)).toEqual([ids[0]]);
+    expect(rest.has_more).toBe(false);
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    const past = new Date(Date.now() - 3600_000).toISOString();
+    expect((await client.get(`/api/v1/usage?since=${future}`)).json.data).toEqual([]);
+    expect((await client.get(`/api/v1/usage?until=${past}`)).json.data).toEqual([]);
+    expect((await client.get(`/api/v1/usage?since=${past}&until=${future}`)).json.data).toHaveLength(3);
+    // The live key of the same workspace sees only live usage.
+    expect((await new Client(server.url, ws.live).get('/api/v1/usage')).json.data).toEqual([]);
+  });
+});
