@@ -8,6 +8,19 @@ const USAGE = `Usage:
   folio admin <plan|workspace|key|credits> ...       administration (JSON out)`;
 
 export async function main(argv: string[]): Promise<void> {
+  try {
+    await run(argv);
+  } catch (error) {
+    // A start-up failure (port in use, database unreachable, bad configuration) is one clear
+    // line on stderr and a non-zero exit, not a stack trace.
+    const reason = error as NodeJS.ErrnoException;
+    const message = reason.code === 'EADDRINUSE' ? `the address is already in use (${reason.message})` : reason.message;
+    process.stderr.write(`${JSON.stringify({ error: { type: 'startup_failed', message } })}\n`);
+    process.exit(1);
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
