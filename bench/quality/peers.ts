@@ -1,0 +1,72 @@
+// Peer tools measured beside Folio when they are installed on this machine: poppler's `pdftotext`
+// (text_pdf cases) and the `tesseract` CLI (ocr_scans cases). Neither is required: a missing tool
+// is reported and its column skipped.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const MAX_BUFFER = 64 * 1024 * 1024;
+
+export interface Tool {
+  name: string;
+  /** First line of its version output, or null when it is not installed. */
+  version: string | null;
+  /** What to run to install it (Debian). */
+  install: string;
+}
+
+async function probe(command: string, args: string[]): Promise<string | null> {
+  try {
+    const { stdout, stderr } = await run(command, args, { maxBuffer: MAX_BUFFER });
+    return (stdout || stderr).split('\n')[0]!.trim() || command;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException & { stdout?: string; stderr?: string };
+    if (e.code === 'ENOENT') return null;
+    // Some versions print their version on stderr and exit non-zero.
+    return ((e.stderr || e.stdout || '').split('\n')[0] ?? '').trim() || command;
+  }
+}
+
+export async function findTools(): Promise<{ pdftotext: Tool; pdftoppm: Tool; tesseract: Tool }> {
+  const [pdftotext, pdftoppm, tesseract] = await Promise.all([probe('pdftotext', ['-v']), probe('pdftoppm', ['-v']), probe('tesseract', ['--version'])]);
+  return {
+    pdftotext: { name: 'pdftotext', version: pdftotext, install: 'apt-get install poppler-utils' },
+    pdftoppm: { name: 'pdftoppm', version: pdftoppm, install: 'apt-get install poppler-utils' },
+    tesseract: { name: 'tesseract', version: tesseract, install: 'apt-get install tesseract-ocr' },
+  };
+}
+
+/** `pdftotext` in its default (reading-order) mode, UTF-8, optionally a page range. */
+export async function pdftotext(file: string, pages?: { first: number; last: number }): Promise<string> {
+  const args = ['-enc', 'UTF-8'];
+  if (pages) args.push('-f', String(pages.first), '-l', String(pages.last));
+  args.push(file, '-');
+  const { stdout } = await run('pdftotext', args, { maxBuffer: MAX_BUFFER });
+  return stdout;
+}
+
+/** `tesseract FILE stdout` with its defaults (language eng, page segmentation 3). A PDF is first
+ * rendered at 300 dpi with `pdftoppm`, each page read in turn. */
+export async function tesseract(file: string, canRenderPdf: boolean): Promise<string> {
+  if (!file.toLowerCase().endsWith('.pdf')) {
+    const { stdout } = await run('tesseract', [file, 'stdout'], { maxBuffer: MAX_BUFFER });
+    return stdout;
+  }
+  if (!canRenderPdf) throw new Error('pdftoppm is not installed, so a PDF cannot be rendered for tesseract');
+  const dir = await mkdtemp(path.join(tmpdir(), 'folio-quality-'));
+  try {
+    await run('pdftoppm', ['-r', '300', '-png', file, path.join(dir, 'page')], { maxBuffer: MAX_BUFFER });
+    const images = (await readdir(dir)).filter((f) => f.endsWith('.png')).sort();
+    const texts: string[] = [];
+    for (const image of images) {
+      const { stdout } = await run('tesseract', [path.join(dir, image), 'stdout'], { maxBuffer: MAX_BUFFER });
+      texts.push(stdout);
+    }
+    return texts.join('\n');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

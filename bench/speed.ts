@@ -1,0 +1,478 @@
+// End-to-end speed of Folio next to peer tools on the same input.
+//
+//   npm run bench:speed          (builds, then runs this file with tsx)
+//
+// Measures, on a fresh SQLite installation with the API (`folio serve --no-workers`) and one
+// worker (`folio worker`) as separate processes:
+//   1. born-digital PDF pages per second, from the start of the HTTP upload until the document
+//      reads `status: completed`, on the 117-page GeoTopo book of the shared corpus and on a
+//      generated 1,000-page PDF (median of RUNS each), with the worker's peak RSS;
+//   2. OCR pages per second on the tesseract eurotext scan (n/a while the image reader is not built);
+//   3. requests per second and p99 latency of `GET /api/v1/documents/{id}` (autocannon, as in
+//      bench/api.ts);
+//   4. poppler's `pdftotext` and the `tesseract` CLI on the same files (median of RUNS), with Folio's
+//      time as a multiple of theirs. They are optional (apt-get install poppler-utils tesseract-ocr).
+//
+// Prints a table and a one-line `speed:` summary and writes bench/results/speed-<ISO date>.json.
+// Client, API, worker and peers share the machine, so the figures compare changes on the same
+// machine; they are not absolute capacity. Nothing here asserts on time.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import { Client, CORPUS, Installation, STORE, type Server } from '../test/helpers/folio.js';
+import { longPdf, textPdf } from '../test/helpers/pdfs.js';
+import { findTool, notInstalled, timePeer, type PeerFigures, type PeerTool } from './speed/peers.js';
+import { RssSampler, type PhasePeak } from './speed/rss.js';
+import { megabytes, median, rate, ratio, secs, table } from './speed/stats.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+const RUNS = 3;
+const LONG_PAGES = 1000;
+const GEOTOPO = path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf');
+const EUROTEXT = path.join(CORPUS, 'ocr_scans/tesseract-eurotext/eurotext.tif');
+/** How often the bench polls a document while timing it (the helper's waitFor polls every 100 ms). */
+const POLL_MS = 20;
+const DOCUMENT_TIMEOUT_MS = 5 * 60_000;
+const GET_CONNECTIONS = 10;
+const GET_WARMUP_S = 2;
+const GET_DURATION_S = 10;
+/** The whole run is stopped (and cleaned up) after this long. */
+const WATCHDOG_MS = 14 * 60_000;
+
+const log = (message: string) => process.stderr.write(`[bench:speed] ${message}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Folio documents
+
+interface DocumentRun {
+  id: string;
+  status: string;
+  /** Upload start until the poll that saw the final status. */
+  seconds: number;
+  /** Upload start until the 202 (includes the API's page count). */
+  upload_ms: number;
+  page_count: number;
+  /** Server clock: created_at until started_at (worker pick-up), and created_at until completed_at. */
+  queue_wait_ms: number | null;
+  server_total_ms: number | null;
+  timings: Record<string, number>;
+  error: { type: string; message: string; stage?: string } | null;
+}
+
+interface DocumentFigures {
+  name: string;
+  file: string;
+  bytes: number;
+  pages: number | null;
+  runs: DocumentRun[];
+  completed_runs: number;
+  median_s: number | null;
+  pages_per_s: number | null;
+  median_timings_ms: Record<string, number>;
+  worker_rss: PhasePeak | null;
+  /** The first failure, when a run did not complete. */
+  error: DocumentRun['error'] | { type: 'upload_rejected'; message: string } | null;
+}
+
+async function processOnce(client: Client, filename: string, bytes: Uint8Array): Promise<DocumentRun> {
+  const started = performance.now();
+  const upload = await client.upload([['file', filename, bytes]]);
+  const uploadMs = performance.now() - started;
+  if (upload.status !== 202) {
+    throw Object.assign(new Error(`upload of ${filename} answered ${upload.status}: ${upload.text}`), { upload });
+  }
+  const id = upload.json.id as string;
+  const deadline = Date.now() + DOCUMENT_TIMEOUT_MS;
+  for (;;) {
+    const { status, json } = await client.get(`/api/v1/documents/${id}`);
+    if (status !== 200) throw new Error(`GET document ${id} answered ${status}: ${JSON.stringify(json)}`);
+    if (json.status === 'completed' || json.status === 'failed') {
+      const seconds = (performance.now() - started) / 1000;
+      const at = (value: string | undefined) => (value ? Date.parse(value) : null);
+      const created = at(json.created_at);
+      const startedAt = at(json.started_at);
+      const ended = at(json.completed_at ?? json.failed_at);
+      return {
+        id,
+        status: json.status,
+        seconds,
+        upload_ms: Math.round(uploadMs),
+        page_count: json.page_count,
+        queue_wait_ms: created !== null && startedAt !== null ? startedAt - created : null,
+        server_total_ms: created !== null && ended !== null ? ended - created : null,
+        timings: json.timings ?? {},
+        error: json.error ?? null,
+      };
+    }
+    if (Date.now() > deadline) throw new Error(`document ${id} still ${json.status}/${json.stage} after ${DOCUMENT_TIMEOUT_MS / 1000} s`);
+    await sleep(POLL_MS);
+  }
+}
+
+async function measureDocument(
+  client: Client,
+  rss: RssSampler,
+  name: string,
+  file: string,
+  bytes: Uint8Array,
+  runs: number,
+): Promise<DocumentFigures> {
+  const filename = path.basename(file);
+  const figures: DocumentFigures = {
+    name,
+    file,
+    bytes: bytes.byteLength,
+    pages: null,
+    runs: [],
+    completed_runs: 0,
+    median_s: null,
+    pages_per_s: null,
+    median_timings_ms: {},
+    worker_rss: null,
+    error: null,
+  };
+  await rss.begin();
+  try {
+    for (let i = 0; i < runs; i++) {
+      let run: DocumentRun;
+      try {
+        run = await processOnce(client, filename, bytes);
+      } catch (error) {
+        const upload = (error as { upload?: { status: number; json: any; text: string } }).upload;
+        if (!upload) throw error;
+        figures.error = { type: 'upload_rejected', message: upload.json?.error?.message ?? `HTTP ${upload.status}: ${upload.text}` };
+        log(`${name}: upload rejected (${upload.status}): ${figures.error.message}`);
+        break;
+      }
+      figures.runs.push(run);
+      const stages = Object.entries(run.timings)
+        .map(([stage, ms]) => `${stage.replace(/_ms$/, '')} ${ms} ms`)
+        .join(', ');
+      log(`${name}: run ${i + 1}/${runs} ${run.status} in ${secs(run.seconds)} s, ${run.page_count} p (upload ${run.upload_ms} ms, queue ${run.queue_wait_ms} ms; ${stages})`);
+      if (run.status !== 'completed') {
+        figures.error = run.error;
+        break;
+      }
+    }
+  } finally {
+    figures.worker_rss = await rss.end();
+  }
+  const done = figures.runs.filter((run) => run.status === 'completed');
+  figures.completed_runs = done.length;
+  if (done.length > 0) {
+    figures.pages = done[0].page_count;
+    figures.median_s = median(done.map((run) => run.seconds));
+    figures.pages_per_s = figures.pages / figures.median_s;
+    const stages = new Set(done.flatMap((run) => Object.keys(run.timings)));
+    for (const stage of stages) figures.median_timings_ms[stage] = median(done.map((run) => run.timings[stage] ?? 0));
+  }
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v1/documents/{id}
+
+interface GetFigures {
+  url_path: string;
+  connections: number;
+  warmup_s: number;
+  duration_s: number;
+  requests_per_s: { average: number; stddev: number; min: number; max: number };
+  requests_total: number;
+  latency_ms: { average: number; p50: number; p90: number; p99: number; max: number };
+  non_2xx: number;
+  errors: number;
+  timeouts: number;
+  response_bytes: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: servers, installation, temporary files; also on SIGINT/SIGTERM and on the watchdog.
+
+const state: {
+  install: Installation | null;
+  servers: Server[];
+  running: { stop(): void } | null;
+  tmp: string | null;
+  rss: RssSampler | null;
+} = { install: null, servers: [], running: null, tmp: null, rss: null };
+
+async function stopServer(server: Server): Promise<void> {
+  const child = server.process;
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  if (gone()) return;
+  // SIGTERM lets folio shut down gracefully; should it not be gone after 15 s, SIGKILL.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(15_000)]);
+  if (!gone()) {
+    child.kill('SIGKILL');
+    await Promise.race([exited, sleep(5_000)]);
+  }
+}
+
+let cleaning: Promise<void> | null = null;
+function cleanup(): Promise<void> {
+  return (cleaning ??= (async () => {
+    state.running?.stop();
+    state.rss?.stop();
+    // The worker first, so it does not outlive the API it was started with.
+    await Promise.all([...state.servers].reverse().map((server) => stopServer(server).catch(() => undefined)));
+    if (state.install) await state.install.destroy().catch((error) => log(`could not remove the installation: ${error}`));
+    if (state.tmp) await rm(state.tmp, { recursive: true, force: true });
+  })());
+}
+
+let signalled = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
+    log(`${signal}, cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const clockStart = performance.now();
+  const watchdog = setTimeout(() => {
+    log(`still running after ${WATCHDOG_MS / 60_000} min, stopping`);
+    void cleanup().finally(() => process.exit(1));
+  }, WATCHDOG_MS);
+  watchdog.unref();
+
+  state.tmp = await mkdtemp(path.join(os.tmpdir(), 'folio-speed-'));
+
+  // Inputs.
+  const geotopoBytes = new Uint8Array(await readFile(GEOTOPO));
+  const eurotextBytes = new Uint8Array(await readFile(EUROTEXT));
+  const generateStart = performance.now();
+  const longBytes = await longPdf(LONG_PAGES);
+  const generateSeconds = (performance.now() - generateStart) / 1000;
+  const longFile = path.join(state.tmp, `long-${LONG_PAGES}.pdf`);
+  await writeFile(longFile, longBytes);
+  log(`generated a ${LONG_PAGES}-page PDF (${(longBytes.byteLength / 1e6).toFixed(1)} MB) in ${secs(generateSeconds)} s`);
+
+  // Peers, while no Folio process is running.
+  const pdftotext = findTool('pdftotext');
+  const tesseract = findTool('tesseract');
+  const peer = async (tool: PeerTool, args: string[], what: string): Promise<PeerFigures | null> => {
+    if (!tool.version) return null;
+    const figures = await timePeer(tool, args, RUNS);
+    log(`${tool.name} ${what}: ${figures.runs.map(secs).join(', ')} s${figures.error ? ` (${figures.error})` : ''}`);
+    return figures;
+  };
+  const peers = {
+    geotopo: await peer(pdftotext, [GEOTOPO, '-'], 'GeoTopo'),
+    long: await peer(pdftotext, [longFile, '-'], `${LONG_PAGES} p`),
+    ocr: await peer(tesseract, [EUROTEXT, '-'], 'eurotext'),
+  };
+  for (const tool of [pdftotext, tesseract]) if (!tool.version) log(notInstalled(tool));
+
+  // Folio: API and worker as separate processes.
+  const install = (state.install = await Installation.create());
+  await install.admin(
+    'plan', 'create', '--id', 'bench', '--name', 'Bench',
+    '--rate-limit-per-second', '1000000',
+    '--max-pages-per-document', '5000',
+  );
+  const { test } = await install.workspace({ plan: 'bench' });
+  const api = await install.start(['--no-workers']);
+  state.servers.push(api);
+  const worker = await install.start(['worker']);
+  state.servers.push(worker);
+  const workerPid = worker.process.pid;
+  if (workerPid === undefined) throw new Error('the worker process has no pid');
+  const rss = (state.rss = new RssSampler(workerPid));
+  const workerStarted = worker.logs
+    .split('\n')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as { msg?: string; concurrency?: number };
+      } catch {
+        return {};
+      }
+    })
+    .find((entry) => entry.msg === 'worker started');
+  log(`API at ${api.url} (store ${STORE}), worker pid ${workerPid} (concurrency ${workerStarted?.concurrency ?? '?'})`);
+  const client = new Client(api.url, test);
+
+  // Warm-up: one small document (loads PDFium in a reader thread); its id also serves the GET bench.
+  const workerIdleKb = await rss.current();
+  const warm = await processOnce(client, 'warm-up.pdf', await textPdf([['Benchmark warm-up', 'A few words on one page.']]));
+  if (warm.status !== 'completed') throw new Error(`warm-up document ended ${warm.status}: ${JSON.stringify(warm.error)}`);
+  log(`warm-up document ${warm.id} completed in ${secs(warm.seconds)} s`);
+
+  const geotopo = await measureDocument(client, rss, 'geotopo', GEOTOPO, geotopoBytes, RUNS);
+  const long = await measureDocument(client, rss, `generated ${LONG_PAGES} p`, longFile, longBytes, RUNS);
+  const workerLifetimePeakKb = await rss.kernelPeak();
+  const ocr = await measureDocument(client, rss, 'eurotext OCR', EUROTEXT, eurotextBytes, RUNS);
+
+  // GET /api/v1/documents/{id}.
+  const getPath = `/api/v1/documents/${warm.id}`;
+  const probe = await client.get(getPath);
+  if (probe.status !== 200) throw new Error(`GET ${getPath} answered ${probe.status}`);
+  const cannon = async (duration: number): Promise<Result> => {
+    const instance = autocannon({ url: `${api.url}${getPath}`, method: 'GET', headers: client.headers(), connections: GET_CONNECTIONS, duration, timeout: 10 });
+    state.running = instance;
+    try {
+      return await instance;
+    } finally {
+      state.running = null;
+    }
+  };
+  log(`GET ${getPath}: warm-up ${GET_WARMUP_S} s, then ${GET_DURATION_S} s with ${GET_CONNECTIONS} connections`);
+  await cannon(GET_WARMUP_S);
+  const result = await cannon(GET_DURATION_S);
+  const get: GetFigures = {
+    url_path: '/api/v1/documents/{id}',
+    connections: result.connections,
+    warmup_s: GET_WARMUP_S,
+    duration_s: result.duration,
+    requests_per_s: { average: result.requests.average, stddev: result.requests.stddev, min: result.requests.min, max: result.requests.max },
+    requests_total: result.requests.total,
+    latency_ms: { average: result.latency.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    response_bytes: Buffer.byteLength(probe.text),
+  };
+
+  await cleanup();
+  clearTimeout(watchdog);
+  const elapsedSeconds = (performance.now() - clockStart) / 1000;
+
+  // ---- Report.
+  const folioCell = (f: DocumentFigures) =>
+    f.median_s !== null && f.pages_per_s !== null
+      ? `${secs(f.median_s)} s, ${rate(f.pages_per_s)} p/s`
+      : `failed (${f.error?.type ?? 'unknown'}: ${f.error?.message ?? ''})`;
+  const peerCell = (figures: PeerFigures | null, tool: PeerTool, pages: number | null) => {
+    if (!tool.version) return notInstalled(tool);
+    if (!figures) return '-';
+    if (figures.error) return `${tool.name} failed (${figures.error})`;
+    return `${tool.name} ${secs(figures.median_s)} s${pages ? `, ${rate(pages / figures.median_s)} p/s` : ''}`;
+  };
+  const ratioCell = (f: DocumentFigures, figures: PeerFigures | null) =>
+    f.median_s !== null && figures && !figures.error ? ratio(f.median_s, figures.median_s) : '-';
+
+  const ocrPages = ocr.pages ?? 1;
+  const missingReader = ocr.error && /reader is not built/i.test(ocr.error.message);
+  const ocrNa =
+    ocr.median_s === null
+      ? missingReader
+        ? `n/a (image reader not built: ${ocr.error!.message})`
+        : `n/a (failed: ${ocr.error?.type ?? 'unknown'}: ${ocr.error?.message ?? ''})`
+      : null;
+
+  const rows: string[][] = [
+    [`geotopo ${geotopo.pages ?? 117} p, end to end (median of ${RUNS})`, folioCell(geotopo), peerCell(peers.geotopo, pdftotext, geotopo.pages), ratioCell(geotopo, peers.geotopo)],
+    [`generated ${LONG_PAGES} p, end to end (median of ${RUNS})`, folioCell(long), peerCell(peers.long, pdftotext, long.pages), ratioCell(long, peers.long)],
+    [`worker peak RSS, geotopo / ${LONG_PAGES} p`, `${megabytes(geotopo.worker_rss?.peakKb ?? null)} / ${megabytes(long.worker_rss?.peakKb ?? null)} (idle ${megabytes(workerIdleKb)})`, '-', '-'],
+    [
+      `OCR eurotext.tif ${ocrPages} p (median of ${RUNS})`,
+      ocrNa ? (missingReader ? 'n/a (image reader not built)' : 'n/a (failed)') : folioCell(ocr),
+      peerCell(peers.ocr, tesseract, ocrPages),
+      ocrNa ? '-' : ratioCell(ocr, peers.ocr),
+    ],
+    [
+      `GET /api/v1/documents/{id} (${GET_CONNECTIONS} conns, ${GET_DURATION_S} s)`,
+      `${get.requests_per_s.average.toFixed(0)} req/s, p99 ${get.latency_ms.p99} ms${get.non_2xx || get.errors ? ` (${get.non_2xx} non-2xx, ${get.errors} errors)` : ''}`,
+      '-',
+      '-',
+    ],
+  ];
+
+  const stageLine = (f: DocumentFigures) =>
+    `${f.name}: ${Object.entries(f.median_timings_ms)
+      .map(([stage, ms]) => `${stage} ${Math.round(ms)}`)
+      .join(', ')} (median ms per stage); upload+count ${Math.round(median(f.runs.map((r) => r.upload_ms)))} ms, queue wait ${Math.round(median(f.runs.map((r) => r.queue_wait_ms ?? NaN)))} ms`;
+
+  const cpus = os.cpus();
+  console.log(
+    `\nFolio speed — node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, store ${STORE}, ` +
+      `API and worker as separate processes (client, API, worker and peers on the same machine)\n`,
+  );
+  console.log(table(['measurement', 'Folio', 'peer', 'ratio (Folio / peer)'], rows));
+  console.log('');
+  if (ocrNa) console.log(`OCR eurotext.tif: ${ocrNa}`);
+  for (const tool of [pdftotext, tesseract]) if (!tool.version) console.log(notInstalled(tool));
+  for (const f of [geotopo, long]) if (f.completed_runs) console.log(stageLine(f));
+
+  const summaryPdf = (f: DocumentFigures, label: string, withRss: boolean, figures: PeerFigures | null) => {
+    if (f.median_s === null || f.pages_per_s === null) return `${label} failed`;
+    const extras = [`${rate(f.pages_per_s)} p/s`];
+    if (withRss) extras.push(`worker peak RSS ${megabytes(f.worker_rss?.peakKb ?? null)}`);
+    const r = ratioCell(f, figures);
+    if (r !== '-') extras.push(`${r} pdftotext`);
+    return `${label} in ${secs(f.median_s)} s (${extras.join(', ')})`;
+  };
+  const summary = [
+    summaryPdf(geotopo, `geotopo ${geotopo.pages ?? 117} p`, false, peers.geotopo),
+    summaryPdf(long, `${LONG_PAGES} p`, true, peers.long),
+    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s${ratioCell(ocr, peers.ocr) !== '-' ? `, ${ratioCell(ocr, peers.ocr)} tesseract` : ''})`,
+    `GET ${get.requests_per_s.average.toFixed(0)} req/s p99 ${get.latency_ms.p99} ms`,
+  ].join(' | ');
+  console.log(`\nspeed: ${summary}`);
+
+  const dir = path.join(HERE, 'results');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `speed-${startedAt.toISOString().replace(/:/g, '-')}.json`);
+  const report = {
+    benchmark: 'speed',
+    date: startedAt.toISOString(),
+    elapsed_s: Math.round(elapsedSeconds),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: cpus.length,
+    cpu_model: cpus[0]?.model.trim() ?? null,
+    memory_mb: Math.round(os.totalmem() / 2 ** 20),
+    store: STORE,
+    setup: {
+      processes: 'folio serve --no-workers + folio worker',
+      worker_concurrency: workerStarted?.concurrency ?? null,
+      runs: RUNS,
+      poll_ms: POLL_MS,
+      worker_poll_ms: Number(install.env.FOLIO_POLL_MS ?? NaN),
+      timing: 'wall time from the start of the multipart upload until a GET reads status completed',
+    },
+    inputs: {
+      generated_pdf: { pages: LONG_PAGES, bytes: longBytes.byteLength, generate_s: generateSeconds },
+    },
+    summary: `speed: ${summary}`,
+    folio: {
+      warm_up: warm,
+      worker_rss_idle_kb: workerIdleKb,
+      worker_rss_lifetime_peak_kb: workerLifetimePeakKb,
+      documents: { geotopo, long, ocr: { ...ocr, result: ocrNa ?? 'measured' } },
+      get,
+    },
+    peers: {
+      pdftotext: pdftotext.version ? { version: pdftotext.version, geotopo: peers.geotopo, long: peers.long } : { installed: false, hint: notInstalled(pdftotext) },
+      tesseract: tesseract.version ? { version: tesseract.version, ocr: peers.ocr } : { installed: false, hint: notInstalled(tesseract) },
+    },
+    ratios: {
+      geotopo_vs_pdftotext: geotopo.median_s !== null && peers.geotopo && !peers.geotopo.error ? geotopo.median_s / peers.geotopo.median_s : null,
+      long_vs_pdftotext: long.median_s !== null && peers.long && !peers.long.error ? long.median_s / peers.long.median_s : null,
+      ocr_vs_tesseract: ocr.median_s !== null && peers.ocr && !peers.ocr.error ? ocr.median_s / peers.ocr.median_s : null,
+    },
+  };
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(process.cwd(), file)} (run took ${secs(elapsedSeconds)} s)`);
+
+  if (geotopo.median_s === null || long.median_s === null || get.non_2xx > 0 || get.errors > 0) process.exitCode = 1;
+}
+
+main()
+  .catch((error: unknown) => {
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());
