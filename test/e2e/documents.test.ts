@@ -297,3 +297,16 @@ describe('GET /usage (D5)', () => {
     expect((await new Client(server.url, ws.live).get('/api/v1/usage')).json.data).toEqual([]);
   });
 });
+
+describe('reading real PDFs', () => {
+  it('keeps words of a line together when the producer scales a 1-point font with the text matrix', async () => {
+    // docling's multi_page.pdf sets every font at 1 pt and scales it; sizes must come from the page.
+    const bytes = await readFile(path.join(CORPUS, 'layout_markdown/docling-multi_page/multi_page.pdf'));
+    const id = (await test.upload([['file', 'multi_page.pdf', bytes]], { markdown: true })).json.id;
+    await test.waitFor(id);
+    const doc = (await test.get(`/api/v1/documents/${id}?include=text,markdown`)).json;
+    expect(doc.text).toContain('=== Page 1 ===\nThe Evolution of the Word Processor\n\nThe concept of the word processor predates modern computers');
+    expect(doc.markdown).toContain('\n- IBM MT/ST (Magnetic Tape/Selectric Typewriter)');
+    expect(doc.markdown.match(/^#+ /gm)!.length).toBeLessThan(20);
+  });
+});

@@ -106,6 +106,7 @@ function readWords(
   let last: Box | null = null;
   let lastObject = -1;
   let font: FontInfo = { name: '', bold: false, italic: false };
+  let scale = 1;
   const flush = () => {
     if (current && current.text.length > 0) {
       current.text = expandLigatures(current.text);
@@ -132,12 +133,15 @@ function readWords(
       const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
       const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
       const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
-      const size = lib.FPDFText_GetFontSize(textPage, i);
       const object = lib.FPDFText_GetTextObject(textPage, i);
       if (object !== lastObject) {
         font = fontOf(lib, object, nameBuffer, fonts);
+        scale = textScale(lib, textPage, i, scratch);
         lastObject = object;
       }
+      // Many producers set a 1-point font and scale it with the text matrix; the size that means
+      // something for layout is the one on the page.
+      const size = lib.FPDFText_GetFontSize(textPage, i) * scale;
       if (current && last && startsNewWord(last, box, size)) flush();
       const char = String.fromCodePoint(code);
       if (!current) {
@@ -167,6 +171,16 @@ function readWords(
   }
   for (const word of words) roundBox(word.box);
   return words;
+}
+
+/** The vertical scale of a character's text matrix (FS_MATRIX a, b, c, d, e, f as floats). */
+function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, scratch: Scratch): number {
+  const at = scratch.ptr + 16;
+  if (!lib.FPDFText_GetMatrix(textPage, index, at)) return 1;
+  const c = scratch.f32(6);
+  const d = scratch.f32(7);
+  const scale = Math.hypot(c, d);
+  return scale > 0.01 && Number.isFinite(scale) ? scale : 1;
 }
 
 /** A glyph starts a new word when it leaves the previous one's line or stands apart from it. */
