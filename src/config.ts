@@ -72,7 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       leaseMs: intFromEnv(env, 'FOLIO_LEASE_MS', 30_000, 500),
       concurrency,
       maxAttempts: intFromEnv(env, 'FOLIO_MAX_ATTEMPTS', 5, 1),
-      pollMs: intFromEnv(env, 'FOLIO_POLL_MS', 1_000, 10),
+      // PostgreSQL wakes workers with NOTIFY, so its poll is only a fallback; SQLite has no
+      // cross-process signal, so a worker in its own process polls more often.
+      pollMs: intFromEnv(env, 'FOLIO_POLL_MS', env.DATABASE_URL ? 1_000 : 250, 10),
       shutdownGraceMs: intFromEnv(env, 'FOLIO_SHUTDOWN_GRACE_MS', 20_000, 0),
     },
     readerThreads: intFromEnv(env, 'FOLIO_READER_THREADS', Math.max(1, Math.min(cores, concurrency)), 1),
