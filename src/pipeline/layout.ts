@@ -13,6 +13,7 @@ import {
   type RawPage,
   type Word,
 } from './page-model.js';
+import { formKeyValues } from './key-values.js';
 
 /** Figures under this share of the page are not shown (SPEC.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
@@ -272,7 +273,9 @@ function analyzePage(raw: RawPage, lines: Line[], stats: DocumentStats): Page {
   ];
   const ordered = readingOrder(items, stats.bodyFontSize);
 
-  const page: Page = { ...raw, lines, blocks, figures };
+  const { formFields, pictures: _pictures, ...rest } = raw;
+  const page: Page = { ...rest, lines, blocks, figures, keyValues: [] };
+  page.keyValues = formKeyValues(formFields, page);
   const out: Block[] = [];
   const headers: Block[] = [];
   const footers: Block[] = [];

@@ -63,6 +63,30 @@ export interface Figure {
   caption: string | null;
 }
 
+/** A fillable form field (PDF AcroForm widget) as the file stores it. */
+export interface FormField {
+  /** The field's fully qualified name, e.g. "applicant.name". */
+  name: string;
+  /** The field's tooltip (/TU), often a human label; null when absent. */
+  alternateName: string | null;
+  kind: 'text' | 'checkbox' | 'radio' | 'choice' | 'signature';
+  /** The text or chosen option; for a checkbox or radio widget, its export value. */
+  value: string;
+  /** Whether a checkbox or radio widget is on; null for other kinds. */
+  selected: boolean | null;
+  box: Box;
+}
+
+/** A key/value pair found on a page, with how sure the reading is (0-100). */
+export interface KeyValue {
+  key: string;
+  value: string;
+  keyConfidence: number;
+  valueConfidence: number;
+  selectionStatus: 'SELECTED' | 'NOT_SELECTED' | null;
+  box: Box;
+}
+
 /** What a format reader gives: the page and its words, before any analysis. */
 export interface RawPage {
   number: number;
@@ -72,15 +96,18 @@ export interface RawPage {
   words: Word[];
   /** Regions holding pictures (embedded images), in page units. */
   pictures: Box[];
+  /** Fillable form fields on the page. */
+  formFields: FormField[];
   textSource: 'text_layer' | 'ocr' | 'native';
 }
 
-/** A page after analysis: lines, blocks in reading order, figures. */
-export interface Page extends Omit<RawPage, 'pictures'> {
+/** A page after analysis: lines, blocks in reading order, figures, key/values. */
+export interface Page extends Omit<RawPage, 'pictures' | 'formFields'> {
   lines: Line[];
   /** Blocks in reading order. */
   blocks: Block[];
   figures: Figure[];
+  keyValues: KeyValue[];
 }
 
 export function boxArea(box: Box): number {

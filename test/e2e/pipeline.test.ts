@@ -7,7 +7,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, CORPUS, Installation, type Server } from '../helpers/folio.js';
-import { pdfWithFigure, textPdf } from '../helpers/pdfs.js';
+import { formPdf, pdfWithFigure, textPdf } from '../helpers/pdfs.js';
 
 let install: Installation;
 let server: Server;
@@ -194,5 +194,24 @@ describe('failures', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { type: 'processing_failed', stage: 'extracting' }, cost: { settled_micro: 25_000 } });
     const usage = (await live.get(`/api/v1/documents/${id}?include=usage`)).json.usage;
     expect(usage.by_sku).toEqual({ 'pages.layout': { quantity: 1, amount_micro: 25_000 } });
+  });
+});
+
+describe('key/values from form fields (issue 5, scope 4)', () => {
+  it('reads text fields, checkboxes and choices with their printed labels and meaningful confidences', async () => {
+    const id = (await test.upload([['file', 'form.pdf', await formPdf()]])).json.id;
+    await test.waitFor(id);
+    const kv = (await test.get(`/api/v1/documents/${id}/pages?include=key_values`)).json.data[0].key_values;
+    expect(kv['Full name']).toEqual({ value: 'Ada Lovelace', key_confidence: 90, value_confidence: 99, selection_status: null });
+    expect(kv['I agree to the terms']).toMatchObject({ selection_status: 'SELECTED', value: expect.any(String) });
+    expect(kv['I agree to the terms'].value.length).toBeGreaterThan(0);
+    expect(kv['Send me the newsletter']).toMatchObject({ selection_status: 'NOT_SELECTED', value: '' });
+    expect(kv['Country']).toMatchObject({ value: 'Germany', selection_status: null });
+    // A field with nothing printed beside it is keyed by its field name, with less confidence.
+    expect(kv['internal_ref']).toEqual({ value: 'REF-42', key_confidence: 80, value_confidence: 99, selection_status: null });
+
+    const read = (await test.upload([['file', 'form.pdf', await formPdf()]], { analysis: 'read' })).json.id;
+    await test.waitFor(read);
+    expect((await test.get(`/api/v1/documents/${read}/pages?include=key_values`)).json.data[0].key_values).toEqual({});
   });
 });

@@ -51,3 +51,32 @@ export async function pdfWithFigure(): Promise<Uint8Array> {
   page.drawText('Figure 1: Monthly revenue by region', { x: 72, y: 362, size: 10, font });
   return doc.save();
 }
+
+/** A fillable form: labelled text field, checkboxes, a radio group, a dropdown, an unlabelled field. */
+export async function formPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  const form = doc.getForm();
+  page.drawText('Application', { x: 72, y: 730, size: 18, font });
+  page.drawText('Full name:', { x: 72, y: 684, size: 11, font });
+  const name = form.createTextField('applicant.name');
+  name.setText('Ada Lovelace');
+  name.addToPage(page, { x: 150, y: 678, width: 200, height: 20 });
+  const agree = form.createCheckBox('terms');
+  agree.addToPage(page, { x: 72, y: 640, width: 12, height: 12 });
+  agree.check();
+  page.drawText('I agree to the terms', { x: 90, y: 642, size: 11, font });
+  const news = form.createCheckBox('newsletter');
+  news.addToPage(page, { x: 72, y: 616, width: 12, height: 12 });
+  page.drawText('Send me the newsletter', { x: 90, y: 618, size: 11, font });
+  page.drawText('Country', { x: 72, y: 590, size: 11, font });
+  const country = form.createDropdown('country');
+  country.addOptions(['France', 'Germany', 'Spain']);
+  country.select('Germany');
+  country.addToPage(page, { x: 72, y: 560, width: 150, height: 20 });
+  const hidden = form.createTextField('internal_ref');
+  hidden.setText('REF-42');
+  hidden.addToPage(page, { x: 400, y: 400, width: 100, height: 20 });
+  return doc.save();
+}

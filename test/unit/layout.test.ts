@@ -38,7 +38,7 @@ function lineWords(text: string, x0: number, y0: number, options: WordOptions = 
 }
 
 function rawPage(words: Word[], number = 1, width = 612, height = 792): RawPage {
-  return { number, width, height, unit: 'pt', words, pictures: [], textSource: 'text_layer' };
+  return { number, width, height, unit: 'pt', words, pictures: [], formFields: [], textSource: 'text_layer' };
 }
 
 function lineTexts(words: Word[]): string[] {

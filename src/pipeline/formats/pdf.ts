@@ -1,7 +1,7 @@
 // PDF reader: pages, words with boxes and fonts from the text layer, and the regions that hold
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { boxArea, intersectionArea, type Box, type RawPage, type Word } from '../page-model.js';
+import { boxArea, intersectionArea, type Box, type FormField, type RawPage, type Word } from '../page-model.js';
 import { apply, heaps, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
 
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
@@ -19,6 +19,8 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
   const scratch = new Scratch(lib, 64);
   const nameBuffer = new Scratch(lib, 512);
   const fonts = new Map<number, FontInfo>();
+  const formInfo = lib.PDFiumExt_OpenFormFillInfo();
+  const form = lib.PDFiumExt_InitFormFillEnvironment(doc.handle, formInfo);
   try {
     const pages: RawPage[] = [];
     for (let index = 0; index < doc.pageCount; index++) {
@@ -35,6 +37,7 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
           unit: 'pt',
           words: readWords(lib, page, transform, scratch, nameBuffer, fonts),
           pictures: findPictures(lib, page, transform, width, height, scratch),
+          formFields: form ? readFormFields(lib, form, page, transform, scratch) : [],
           textSource: 'text_layer',
         });
       } finally {
@@ -43,10 +46,80 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
     }
     return pages;
   } finally {
+    if (form) lib.PDFiumExt_ExitFormFillEnvironment(form);
+    lib.PDFiumExt_CloseFormFillInfo(formInfo);
     scratch.free();
     nameBuffer.free();
     doc.close();
   }
+}
+
+const ANNOT_WIDGET = 20;
+const FIELD_KINDS: Record<number, FormField['kind'] | undefined> = {
+  2: 'checkbox',
+  3: 'radio',
+  4: 'choice',
+  5: 'choice',
+  6: 'text',
+  7: 'signature',
+};
+
+/** Reads a UTF-16LE string through PDFium's two-call pattern (ask the size, then fill). */
+function readUtf16(lib: WrappedPdfiumModule, read: (buffer: number, length: number) => number): string {
+  const length = read(0, 0);
+  if (length <= 2) return '';
+  const buffer = lib.pdfium.wasmExports.malloc(length);
+  try {
+    read(buffer, length);
+    return lib.pdfium.UTF16ToString(buffer);
+  } finally {
+    lib.pdfium.wasmExports.free(buffer);
+  }
+}
+
+/** The page's form widgets: name, tooltip, kind, value or state, and where they sit. */
+function readFormFields(lib: WrappedPdfiumModule, form: number, page: number, t: Transform, scratch: Scratch): FormField[] {
+  const count = lib.FPDFPage_GetAnnotCount(page);
+  if (count === 0) return [];
+  // Checkbox and radio states are only known once the form has seen the page.
+  lib.FORM_OnAfterLoadPage(page, form);
+  try {
+    return readWidgets(lib, form, page, count, t, scratch);
+  } finally {
+    lib.FORM_OnBeforeClosePage(page, form);
+  }
+}
+
+function readWidgets(lib: WrappedPdfiumModule, form: number, page: number, count: number, t: Transform, scratch: Scratch): FormField[] {
+  const fields: FormField[] = [];
+  for (let i = 0; i < count; i++) {
+    const annot = lib.FPDFPage_GetAnnot(page, i);
+    if (!annot) continue;
+    try {
+      if (lib.FPDFAnnot_GetSubtype(annot) !== ANNOT_WIDGET) continue;
+      const kind = FIELD_KINDS[lib.FPDFAnnot_GetFormFieldType(form, annot)];
+      if (!kind || !lib.FPDFAnnot_GetRect(annot, scratch.ptr)) continue;
+      const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
+      const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
+      const name = readUtf16(lib, (b, l) => lib.FPDFAnnot_GetFormFieldName(form, annot, b, l));
+      const alternateName = readUtf16(lib, (b, l) => lib.FPDFAnnot_GetFormFieldAlternateName(form, annot, b, l));
+      const toggles = kind === 'checkbox' || kind === 'radio';
+      const value = toggles
+        ? readUtf16(lib, (b, l) => lib.FPDFAnnot_GetFormFieldExportValue(form, annot, b, l))
+        : readUtf16(lib, (b, l) => lib.FPDFAnnot_GetFormFieldValue(form, annot, b, l));
+      fields.push({
+        name,
+        alternateName: alternateName || null,
+        kind,
+        value,
+        selected: toggles ? lib.FPDFAnnot_IsChecked(form, annot) : null,
+        box: roundBox({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }),
+      });
+    } finally {
+      lib.FPDFPage_CloseAnnot(annot);
+    }
+  }
+  return fields;
 }
 
 interface FontInfo {

@@ -10,6 +10,7 @@ import { LEASE_CLEARED, stillHeld, updateHeld } from '../../queue/leases.js';
 import { LeaseLost, type RunContext } from '../context.js';
 import { fractionBox, pageLayout } from '../outputs/layout.js';
 import { pageMarkdown } from '../outputs/markdown.js';
+import { pageKeyValues } from '../outputs/key-values.js';
 import { pageText } from '../outputs/text.js';
 import * as clock from '../../domain/clock.js';
 
@@ -23,7 +24,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     text: pageText(page),
     word_count: page.words.length,
     tables: '[]',
-    key_values: '{}',
+    key_values: JSON.stringify(pageKeyValues(page)),
     layout: JSON.stringify(pageLayout(page)),
     markdown: options.markdown ? pageMarkdown(page) : null,
   }));

@@ -45,9 +45,9 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
   }
 }
 
-/** `analysis: read` gives text only: no figures and no figure markers. */
+/** `analysis: read` gives text only: no figures, figure markers or key/values. */
 function withoutFigures(page: Page): Page {
-  return { ...page, figures: [], blocks: page.blocks.filter((b) => b.type !== 'figure') };
+  return { ...page, figures: [], keyValues: [], blocks: page.blocks.filter((b) => b.type !== 'figure') };
 }
 
 async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Promise<RenderedPicture[]> {

@@ -1,0 +1,88 @@
+// Key/values from form fields: each field's value read from the file, keyed by the label printed
+// beside it (left of a text box, right of a checkbox, or on the line above), else its tooltip,
+// else its field name. Confidences say how the pair was found: the value of a form field is read,
+// not inferred (99); a printed label found by position is a judgement (90); the tooltip and the
+// field name are the author's words but not what a reader sees (85, 80).
+import type { Box, FormField, KeyValue, Line, Word } from './page-model.js';
+
+const READ_FROM_FIELD = 99;
+const PRINTED_LABEL = 90;
+const TOOLTIP = 85;
+const FIELD_NAME = 80;
+
+export function formKeyValues(fields: FormField[], page: { lines: Line[]; words: Word[] }): KeyValue[] {
+  const out: KeyValue[] = [];
+  const used = new Map<string, number>();
+  for (const field of fields) {
+    if (field.kind === 'signature') continue;
+    const printed = printedLabel(field, page);
+    const [label, keyConfidence] = printed
+      ? [printed, PRINTED_LABEL]
+      : field.alternateName
+        ? [field.alternateName, TOOLTIP]
+        : [field.name, FIELD_NAME];
+    const base = label.trim() || field.name;
+    const seen = used.get(base) ?? 0;
+    used.set(base, seen + 1);
+    const toggles = field.selected !== null;
+    out.push({
+      key: seen === 0 ? base : `${base} (${seen + 1})`,
+      value: toggles ? (field.selected ? field.value : '') : field.value,
+      keyConfidence,
+      valueConfidence: READ_FROM_FIELD,
+      selectionStatus: toggles ? (field.selected ? 'SELECTED' : 'NOT_SELECTED') : null,
+      box: field.box,
+    });
+  }
+  return out;
+}
+
+function centerY(box: Box): number {
+  return (box.y0 + box.y1) / 2;
+}
+
+/** Whether a word sits on the same row as the field. */
+function onRow(word: Word, box: Box): boolean {
+  const c = centerY(word.box);
+  return c >= box.y0 - 2 && c <= box.y1 + 2;
+}
+
+/** The run of words on a line, walking away from the field until a gap wider than two spaces. */
+function run(words: Word[], size: number): string {
+  const kept: Word[] = [];
+  for (const word of words) {
+    const previous = kept[kept.length - 1];
+    if (previous && Math.max(word.box.x0 - previous.box.x1, previous.box.x0 - word.box.x1) > size * 1.2) break;
+    kept.push(word);
+  }
+  return kept
+    .sort((a, b) => a.box.x0 - b.box.x0)
+    .map((w) => w.text)
+    .join(' ')
+    .replace(/\s*[:：]\s*$/, '')
+    .trim();
+}
+
+function printedLabel(field: FormField, page: { lines: Line[]; words: Word[] }): string | null {
+  const { box } = field;
+  const row = page.words.filter((w) => onRow(w, box));
+  const size = Math.max(6, Math.min(box.y1 - box.y0, 14));
+  // The nearest word must be close; the label then runs on from it until a wide gap.
+  const left = row.filter((w) => w.box.x1 <= box.x0 + 1).sort((a, b) => b.box.x1 - a.box.x1);
+  const right = row.filter((w) => w.box.x0 >= box.x1 - 1).sort((a, b) => a.box.x0 - b.box.x0);
+  const nearestLeft = left.length && box.x0 - left[0].box.x1 < 160 ? run(left, left[0].fontSize || size) : '';
+  const nearestRight = right.length && right[0].box.x0 - box.x1 < 60 ? run(right, right[0].fontSize || size) : '';
+  // Checkboxes and radio buttons are labelled after them; text fields before them.
+  const candidates = field.selected !== null ? [nearestRight, nearestLeft] : [nearestLeft, nearestRight];
+  for (const candidate of candidates) if (candidate) return candidate;
+  // Otherwise the line right above the field, overlapping it.
+  const above = page.lines
+    .filter((line) => line.box.y1 <= box.y0 + 1 && box.y0 - line.box.y1 < Math.max(14, (line.box.y1 - line.box.y0) * 1.5))
+    .filter((line) => Math.min(line.box.x1, box.x1) - Math.max(line.box.x0, box.x0) > 0)
+    .sort((a, b) => b.box.y1 - a.box.y1)[0];
+  if (above) {
+    const text = above.words.map((i) => page.words[i].text).join(' ').replace(/\s*[:：]\s*$/, '').trim();
+    if (text && text.length <= 80) return text;
+  }
+  return null;
+}
