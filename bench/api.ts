@@ -18,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import autocannon, { type Result } from 'autocannon';
+import autocannon from 'autocannon';
+import { loadFigures, type LoadFigures } from './load-figures.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -31,18 +32,7 @@ const DURATION_SECONDS = 10;
 /** A child that takes longer than this is stopped (its own cleanup then runs on SIGTERM). */
 const CHILD_TIMEOUT_MS = 90_000;
 
-interface RunFigures {
-  connections: number;
-  duration_s: number;
-  requests_per_s: { average: number; stddev: number; min: number; max: number };
-  requests_total: number;
-  latency_ms: { average: number; p50: number; p90: number; p99: number; max: number };
-  non_2xx: number;
-  errors: number;
-  timeouts: number;
-  status_codes: Record<string, number>;
-  bytes_per_s_average: number;
-}
+type RunFigures = LoadFigures;
 
 interface StoreFigures {
   store: StoreName;
@@ -52,23 +42,6 @@ interface StoreFigures {
   response_bytes: number;
   warmup: { connections: number; duration_s: number; requests_total: number; non_2xx: number; errors: number };
   runs: RunFigures[];
-}
-
-function figures(result: Result): RunFigures {
-  const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
-  return {
-    connections: result.connections,
-    duration_s: result.duration,
-    requests_per_s: { average: result.requests.average, stddev: result.requests.stddev, min: result.requests.min, max: result.requests.max },
-    requests_total: result.requests.total,
-    latency_ms: { average: result.latency.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-    non_2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    status_codes: statusCodes,
-    bytes_per_s_average: result.throughput.average,
-  };
 }
 
 const log = (message: string) => process.stderr.write(`[bench:api] ${message}\n`);
@@ -168,7 +141,7 @@ async function benchStore(store: StoreName, outFile: string): Promise<void> {
     const runs: RunFigures[] = [];
     for (const connections of CONNECTIONS) {
       log(`${store}: ${DURATION_SECONDS} s with ${connections} connections`);
-      runs.push(figures(await measure(connections, DURATION_SECONDS)));
+      runs.push(loadFigures(await measure(connections, DURATION_SECONDS)));
     }
 
     const out: StoreFigures = {

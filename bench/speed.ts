@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
+import { loadFigures, type LoadFigures } from './load-figures.js';
 import { Client, CORPUS, Installation, STORE, type Server } from '../test/helpers/folio.js';
 import { longPdf, textPdf } from '../test/helpers/pdfs.js';
 import { findTool, notInstalled, timePeer, type PeerFigures, type PeerTool } from './speed/peers.js';
@@ -176,17 +177,9 @@ async function measureDocument(
 // ---------------------------------------------------------------------------------------------
 // GET /api/v1/documents/{id}
 
-interface GetFigures {
+interface GetFigures extends LoadFigures {
   url_path: string;
-  connections: number;
   warmup_s: number;
-  duration_s: number;
-  requests_per_s: { average: number; stddev: number; min: number; max: number };
-  requests_total: number;
-  latency_ms: { average: number; p50: number; p90: number; p99: number; max: number };
-  non_2xx: number;
-  errors: number;
-  timeouts: number;
   response_bytes: number;
 }
 
@@ -332,16 +325,9 @@ async function main(): Promise<void> {
   await cannon(GET_WARMUP_S);
   const result = await cannon(GET_DURATION_S);
   const get: GetFigures = {
+    ...loadFigures(result),
     url_path: '/api/v1/documents/{id}',
-    connections: result.connections,
     warmup_s: GET_WARMUP_S,
-    duration_s: result.duration,
-    requests_per_s: { average: result.requests.average, stddev: result.requests.stddev, min: result.requests.min, max: result.requests.max },
-    requests_total: result.requests.total,
-    latency_ms: { average: result.latency.average, p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-    non_2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
     response_bytes: Buffer.byteLength(probe.text),
   };
 
