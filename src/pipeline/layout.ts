@@ -13,7 +13,12 @@ import {
   type RawPage,
   type Word,
 } from './page-model.js';
+import { findFigures } from './figures.js';
 import { formKeyValues } from './key-values.js';
+import { buildLines, centerY, RTL } from './lines.js';
+import { readingOrder, type OrderItem } from './reading-order.js';
+import { findTables } from './tables/index.js';
+import { LIST_MARKER } from './markers.js';
 
 /** Figures under this share of the page are not shown (SPEC.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
@@ -25,9 +30,10 @@ export interface DocumentStats {
 }
 
 export function analyzeDocument(raw: RawPage[]): Page[] {
-  const linesByPage = raw.map((page) => buildLines(page.words));
   const stats = documentStats(raw);
-  return raw.map((page, i) => analyzePage(page, linesByPage[i], stats));
+  const pages = raw.map((page) => analyzePage(page, stats));
+  flagContinuedTables(pages);
+  return pages;
 }
 
 function documentStats(pages: RawPage[]): DocumentStats {
@@ -50,93 +56,8 @@ function documentStats(pages: RawPage[]): DocumentStats {
   return { bodyFontSize, headingSizes };
 }
 
-// ---- lines ----------------------------------------------------------------------------------
-
-function verticalOverlap(a: Box, b: Box): number {
-  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-  const minHeight = Math.min(a.y1 - a.y0, b.y1 - b.y0);
-  return minHeight > 0 ? overlap / minHeight : 0;
-}
-
-function horizontalGap(a: Box, b: Box): number {
-  return Math.max(b.x0 - a.x1, a.x0 - b.x1);
-}
-
-const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
-
-export function buildLines(words: Word[]): Line[] {
-  // Pass 1: runs of words in reader order that sit on one baseline with word-sized gaps.
-  const segments: number[][] = [];
-  for (let i = 0; i < words.length; i++) {
-    const segment = segments[segments.length - 1];
-    if (segment) {
-      const last = words[segment[segment.length - 1]];
-      const word = words[i];
-      const size = Math.max(last.fontSize, word.fontSize, 1);
-      if (verticalOverlap(last.box, word.box) >= 0.5 && horizontalGap(last.box, word.box) <= size * 0.7) {
-        segment.push(i);
-        continue;
-      }
-    }
-    segments.push([i]);
-  }
-  const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
-  // Pass 2: runs on one visual line are joined (content streams often draw a line in pieces),
-  // except across a gutter: a gap that the lines above and below leave empty too is a column
-  // or table boundary, not a space between words.
-  const order = segments.map((_, i) => i).sort((a, b) => centerY(boxes[a]) - centerY(boxes[b]) || boxes[a].x0 - boxes[b].x0);
-  const merged: { words: number[]; box: Box; size: number }[] = [];
-  for (const index of order) {
-    const box = boxes[index];
-    const size = Math.max(...segments[index].map((i) => words[i].fontSize), 1);
-    const target = merged.find((line) => {
-      if (verticalOverlap(line.box, box) < 0.6) return false;
-      const gap = horizontalGap(line.box, box);
-      const lineSize = Math.max(size, line.size);
-      if (gap < -lineSize || gap > lineSize * 1.5) return false;
-      if (gap <= lineSize * 0.35) return true;
-      const left = line.box.x0 <= box.x0 ? line.box : box;
-      const right = left === box ? line.box : box;
-      return !isGutter(left.x1, right.x0, line.box, boxes, lineSize);
-    });
-    if (target) {
-      target.words.push(...segments[index]);
-      target.box = unionBox([target.box, box]);
-      target.size = Math.max(target.size, size);
-    } else {
-      merged.push({ words: [...segments[index]], box: { ...box }, size });
-    }
-  }
-  for (const line of merged) {
-    const rtl = line.words.some((i) => RTL.test(words[i].text));
-    if (!rtl) line.words.sort((a, b) => words[a].box.x0 - words[b].box.x0);
-  }
-  return merged
-    .map(({ words: w, box }) => ({ words: w, box }))
-    .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
-}
-
-/** Whether the horizontal gap [from, to] on this line stays empty in the nearby lines. */
-function isGutter(from: number, to: number, line: Box, boxes: Box[], size: number): boolean {
-  const height = Math.max(line.y1 - line.y0, size);
-  let nearby = 0;
-  for (const box of boxes) {
-    if (box.y1 < line.y0 - height * 4 || box.y0 > line.y1 + height * 4) continue;
-    if (verticalOverlap(box, line) >= 0.5) continue;
-    if (box.x1 < from - size * 3 || box.x0 > to + size * 3) continue;
-    if (box.x0 < from && box.x1 > to) return false;
-    nearby++;
-  }
-  return nearby >= 2;
-}
-
-function centerY(box: Box): number {
-  return (box.y0 + box.y1) / 2;
-}
-
 // ---- blocks ---------------------------------------------------------------------------------
 
-const LIST_MARKER = /^(?:[•●○◦▪■□‣⁃∙·*–—-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)[.)])$/i;
 const BULLET_START = /^[•●○◦▪■□‣⁃∙]/;
 
 function startsListItem(line: Line, words: Word[]): boolean {
@@ -158,75 +79,80 @@ function lineBold(line: Line, words: Word[]): boolean {
   return line.words.every((i) => words[i].bold);
 }
 
+/**
+ * The height a line's text sits at: the mean centre of its words in the line's most used font
+ * size, so that exponents, indices and tall operators do not pull it up or down.
+ */
+function lineCenter(line: Line, words: Word[]): number {
+  const bySize = new Map<number, number>();
+  for (const i of line.words) {
+    const size = Math.round(words[i].fontSize * 2) / 2;
+    bySize.set(size, (bySize.get(size) ?? 0) + words[i].text.length);
+  }
+  let dominant = 0;
+  let most = -1;
+  for (const [size, chars] of bySize) if (chars > most) [dominant, most] = [size, chars];
+  let total = 0;
+  let n = 0;
+  for (const i of line.words) {
+    if (Math.abs(Math.round(words[i].fontSize * 2) / 2 - dominant) > 0.5) continue;
+    total += centerY(words[i].box);
+    n++;
+  }
+  return n ? total / n : centerY(line.box);
+}
+
+/**
+ * Lines into blocks (paragraphs, list items, headings). Lines are taken in the order the file drew
+ * them, and a line continues the block of the line drawn before it when it sits one line pitch
+ * below it, overlapping it horizontally, in the same size and weight; failing that, any block
+ * whose last line it continues so; else it starts a block. Following the drawing order first
+ * keeps paragraphs whole where loose glyph boxes of formulas overlap the next line.
+ */
 function groupBlocks(lines: Line[], words: Word[]): number[][] {
+  const centers = lines.map((line) => lineCenter(line, words));
+  const sizes = lines.map((line) => lineSize(line, words));
+  const bold = lines.map((line) => lineBold(line, words));
+  const rank = lines.map((line) => Math.min(...line.words));
+  const continues = (lastIndex: number, index: number): number | null => {
+    const last = lines[lastIndex];
+    const line = lines[index];
+    const size = Math.max(sizes[index], sizes[lastIndex], 1);
+    const step = centers[index] - centers[lastIndex];
+    if (step < size * 0.6 || step > size * 2.1) return null;
+    if (line.box.y0 - last.box.y1 > Math.max(line.box.y1 - line.box.y0, sizes[lastIndex]) * 0.8) return null;
+    const overlap = Math.min(line.box.x1, last.box.x1) - Math.max(line.box.x0, last.box.x0);
+    const minWidth = Math.min(line.box.x1 - line.box.x0, last.box.x1 - last.box.x0);
+    if (overlap < minWidth * 0.3) return null;
+    if (Math.max(sizes[index], sizes[lastIndex]) > Math.min(sizes[index], sizes[lastIndex]) * 1.2) return null;
+    if (bold[index] !== bold[lastIndex]) return null;
+    return step;
+  };
   const blocks: number[][] = [];
-  const lastLineOf = (block: number[]) => lines[block[block.length - 1]];
-  lines.forEach((line, index) => {
-    const size = lineSize(line, words);
-    const height = line.box.y1 - line.box.y0;
-    let best: number[] | null = null;
-    let bestGap = Infinity;
-    if (!startsListItem(line, words)) {
-      for (const block of blocks) {
-        const last = lastLineOf(block);
-        const gap = line.box.y0 - last.box.y1;
-        if (gap < -height * 0.3 || gap > Math.max(height, lineSize(last, words)) * 0.8) continue;
-        const overlap = Math.min(line.box.x1, last.box.x1) - Math.max(line.box.x0, last.box.x0);
-        const minWidth = Math.min(line.box.x1 - line.box.x0, last.box.x1 - last.box.x0);
-        if (overlap < minWidth * 0.3) continue;
-        const lastSize = lineSize(last, words);
-        if (Math.max(size, lastSize) > Math.min(size, lastSize) * 1.2) continue;
-        if (lineBold(line, words) !== lineBold(last, words)) continue;
-        if (gap < bestGap) {
-          bestGap = gap;
-          best = block;
+  let previous: number[] | null = null;
+  const order = lines.map((_, i) => i).sort((a, b) => rank[a] - rank[b]);
+  for (const index of order) {
+    let target: number[] | null = null;
+    if (!startsListItem(lines[index], words)) {
+      if (previous && continues(previous[previous.length - 1], index) !== null) {
+        target = previous;
+      } else {
+        let bestStep = Infinity;
+        for (const block of blocks) {
+          const step = continues(block[block.length - 1], index);
+          if (step !== null && step < bestStep) {
+            bestStep = step;
+            target = block;
+          }
         }
       }
     }
-    if (best) best.push(index);
-    else blocks.push([index]);
-  });
+    if (target) target.push(index);
+    else blocks.push((target = [index]));
+    previous = target;
+  }
+  for (const block of blocks) block.sort((a, b) => centers[a] - centers[b]);
   return blocks;
-}
-
-// ---- reading order --------------------------------------------------------------------------
-
-interface Item {
-  box: Box;
-  lineCount: number;
-  ref: number;
-}
-
-function intervals(items: Item[], axis: 'x' | 'y'): { start: number; end: number; items: Item[] }[] {
-  const key0 = axis === 'x' ? 'x0' : 'y0';
-  const key1 = axis === 'x' ? 'x1' : 'y1';
-  const sorted = [...items].sort((a, b) => a.box[key0] - b.box[key0]);
-  const groups: { start: number; end: number; items: Item[] }[] = [];
-  for (const item of sorted) {
-    const group = groups[groups.length - 1];
-    // A sliver of overlap (a descender, a tight gutter) still separates.
-    if (group && item.box[key0] < group.end - 0.5) {
-      group.end = Math.max(group.end, item.box[key1]);
-      group.items.push(item);
-    } else {
-      groups.push({ start: item.box[key0], end: item.box[key1], items: [item] });
-    }
-  }
-  return groups;
-}
-
-/** Recursive XY-cut: columns are cut apart before rows when both sides hold running text. */
-function readingOrder(items: Item[], fontSize: number): Item[] {
-  if (items.length <= 1) return items;
-  const columns = intervals(items, 'x');
-  const rows = intervals(items, 'y');
-  const columnsLookLikeText = columns.length > 1 && columns.filter((c) => c.items.some((i) => i.lineCount >= 2)).length >= 2;
-  const widestColumnGap = Math.max(0, ...columns.slice(1).map((c, i) => c.start - columns[i].end));
-  if (columns.length > 1 && (rows.length === 1 || (columnsLookLikeText && widestColumnGap >= fontSize * 0.8))) {
-    return columns.flatMap((c) => readingOrder(c.items, fontSize));
-  }
-  if (rows.length > 1) return rows.flatMap((r) => readingOrder(r.items, fontSize));
-  return [...items].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
 }
 
 // ---- typing ---------------------------------------------------------------------------------
@@ -248,16 +174,78 @@ export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): st
       // Lines that run to the block's right edge flow into one another; a short line ends a
       // line of its own (addresses, verse, list continuations keep their breaks).
       const full = previous.box.x1 >= block.box.x0 + width * 0.8;
-      // A word hyphenated across the line end is joined back without a separator.
+      // A word hyphenated across the line end is joined back without a separator, unless the
+      // next part starts with a capital or digit: then the hyphen is part of a compound
+      // ("Schwarz-Weiß", "COVID-19") and stays.
       if (!previousLast?.hyphenated) text += full ? ' ' : '\n';
+      else if (/^[\p{Lu}\p{N}]/u.test(lineWords[0]?.text ?? '')) text += '-';
     }
     text += lineText;
   });
   return text;
 }
 
-function analyzePage(raw: RawPage, lines: Line[], stats: DocumentStats): Page {
+/** The words of a drawing, line by line in reading order. */
+function textInside(words: Word[], box: Box, claimed: Set<number>): string {
+  const inside = [...claimed].filter((i) => {
+    const b = words[i].box;
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
+  });
+  const sub = inside.sort((a, b) => a - b).map((i) => words[i]);
+  return buildLines(sub)
+    .map((line) => line.words.map((i) => sub[i].text).join(' '))
+    .join('\n');
+}
+
+/**
+ * A table that ends one page's body and one that starts the next page's body with as many
+ * columns are one table split by the page break; both are flagged.
+ */
+function flagContinuedTables(pages: Page[]): void {
+  const body = (page: Page) => page.blocks.filter((b) => b.type !== 'page_header' && b.type !== 'page_footer' && b.type !== 'footnote');
+  for (let i = 0; i + 1 < pages.length; i++) {
+    const last = body(pages[i]).at(-1);
+    const first = body(pages[i + 1])[0];
+    if (last?.type !== 'table' || first?.type !== 'table') continue;
+    const a = pages[i].tables[last.table!];
+    const b = pages[i + 1].tables[first.table!];
+    if (a.columnCount !== b.columnCount) continue;
+    a.continuesOnNext = true;
+    b.continuedFromPrevious = true;
+  }
+}
+
+function firstWord(block: Block, lines: Line[]): number {
+  let first = Infinity;
+  for (const i of block.lines) for (const w of lines[i].words) first = Math.min(first, w);
+  return first;
+}
+
+/** Most letters of the page belong to a right-to-left script. */
+function isRightToLeft(words: Word[]): boolean {
+  let rtl = 0;
+  let letters = 0;
+  for (const word of words) {
+    for (const char of word.text) {
+      if (!/\p{L}/u.test(char)) continue;
+      letters++;
+      if (RTL.test(char)) rtl++;
+    }
+  }
+  return letters > 0 && rtl > letters / 2;
+}
+
+function analyzePage(raw: RawPage, stats: DocumentStats): Page {
   const { words } = raw;
+  const rightToLeft = isRightToLeft(words);
+  // Tolerances are in points; pages measured in pixels scale them by their resolution.
+  const scale = raw.unit === 'px' ? (raw.dpi ?? 72) / 72 : 1;
+  const drawn = findFigures(words, raw.graphics, raw.width, raw.height, scale);
+  const found = findTables(raw, drawn.rest, drawn.words, rightToLeft, scale);
+  const notText = new Set([...drawn.words, ...found.words.flat()]);
+  const lines = buildLines(words, notText);
   const groups = groupBlocks(lines, words);
   const blocks: Block[] = groups.map((lineIndexes) => ({
     type: 'paragraph' as BlockType,
@@ -266,29 +254,42 @@ function analyzePage(raw: RawPage, lines: Line[], stats: DocumentStats): Page {
   }));
 
   const pageArea = raw.width * raw.height;
-  const figures: Figure[] = raw.pictures.map((box) => ({ box, index: null, caption: null }));
-  const items: Item[] = [
-    ...blocks.map((block, ref) => ({ box: block.box, lineCount: block.lines.length, ref })),
-    ...figures.map((figure, i) => ({ box: figure.box, lineCount: 0, ref: -1 - i })),
-  ];
-  const ordered = readingOrder(items, stats.bodyFontSize);
+  const figures: Figure[] = drawn.figures.map(({ box, kind }) => ({ box, index: null, caption: null, text: kind === 'drawing' ? textInside(words, box, drawn.words) : '' }));
+  const tables = found.tables;
+  const kinds: ('block' | 'figure' | 'table')[] = [];
+  const refs: number[] = [];
+  const items: OrderItem[] = [];
+  const add = (kind: 'block' | 'figure' | 'table', ref: number, item: Omit<OrderItem, 'ref'>) => {
+    kinds.push(kind);
+    refs.push(ref);
+    items.push({ ...item, ref: items.length });
+  };
+  blocks.forEach((block, i) => add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) }));
+  figures.forEach((figure, i) => add('figure', i, { box: figure.box, lineCount: 0, streamRank: null }));
+  tables.forEach((table, i) => add('table', i, { box: table.box, lineCount: table.rowCount, streamRank: Math.min(...found.words[i]) }));
+  const ordered = readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);
 
-  const { formFields, pictures: _pictures, ...rest } = raw;
-  const page: Page = { ...rest, lines, blocks, figures, keyValues: [] };
+  const { formFields, graphics: _graphics, ...rest } = raw;
+  const page: Page = { ...rest, lines, blocks, figures, tables, keyValues: [] };
   page.keyValues = formKeyValues(formFields, page);
   const out: Block[] = [];
   const headers: Block[] = [];
   const footers: Block[] = [];
   let figureIndex = 0;
   for (const item of ordered) {
-    if (item.ref < 0) {
-      const figureNumber = -1 - item.ref;
-      const figure = figures[figureNumber];
+    const kind = kinds[item.ref];
+    const ref = refs[item.ref];
+    if (kind === 'figure') {
+      const figure = figures[ref];
       if (boxArea(figure.box) >= pageArea * MIN_FIGURE_SHARE) figure.index = figureIndex++;
-      out.push({ type: 'figure', lines: [], box: figure.box, figure: figureNumber });
+      out.push({ type: 'figure', lines: [], box: figure.box, figure: ref });
       continue;
     }
-    const block = blocks[item.ref];
+    if (kind === 'table') {
+      out.push({ type: 'table', lines: [], box: tables[ref].box, table: ref });
+      continue;
+    }
+    const block = blocks[ref];
     const text = blockText(block, page);
     block.type = classify(block, text, raw, page, stats);
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);

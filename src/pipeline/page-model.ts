@@ -54,6 +54,8 @@ export interface Block {
   level?: number;
   /** Index into the page's figures; only on figure blocks. */
   figure?: number;
+  /** Index into the page's tables; only on table blocks. */
+  table?: number;
 }
 
 export interface Figure {
@@ -61,6 +63,8 @@ export interface Figure {
   /** Position among the page's figure markers from 0, or null when too small to be shown. */
   index: number | null;
   caption: string | null;
+  /** Words drawn inside a vector drawing (labels, legends), line by line; empty for images. */
+  text: string;
 }
 
 /** A fillable form field (PDF AcroForm widget) as the file stores it. */
@@ -87,26 +91,89 @@ export interface KeyValue {
   box: Box;
 }
 
+/** A straight horizontal (y0 === y1) or vertical (x0 === x1) line drawn on the page. */
+export interface Segment {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** An axis-aligned rectangle drawn on the page: a cell border, a box, a coloured background. */
+export interface Rect {
+  box: Box;
+  filled: boolean;
+  stroked: boolean;
+  /** 0xRRGGBB of the fill; null when not filled. */
+  fill: number | null;
+}
+
+/** What is drawn on the page besides text. */
+export interface PageGraphics {
+  /** Horizontal and vertical rulings. */
+  segments: Segment[];
+  rects: Rect[];
+  /** Outlines of other vector shapes (curves, diagonals, filled polygons): charts and diagrams. */
+  shapes: Box[];
+  /** Regions holding embedded raster images, merged where they touch. */
+  images: Box[];
+}
+
+export const NO_GRAPHICS: PageGraphics = Object.freeze({ segments: [], rects: [], shapes: [], images: [] }) as PageGraphics;
+
 /** What a format reader gives: the page and its words, before any analysis. */
 export interface RawPage {
   number: number;
   width: number;
   height: number;
   unit: 'pt' | 'px';
+  /** Pixels per inch, for pages measured in pixels (scans and photos). */
+  dpi?: number;
+  /**
+   * Clockwise quarter turns applied to the page as displayed so that its text reads upright
+   * (0, 90, 180 or 270); boxes are in the turned frame, and pictures are rendered turned.
+   */
+  rotation: 0 | 90 | 180 | 270;
   words: Word[];
-  /** Regions holding pictures (embedded images), in page units. */
-  pictures: Box[];
+  graphics: PageGraphics;
   /** Fillable form fields on the page. */
   formFields: FormField[];
   textSource: 'text_layer' | 'ocr' | 'native';
 }
 
-/** A page after analysis: lines, blocks in reading order, figures, key/values. */
-export interface Page extends Omit<RawPage, 'pictures' | 'formFields'> {
+/** One cell of a table; a merged cell spans several grid positions and is listed once. */
+export interface TableCell {
+  row: number;
+  column: number;
+  rowSpan: number;
+  columnSpan: number;
+  text: string;
+  /** Null for cells a reader knows without positions (Office tables). */
+  box: Box | null;
+}
+
+export interface Table {
+  box: Box;
+  rowCount: number;
+  columnCount: number;
+  /** Cells in row-major order of their top-left position. */
+  cells: TableCell[];
+  /** Leading rows that are column headers. */
+  headerRows: number;
+  /** How it was found: drawn cell borders, text alignment, or the file's own table structure. */
+  source: 'ruled' | 'aligned' | 'native';
+  /** The table goes on from the previous page / on the next page. */
+  continuedFromPrevious: boolean;
+  continuesOnNext: boolean;
+}
+
+/** A page after analysis: lines, blocks in reading order, figures, tables, key/values. */
+export interface Page extends Omit<RawPage, 'graphics' | 'formFields'> {
   lines: Line[];
   /** Blocks in reading order. */
   blocks: Block[];
   figures: Figure[];
+  tables: Table[];
   keyValues: KeyValue[];
 }
 

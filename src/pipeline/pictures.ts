@@ -15,6 +15,8 @@ export interface PictureRequest {
   figureIndex: number | null;
   /** Region in page units; null for the whole page. */
   region: Box | null;
+  /** The page's turn (RawPage.rotation), so pictures come out upright like the page model. */
+  rotation: Page['rotation'];
   caption: string | null;
 }
 
@@ -27,10 +29,10 @@ export function planPictures(pages: Page[], mediaType: string, wanted: boolean):
     for (const figure of page.figures) {
       covered += boxArea(figure.box);
       if (figure.index === null) continue;
-      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, caption: figure.caption });
+      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, rotation: page.rotation, caption: figure.caption });
     }
     if (covered >= pageArea * 0.5 || page.words.length < 25) {
-      requests.push({ page: page.number, kind: 'page', figureIndex: null, region: null, caption: null });
+      requests.push({ page: page.number, kind: 'page', figureIndex: null, region: null, rotation: page.rotation, caption: null });
     }
   }
   return requests;

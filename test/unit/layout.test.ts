@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDocument, blockText, buildLines } from '../../src/pipeline/layout.js';
-import type { Block, Page, RawPage, Word } from '../../src/pipeline/page-model.js';
+import { analyzeDocument, blockText } from '../../src/pipeline/layout.js';
+import { buildLines } from '../../src/pipeline/lines.js';
+import { NO_GRAPHICS, type Block, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
 
 // Synthetic pages: boxes have the origin at the top-left and y grows downwards (page-model.ts).
 // A character is half the font size wide; a word is one font size tall.
@@ -38,7 +39,7 @@ function lineWords(text: string, x0: number, y0: number, options: WordOptions = 
 }
 
 function rawPage(words: Word[], number = 1, width = 612, height = 792): RawPage {
-  return { number, width, height, unit: 'pt', words, pictures: [], formFields: [], textSource: 'text_layer' };
+  return { number, width, height, unit: 'pt', rotation: 0, words, graphics: NO_GRAPHICS, formFields: [], textSource: 'text_layer' };
 }
 
 function lineTexts(words: Word[]): string[] {

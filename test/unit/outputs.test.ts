@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDocument } from '../../src/pipeline/layout.js';
 import { documentMarkdown, pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { documentText, FIGURE_MARKER, pageText } from '../../src/pipeline/outputs/text.js';
-import type { Block, BlockType, Box, Figure, Line, Page, Word } from '../../src/pipeline/page-model.js';
+import { NO_GRAPHICS, type Block, type BlockType, type Box, type Figure, type Line, type Page, type Word } from '../../src/pipeline/page-model.js';
 
 // A hand-built analyzed page: each block is a list of line texts; every line is 12 units tall and
 // short (well under 80% of the block's 500-unit width), so lines inside a block keep their breaks.
@@ -39,7 +39,7 @@ function page(specs: BlockSpec[], figures: Figure[] = []): Page {
     blocks.push({ type: spec.type, lines: lineIndexes, box, ...(spec.level ? { level: spec.level } : {}), ...(spec.figure !== undefined ? { figure: spec.figure } : {}) });
     y += 20;
   }
-  return { number: 1, width: 612, height: 792, unit: 'pt', textSource: 'text_layer', words, lines, blocks, figures, keyValues: [] };
+  return { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, textSource: 'text_layer', words, lines, blocks, figures, tables: [], keyValues: [] };
 }
 
 describe('documentText (include=text: every page under a "=== Page N ===" line)', () => {
@@ -64,8 +64,8 @@ describe('documentText (include=text: every page under a "=== Page N ===" line)'
 describe('pageText (SPEC.md Page.text: reading order, figures as [FIGURE])', () => {
   it('blocks a blank line apart, shown figures as markers, hidden figures left out', () => {
     const figures: Figure[] = [
-      { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null },
-      { box: { x0: 50, y0: 510, x1: 55, y1: 515 }, index: null, caption: null },
+      { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null, text: "" },
+      { box: { x0: 50, y0: 510, x1: 55, y1: 515 }, index: null, caption: null, text: "" },
     ];
     const p = page(
       [
@@ -92,7 +92,7 @@ describe('pageText (SPEC.md Page.text: reading order, figures as [FIGURE])', () 
       hyphenated: false,
     });
     const [analyzed] = analyzeDocument([
-      { number: 1, width: 612, height: 792, unit: 'pt', textSource: 'text_layer', pictures: [], formFields: [], words: [word('Hello', 50, 100), word('world.', 78, 100)] },
+      { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, textSource: 'text_layer', graphics: NO_GRAPHICS, formFields: [], words: [word('Hello', 50, 100), word('world.', 78, 100)] },
     ]);
     expect(pageText(analyzed)).toBe('Hello world.');
   });
@@ -140,8 +140,8 @@ describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
 
   it('figures: shown ones become <!-- image -->, hidden ones nothing', () => {
     const figures: Figure[] = [
-      { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null },
-      { box: { x0: 50, y0: 510, x1: 55, y1: 515 }, index: null, caption: null },
+      { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null, text: "" },
+      { box: { x0: 50, y0: 510, x1: 55, y1: 515 }, index: null, caption: null, text: "" },
     ];
     const p = page(
       [

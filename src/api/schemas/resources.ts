@@ -96,9 +96,17 @@ const LayoutElement = Type.Object({
 });
 
 const Table = Type.Object({
-  rows: Type.Array(Type.Array(Type.String())),
-  columns: Type.Integer(),
+  rows: Type.Array(Type.Array(Type.String()), { description: 'Cell texts row by row; a merged cell\'s text sits at its top-left position.' }),
+  columns: Type.Integer({ description: 'Number of columns.' }),
   markdown: Type.String(),
+  header_rows: Type.Integer({ description: 'Leading rows that are column headers (additive).' }),
+  cells: Type.Array(
+    Type.Object({ row: Type.Integer(), column: Type.Integer(), row_span: Type.Integer(), column_span: Type.Integer(), text: Type.String() }),
+    { description: 'Every cell once, with its span (additive).' },
+  ),
+  bbox: BBox,
+  continued_from_previous_page: Type.Boolean({ description: 'The table goes on from the previous page (additive).' }),
+  continues_on_next_page: Type.Boolean({ description: 'The table goes on on the next page (additive).' }),
 });
 
 const KeyValue = Type.Object({

@@ -1,7 +1,8 @@
 // PDF reader: pages, words with boxes and fonts from the text layer, and the regions that hold
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { boxArea, intersectionArea, type Box, type FormField, type RawPage, type Word } from '../page-model.js';
+import type { Box, FormField, RawPage, Word } from '../page-model.js';
+import { readGraphics } from './pdf-graphics.js';
 import { apply, heaps, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
 
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
@@ -27,19 +28,27 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
       const page = lib.FPDF_LoadPage(doc.handle, index);
       if (!page) throw new Error(`page ${index + 1} could not be loaded`);
       try {
-        const width = lib.FPDF_GetPageWidthF(page);
-        const height = lib.FPDF_GetPageHeightF(page);
-        const transform = pageTransform(lib, page, width, height, scratch);
-        pages.push({
-          number: index + 1,
-          width,
-          height,
-          unit: 'pt',
-          words: readWords(lib, page, transform, scratch, nameBuffer, fonts),
-          pictures: findPictures(lib, page, transform, width, height, scratch),
-          formFields: form ? readFormFields(lib, form, page, transform, scratch) : [],
-          textSource: 'text_layer',
-        });
+        const displayWidth = lib.FPDF_GetPageWidthF(page);
+        const displayHeight = lib.FPDF_GetPageHeightF(page);
+        const textPage = lib.FPDFText_LoadPage(page);
+        try {
+          const display = pageTransform(lib, page, displayWidth, displayHeight, scratch);
+          const rotation = textPage ? uprightRotation(lib, textPage, display, scratch) : 0;
+          const { transform, width, height } = turned(display, rotation, displayWidth, displayHeight);
+          pages.push({
+            number: index + 1,
+            width,
+            height,
+            unit: 'pt',
+            rotation,
+            words: textPage ? readWords(lib, textPage, transform, scratch, nameBuffer, fonts) : [],
+            graphics: readGraphics(lib, page, transform, width, height, scratch),
+            formFields: form ? readFormFields(lib, form, page, transform, scratch) : [],
+            textSource: 'text_layer',
+          });
+        } finally {
+          if (textPage) lib.FPDFText_ClosePage(textPage);
+        }
       } finally {
         lib.FPDF_ClosePage(page);
       }
@@ -164,22 +173,79 @@ function isBreakingSpace(code: number): boolean {
 /** PDFium reports a soft hyphen at a line end as U+0002. */
 const PDFIUM_SOFT_HYPHEN = 0x02;
 
-function readWords(
-  lib: WrappedPdfiumModule,
-  page: number,
-  t: Transform,
-  scratch: Scratch,
-  nameBuffer: Scratch,
-  fonts: Map<number, FontInfo>,
-): Word[] {
-  const textPage = lib.FPDFText_LoadPage(page);
-  if (!textPage) return [];
+/**
+ * The clockwise quarter turns that make the page's text read left to right: the direction of
+ * most characters' baselines on the displayed page decides (a landscape table printed sideways on
+ * a portrait page is read turned, as a person would turn the paper).
+ */
+function uprightRotation(lib: WrappedPdfiumModule, textPage: number, display: Transform, scratch: Scratch): RawPage['rotation'] {
+  const votes = [0, 0, 0, 0];
+  const count = lib.FPDFText_CountChars(textPage);
+  let lastObject = -1;
+  let direction = 0;
+  for (let i = 0; i < count; i++) {
+    const object = lib.FPDFText_GetTextObject(textPage, i);
+    if (object !== lastObject) {
+      lastObject = object;
+      direction = baselineDirection(lib, textPage, i, display, scratch);
+    }
+    if (direction >= 0 && !isBreakingSpace(lib.FPDFText_GetUnicode(textPage, i))) votes[direction]++;
+  }
+  const total = votes.reduce((a, b) => a + b, 0);
+  const best = votes.indexOf(Math.max(...votes));
+  // Only a clear majority turns the page; mixed pages stay as displayed.
+  if (best === 0 || total < 20 || votes[best] < total * 0.6) return 0;
+  return ([0, 90, 180, 270] as const)[best];
+}
+
+/** 0: reads rightwards, 1: upwards, 2: leftwards, 3: downwards on the displayed page; -1 unknown. */
+function baselineDirection(lib: WrappedPdfiumModule, textPage: number, index: number, t: Transform, scratch: Scratch): number {
+  if (!lib.FPDFText_GetMatrix(textPage, index, scratch.ptr + 16)) return -1;
+  const a = scratch.f32(4);
+  const b = scratch.f32(5);
+  // The baseline vector through the linear part of the display transform (y grows downwards).
+  const dx = t.a * a + t.c * b;
+  const dy = t.b * a + t.d * b;
+  if (Math.hypot(dx, dy) < 1e-6) return -1;
+  if (Math.abs(dx) >= Math.abs(dy)) return dx > 0 ? 0 : 2;
+  return dy < 0 ? 1 : 3;
+}
+
+/** The display transform followed by a clockwise turn of the page, and the turned page's size. */
+function turned(t: Transform, rotation: RawPage['rotation'], width: number, height: number): { transform: Transform; width: number; height: number } {
+  // Clockwise turns on a y-down page: 90 maps (x, y) to (H - y, x); 180 to (W - x, H - y); 270 to (y, W - x).
+  const then = (p: [number, number, number, number, number, number]): Transform => ({
+    a: p[0] * t.a + p[1] * t.b,
+    b: p[2] * t.a + p[3] * t.b,
+    c: p[0] * t.c + p[1] * t.d,
+    d: p[2] * t.c + p[3] * t.d,
+    e: p[0] * t.e + p[1] * t.f + p[4],
+    f: p[2] * t.e + p[3] * t.f + p[5],
+  });
+  switch (rotation) {
+    case 90:
+      return { transform: then([0, -1, 1, 0, height, 0]), width: height, height: width };
+    case 180:
+      return { transform: then([-1, 0, 0, -1, width, height]), width, height };
+    case 270:
+      return { transform: then([0, 1, -1, 0, 0, width]), width: height, height: width };
+    default:
+      return { transform: t, width, height };
+  }
+}
+
+const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+
+function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scratch: Scratch, nameBuffer: Scratch, fonts: Map<number, FontInfo>): Word[] {
   const words: Word[] = [];
   let current: Word | null = null;
   let last: Box | null = null;
+  let lastSize = 0;
   let lastObject = -1;
   let font: FontInfo = { name: '', bold: false, italic: false };
   let scale = 1;
+  /** Characters of one glyph (a ligature) share its box; where it started in the word. */
+  let glyphStart = -1;
   const flush = () => {
     if (current && current.text.length > 0) {
       current.text = expandLigatures(current.text);
@@ -187,63 +253,77 @@ function readWords(
     }
     current = null;
     last = null;
+    glyphStart = -1;
   };
-  try {
-    const count = lib.FPDFText_CountChars(textPage);
-    for (let i = 0; i < count; i++) {
-      const code = lib.FPDFText_GetUnicode(textPage, i);
-      if (code === PDFIUM_SOFT_HYPHEN) {
-        if (current) (current as Word).hyphenated = true;
-        flush();
-        continue;
-      }
-      if (isBreakingSpace(code)) {
-        flush();
-        continue;
-      }
-      if (!lib.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
-      // FS_RECTF: left, top, right, bottom in user space.
-      const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
-      const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
-      const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
-      const object = lib.FPDFText_GetTextObject(textPage, i);
-      if (object !== lastObject) {
-        font = fontOf(lib, object, nameBuffer, fonts);
-        scale = textScale(lib, textPage, i, scratch);
-        lastObject = object;
-      }
-      // Many producers set a 1-point font and scale it with the text matrix; the size that means
-      // something for layout is the one on the page.
-      const size = lib.FPDFText_GetFontSize(textPage, i) * scale;
-      if (current && last && startsNewWord(last, box, size)) flush();
-      const char = String.fromCodePoint(code);
-      if (!current) {
-        current = {
-          text: char,
-          box: { ...box },
-          fontName: font.name,
-          fontSize: round2(size),
-          bold: font.bold || lib.FPDFText_GetFontWeight(textPage, i) >= 600,
-          italic: font.italic,
-          confidence: 100,
-          hyphenated: false,
-        };
-      } else {
-        const w = current as Word;
-        w.text += char;
-        w.box.x0 = Math.min(w.box.x0, box.x0);
-        w.box.y0 = Math.min(w.box.y0, box.y0);
-        w.box.x1 = Math.max(w.box.x1, box.x1);
-        w.box.y1 = Math.max(w.box.y1, box.y1);
-      }
-      last = box;
+  const count = lib.FPDFText_CountChars(textPage);
+  for (let i = 0; i < count; i++) {
+    const code = lib.FPDFText_GetUnicode(textPage, i);
+    if (code === PDFIUM_SOFT_HYPHEN) {
+      if (current) (current as Word).hyphenated = true;
+      flush();
+      continue;
     }
-    flush();
-  } finally {
-    lib.FPDFText_ClosePage(textPage);
+    if (isBreakingSpace(code)) {
+      // PDFium breaks the line it thinks it sees before a raised or lowered glyph (R², x₁); where
+      // a word really ends the glyphs' positions tell, so its generated line breaks are ignored.
+      if ((code === 0x0a || code === 0x0d) && lib.FPDFText_IsGenerated(textPage, i) === 1) continue;
+      flush();
+      continue;
+    }
+    if (!lib.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
+    // FS_RECTF: left, top, right, bottom in user space.
+    const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
+    const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
+    const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
+    const object = lib.FPDFText_GetTextObject(textPage, i);
+    if (object !== lastObject) {
+      font = fontOf(lib, object, nameBuffer, fonts);
+      scale = textScale(lib, textPage, i, scratch);
+      lastObject = object;
+    }
+    // Many producers set a 1-point font and scale it with the text matrix; the size that means
+    // something for layout is the one on the page.
+    const size = lib.FPDFText_GetFontSize(textPage, i) * scale;
+    if (current && last && startsNewWord(last, lastSize, box, size)) flush();
+    const char = String.fromCodePoint(code);
+    if (!current) {
+      current = {
+        text: char,
+        box: { ...box },
+        fontName: font.name,
+        fontSize: round2(size),
+        bold: font.bold || lib.FPDFText_GetFontWeight(textPage, i) >= 600,
+        italic: font.italic,
+        confidence: 100,
+        hyphenated: false,
+      };
+      glyphStart = 0;
+    } else {
+      const w = current as Word;
+      const sameGlyph = last !== null && sameBox(last, box);
+      if (sameGlyph && RTL.test(char) && glyphStart >= 0) {
+        // A right-to-left ligature (lam-alef) is stored in visual order: put its letters back in
+        // logical order by placing each further letter before the glyph's first one.
+        w.text = w.text.slice(0, glyphStart) + char + w.text.slice(glyphStart);
+      } else {
+        if (!sameGlyph) glyphStart = w.text.length;
+        w.text += char;
+      }
+      w.box.x0 = Math.min(w.box.x0, box.x0);
+      w.box.y0 = Math.min(w.box.y0, box.y0);
+      w.box.x1 = Math.max(w.box.x1, box.x1);
+      w.box.y1 = Math.max(w.box.y1, box.y1);
+    }
+    last = box;
+    lastSize = size;
   }
+  flush();
   for (const word of words) roundBox(word.box);
   return words;
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return Math.abs(a.x0 - b.x0) < 0.01 && Math.abs(a.x1 - b.x1) < 0.01 && Math.abs(a.y0 - b.y0) < 0.01 && Math.abs(a.y1 - b.y1) < 0.01;
 }
 
 /** The vertical scale of a character's text matrix (FS_MATRIX a, b, c, d, e, f as floats). */
@@ -256,13 +336,19 @@ function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, sc
   return scale > 0.01 && Number.isFinite(scale) ? scale : 1;
 }
 
-/** A glyph starts a new word when it leaves the previous one's line or stands apart from it. */
-function startsNewWord(previous: Box, box: Box, size: number): boolean {
-  const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
-  const minHeight = Math.min(previous.y1 - previous.y0, box.y1 - box.y0);
-  if (minHeight > 0 && overlap < minHeight * 0.5) return true;
+/**
+ * A glyph starts a new word when it leaves the previous one's line or stands apart from it. A
+ * smaller glyph touching the previous one (a superscript or subscript: R², x₁) stays in the word
+ * although it sits higher or lower.
+ */
+function startsNewWord(previous: Box, previousSize: number, box: Box, size: number): boolean {
   // Either direction, so right-to-left runs stay whole.
   const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+  const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
+  const minHeight = Math.min(previous.y1 - previous.y0, box.y1 - box.y0);
+  const scripted = Math.min(size, previousSize) < Math.max(size, previousSize) * 0.85;
+  if (scripted && overlap > 0 && gap <= Math.max(size, previousSize, 1) * 0.12) return false;
+  if (minHeight > 0 && overlap < minHeight * 0.5) return true;
   return gap > Math.max(size, 1) * 0.25;
 }
 
@@ -270,73 +356,6 @@ const LIGATURES = /[\uFB00-\uFB06]/g;
 
 function expandLigatures(text: string): string {
   return text.replace(LIGATURES, (ligature) => ligature.normalize('NFKC'));
-}
-
-const OBJECT_IMAGE = 3;
-const OBJECT_FORM = 5;
-
-/** Regions of embedded images, merged where they overlap, ignoring specks under 0.1% of the page. */
-function findPictures(lib: WrappedPdfiumModule, page: number, t: Transform, width: number, height: number, scratch: Scratch): Box[] {
-  const found: Box[] = [];
-  const pageBox: Box = { x0: 0, y0: 0, x1: width, y1: height };
-  const boundsOf = (object: number): Box | null => {
-    if (!lib.FPDFPageObj_GetBounds(object, scratch.ptr, scratch.ptr + 4, scratch.ptr + 8, scratch.ptr + 12)) return null;
-    const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
-    const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
-    return clip({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }, pageBox);
-  };
-  const containsImage = (form: number, depth: number): boolean => {
-    if (depth > 8) return false;
-    const n = lib.FPDFFormObj_CountObjects(form);
-    for (let i = 0; i < n; i++) {
-      const child = lib.FPDFFormObj_GetObject(form, i);
-      const type = lib.FPDFPageObj_GetType(child);
-      if (type === OBJECT_IMAGE || (type === OBJECT_FORM && containsImage(child, depth + 1))) return true;
-    }
-    return false;
-  };
-  const count = lib.FPDFPage_CountObjects(page);
-  for (let i = 0; i < count; i++) {
-    const object = lib.FPDFPage_GetObject(page, i);
-    const type = lib.FPDFPageObj_GetType(object);
-    if (type !== OBJECT_IMAGE && !(type === OBJECT_FORM && containsImage(object, 0))) continue;
-    const box = boundsOf(object);
-    if (box && boxArea(box) >= width * height * 0.001) found.push(box);
-  }
-  return mergeOverlapping(found).map(roundBox);
-}
-
-function clip(box: Box, bounds: Box): Box | null {
-  const clipped = {
-    x0: Math.max(box.x0, bounds.x0),
-    y0: Math.max(box.y0, bounds.y0),
-    x1: Math.min(box.x1, bounds.x1),
-    y1: Math.min(box.y1, bounds.y1),
-  };
-  return clipped.x1 > clipped.x0 && clipped.y1 > clipped.y0 ? clipped : null;
-}
-
-function mergeOverlapping(boxes: Box[]): Box[] {
-  const merged = boxes.map((b) => ({ ...b }));
-  let changed = true;
-  while (changed) {
-    changed = false;
-    outer: for (let i = 0; i < merged.length; i++) {
-      for (let j = i + 1; j < merged.length; j++) {
-        const a = merged[i];
-        const b = merged[j];
-        // Touching or overlapping tiles of one picture become one region.
-        const grown = { x0: a.x0 - 1, y0: a.y0 - 1, x1: a.x1 + 1, y1: a.y1 + 1 };
-        if (intersectionArea(grown, b) > 0) {
-          merged[i] = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
-          merged.splice(j, 1);
-          changed = true;
-          break outer;
-        }
-      }
-    }
-  }
-  return merged;
 }
 
 function round2(value: number): number {
@@ -363,8 +382,10 @@ const RENDER_RGBA_ORDER = 0x10;
 
 export interface RenderRequest {
   page: number;
-  /** Region in page units; null for the whole page. */
+  /** Region in page units of the turned page; null for the whole page. */
   region: Box | null;
+  /** Clockwise turn of the page model's frame (RawPage.rotation), rendered the same way. */
+  rotation: RawPage['rotation'];
   /** Most pixels per point. */
   maxScale: number;
 }
@@ -389,8 +410,9 @@ function renderOne(lib: WrappedPdfiumModule, doc: PdfDocument, request: RenderRe
   const page = lib.FPDF_LoadPage(doc.handle, request.page - 1);
   if (!page) throw new Error(`page ${request.page} could not be loaded`);
   try {
-    const width = lib.FPDF_GetPageWidthF(page);
-    const height = lib.FPDF_GetPageHeightF(page);
+    const sideways = request.rotation === 90 || request.rotation === 270;
+    const width = sideways ? lib.FPDF_GetPageHeightF(page) : lib.FPDF_GetPageWidthF(page);
+    const height = sideways ? lib.FPDF_GetPageWidthF(page) : lib.FPDF_GetPageHeightF(page);
     const region = request.region ?? { x0: 0, y0: 0, x1: width, y1: height };
     const regionWidth = region.x1 - region.x0;
     const regionHeight = region.y1 - region.y0;
@@ -408,7 +430,7 @@ function renderOne(lib: WrappedPdfiumModule, doc: PdfDocument, request: RenderRe
         -Math.round(region.y0 * scale),
         Math.round(width * scale),
         Math.round(height * scale),
-        0,
+        request.rotation / 90,
         RENDER_ANNOTATIONS | RENDER_RGBA_ORDER,
       );
       const stride = lib.FPDFBitmap_GetStride(bitmap);

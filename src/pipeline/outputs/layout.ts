@@ -2,6 +2,7 @@
 // reading-order index.
 import { blockText } from '../layout.js';
 import type { Box, Page } from '../page-model.js';
+import { tableMarkdown } from './tables.js';
 
 export interface LayoutElement {
   type: string;
@@ -26,7 +27,12 @@ export function pageLayout(page: Page): LayoutElement[] {
   return page.blocks.map((block, order) => {
     const element: LayoutElement = {
       type: block.type,
-      text: block.type === 'figure' ? (page.figures[block.figure!]?.caption ?? '') : blockText(block, page),
+      text:
+        block.type === 'figure'
+          ? (page.figures[block.figure!]?.caption ?? '')
+          : block.type === 'table'
+            ? tableMarkdown(page.tables[block.table!])
+            : blockText(block, page),
       bbox: fractionBox(block.box, page.width, page.height),
       reading_order: order,
     };

@@ -1,7 +1,8 @@
-// Markdown from the page model: title and headings by level, list items, paragraphs, figures as
-// `<!-- image -->`; page headers and footers are left out of the flow.
+// Markdown from the page model: title and headings by level, list items, paragraphs, tables as
+// pipe tables, figures as `<!-- image -->`; page headers and footers are left out of the flow.
 import { blockText } from '../layout.js';
 import type { Block, Page } from '../page-model.js';
+import { tableMarkdown } from './tables.js';
 
 const BULLET = /^[•●○◦▪■□‣⁃∙·*–—-]\s*/;
 const ENUMERATOR = /^\(?(\d{1,3})[.)]\s+/;
@@ -26,6 +27,8 @@ function blockMarkdown(block: Block, page: Page): string {
     case 'page_header':
     case 'page_footer':
       return '';
+    case 'table':
+      return tableMarkdown(page.tables[block.table!]);
     case 'title':
       return `# ${oneLine(blockText(block, page))}`;
     case 'heading':

@@ -1,7 +1,9 @@
-// Page text: blocks in reading order, one blank line apart; each shown figure is a [FIGURE]
-// marker, so the n-th marker is the figure image with figure_index n-1 (SPEC.md, Page.text).
+// Page text: blocks in reading order, one blank line apart; tables as markdown; each shown figure
+// is a [FIGURE] marker, so the n-th marker is the figure image with figure_index n-1 (SPEC.md,
+// Page.text).
 import { blockText } from '../layout.js';
 import type { Page } from '../page-model.js';
+import { tableMarkdown } from './tables.js';
 
 export const FIGURE_MARKER = '[FIGURE]';
 
@@ -9,7 +11,14 @@ export function pageText(page: Page): string {
   const parts: string[] = [];
   for (const block of page.blocks) {
     if (block.type === 'figure') {
-      if (page.figures[block.figure!]?.index !== null) parts.push(FIGURE_MARKER);
+      const figure = page.figures[block.figure!];
+      if (figure?.index !== null) parts.push(FIGURE_MARKER);
+      // Labels drawn in a chart or diagram stay readable, after its marker.
+      if (figure?.text) parts.push(figure.text);
+      continue;
+    }
+    if (block.type === 'table') {
+      parts.push(tableMarkdown(page.tables[block.table!]));
       continue;
     }
     const text = blockText(block, page);

@@ -12,6 +12,7 @@ import { fractionBox, pageLayout } from '../outputs/layout.js';
 import { pageMarkdown } from '../outputs/markdown.js';
 import { pageKeyValues } from '../outputs/key-values.js';
 import { pageText } from '../outputs/text.js';
+import { pageTables } from '../outputs/tables.js';
 import * as clock from '../../domain/clock.js';
 
 export async function finalizeDocument(ctx: RunContext, timings: Record<string, number>, startedStage: number): Promise<void> {
@@ -23,7 +24,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     page_number: page.number,
     text: pageText(page),
     word_count: page.words.length,
-    tables: '[]',
+    tables: JSON.stringify(pageTables(page)),
     key_values: JSON.stringify(pageKeyValues(page)),
     layout: JSON.stringify(pageLayout(page)),
     markdown: options.markdown ? pageMarkdown(page) : null,

@@ -57,6 +57,7 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
   const renders = task.requests.map((request) => ({
     page: request.page,
     region: request.region,
+    rotation: request.rotation,
     maxScale: request.kind === 'figure' ? MAX_FIGURE_SCALE : Number.POSITIVE_INFINITY,
   }));
   let i = 0;

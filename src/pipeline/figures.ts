@@ -1,0 +1,178 @@
+// Figures on a page: embedded raster images, and drawings made of vector paths (charts, plots,
+// diagrams). A drawing is a cluster of nearby paths holding curves, diagonals or filled shapes;
+// plain rulings alone are left to table detection. The words inside a drawing (axis labels,
+// legends, diagram labels) belong to the figure, not to the running text; words over a raster
+// image stay text (a scanned page's text layer lies over its image).
+import { boxArea, unionBox, type Box, type PageGraphics, type Word } from './page-model.js';
+
+export interface FoundFigure {
+  box: Box;
+  kind: 'image' | 'drawing';
+}
+
+export interface FoundFigures {
+  figures: FoundFigure[];
+  /** Words that belong to drawings. */
+  words: Set<number>;
+  /** The page's graphics without the paths that make up drawings. */
+  rest: PageGraphics;
+}
+
+/** Paths closer than this many points belong to one drawing. */
+const LINK = 6;
+/** A cluster needs this many curves, diagonals or filled shapes to be a drawing. */
+const MIN_SHAPES = 3;
+
+export function findFigures(words: Word[], graphics: PageGraphics, width: number, height: number, scale = 1): FoundFigures {
+  const link = LINK * scale;
+  const figures: FoundFigure[] = graphics.images.map((box) => ({ box, kind: 'image' as const }));
+  const usedShapes = new Set<number>();
+  const usedSegments = new Set<number>();
+  const usedRects = new Set<number>();
+  const claimed = new Set<number>();
+  const pageArea = width * height;
+  // Paths that touch or nearly touch are one drawing: shapes, and the rulings and boxes among them
+  // (axes, grid lines, frames).
+  const boxes = [...graphics.shapes, ...graphics.segments, ...graphics.rects.map((r) => r.box)];
+  const firstSegment = graphics.shapes.length;
+  const firstRect = firstSegment + graphics.segments.length;
+  for (const members of cluster(boxes, link)) {
+    // Specks (joints of rulings, dots) say nothing; shapes of some size do.
+    const shapes = members.filter((m) => m < firstSegment && Math.max(boxes[m].x1 - boxes[m].x0, boxes[m].y1 - boxes[m].y0) >= 4 * scale);
+    const segments = members.filter((m) => m >= firstSegment && m < firstRect).map((m) => m - firstSegment);
+    const rects = members.filter((m) => m >= firstRect).map((m) => m - firstRect);
+    // A plot may hold a single curve, but then it has axes with tick marks.
+    const ticks = segments.filter((i) => {
+      const s = graphics.segments[i];
+      return Math.max(s.x1 - s.x0, s.y1 - s.y0) <= 6 * scale;
+    }).length;
+    if (shapes.length < MIN_SHAPES && !(shapes.length >= 1 && ticks >= 4)) continue;
+    let box = unionBox(members.map((m) => boxes[m]));
+    // Page-wide decoration (a frame, a background) is not a figure.
+    if (boxArea(box) > pageArea * 0.85 || boxArea(box) < pageArea * 0.001) continue;
+    // A region holding lines of prose (a callout box with rounded corners, a formula with a
+    // drawn brace) is not a drawing.
+    if (proseRows(words, wordsIn(words, box, 0)) >= 2) continue;
+    // Labels just outside the drawn area (tick labels, axis names) belong to it too.
+    for (let pass = 0; pass < 2; pass++) {
+      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i));
+      if (near.length === 0) break;
+      box = unionBox([box, ...near.map((i) => words[i].box)]);
+    }
+    for (const i of wordsIn(words, box, 0)) claimed.add(i);
+    for (const m of shapes) usedShapes.add(m);
+    for (const i of segments) usedSegments.add(i);
+    for (const i of rects) usedRects.add(i);
+    figures.push({ box, kind: 'drawing' });
+  }
+  const rest: PageGraphics = {
+    segments: graphics.segments.filter((_, i) => !usedSegments.has(i)),
+    rects: graphics.rects.filter((_, i) => !usedRects.has(i)),
+    shapes: graphics.shapes.filter((_, i) => !usedShapes.has(i)),
+    images: graphics.images,
+  };
+  return { figures: mergeNested(figures), words: claimed, rest };
+}
+
+/**
+ * Words in a box: with margin 0 those whose centre is inside; with margin -1 those within one of
+ * their own font sizes of it but not inside.
+ */
+function wordsIn(words: Word[], box: Box, margin: 0 | -1): number[] {
+  const out: number[] = [];
+  words.forEach((w, i) => {
+    const cx = (w.box.x0 + w.box.x1) / 2;
+    const cy = (w.box.y0 + w.box.y1) / 2;
+    const inside = cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
+    if (margin === 0) {
+      if (inside) out.push(i);
+      return;
+    }
+    const m = w.fontSize;
+    const near = w.box.x1 >= box.x0 - m && w.box.x0 <= box.x1 + m && w.box.y1 >= box.y0 - m && w.box.y0 <= box.y1 + m;
+    if (near && !inside) out.push(i);
+  });
+  return out;
+}
+
+function touches(b: Box, box: Box, margin: number): boolean {
+  return b.x0 <= box.x1 + margin && b.x1 >= box.x0 - margin && b.y0 <= box.y1 + margin && b.y1 >= box.y0 - margin;
+}
+
+/** Rows of at least six words set as running text (word gaps under half a font size). */
+function proseRows(words: Word[], inside: number[]): number {
+  const sorted = [...inside].sort((a, b) => words[a].box.y0 - words[b].box.y0 || words[a].box.x0 - words[b].box.x0);
+  const rows: number[][] = [];
+  for (const i of sorted) {
+    const row = rows.find((r) => {
+      const a = words[r[0]].box;
+      const b = words[i].box;
+      return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
+    });
+    if (row) row.push(i);
+    else rows.push([i]);
+  }
+  let prose = 0;
+  for (const row of rows) {
+    row.sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    let run = 1;
+    let longest = 1;
+    for (let k = 1; k < row.length; k++) {
+      const gap = words[row[k]].box.x0 - words[row[k - 1]].box.x1;
+      run = gap >= 0 && gap < words[row[k]].fontSize * 0.5 ? run + 1 : 1;
+      longest = Math.max(longest, run);
+    }
+    if (longest >= 6) prose++;
+  }
+  return prose;
+}
+
+/** Groups boxes that come within `link` of one another (single linkage, grid-bucketed). */
+function cluster(boxes: Box[], link: number): number[][] {
+  const parent = boxes.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const cell = Math.max(link * 4, 24);
+  const buckets = new Map<string, number[]>();
+  boxes.forEach((b, i) => {
+    const gx0 = Math.floor((b.x0 - link) / cell);
+    const gx1 = Math.floor((b.x1 + link) / cell);
+    const gy0 = Math.floor((b.y0 - link) / cell);
+    const gy1 = Math.floor((b.y1 + link) / cell);
+    // Very long rulings touch everything; they join clusters only through their ends.
+    if ((gx1 - gx0 + 1) * (gy1 - gy0 + 1) > 400) return;
+    for (let gx = gx0; gx <= gx1; gx++) {
+      for (let gy = gy0; gy <= gy1; gy++) {
+        const key = `${gx},${gy}`;
+        const list = buckets.get(key);
+        if (list) {
+          for (const j of list) {
+            if (find(i) !== find(j) && near(b, boxes[j], link)) parent[find(i)] = find(j);
+          }
+          list.push(i);
+        } else buckets.set(key, [i]);
+      }
+    }
+  });
+  const groups = new Map<number, number[]>();
+  boxes.forEach((_, i) => {
+    const root = find(i);
+    const list = groups.get(root);
+    if (list) list.push(i);
+    else groups.set(root, [i]);
+  });
+  return [...groups.values()];
+}
+
+function near(a: Box, b: Box, link: number): boolean {
+  return a.x0 - link <= b.x1 && b.x0 - link <= a.x1 && a.y0 - link <= b.y1 && b.y0 - link <= a.y1;
+}
+
+/** A figure inside another is part of it. */
+function mergeNested(figures: FoundFigure[]): FoundFigure[] {
+  return figures.filter(
+    (f, i) =>
+      !figures.some(
+        (g, j) => j !== i && g.box.x0 <= f.box.x0 + 0.5 && g.box.y0 <= f.box.y0 + 0.5 && g.box.x1 >= f.box.x1 - 0.5 && g.box.y1 >= f.box.y1 - 0.5 && (boxArea(g.box) > boxArea(f.box) || j < i),
+      ),
+  );
+}

@@ -1,0 +1,114 @@
+// Words into text lines. Runs of words in the order the file drew them that continue one line
+// are joined first (so exponents, indices and formula pieces stay with their line), then runs on
+// one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
+// separates them: that is a column or table boundary, not a space between words.
+import { LIST_MARKER } from './markers.js';
+import { unionBox, type Box, type Line, type Word } from './page-model.js';
+
+function verticalOverlap(a: Box, b: Box): number {
+  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const minHeight = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  return minHeight > 0 ? overlap / minHeight : 0;
+}
+
+function horizontalGap(a: Box, b: Box): number {
+  return Math.max(b.x0 - a.x1, a.x0 - b.x1);
+}
+
+export const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+
+function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boolean {
+  const size = Math.max(last.fontSize, word.fontSize, 1);
+  const gap = horizontalGap(last.box, word.box);
+  if (gap > size * 0.7) return false;
+  if (verticalOverlap(last.box, word.box) >= 0.5) return true;
+  if (gap > size * 0.3) return false;
+  const height = main.y1 - main.y0;
+  const center = centerY(word.box);
+  if (word.fontSize < mainSize * 0.9) return center >= main.y0 - height * 0.4 && center <= main.y1 + height * 0.4;
+  if (word.fontSize > mainSize * 1.1) return Math.min(main.y1, word.box.y1) - Math.max(main.y0, word.box.y0) >= height * 0.5;
+  return false;
+}
+
+/** Words into lines; `skip` holds words that are not running text (they sit in tables). */
+export function buildLines(words: Word[], skip?: Set<number>): Line[] {
+  // Pass 1: runs of words in the order the file drew them that continue one line: on the same
+  // baseline with word-sized gaps, or smaller glyphs raised or lowered against it (exponents,
+  // indices, the limits of an integral), or a larger operator standing across it.
+  const segments: number[][] = [];
+  let main: Box | null = null;
+  let mainSize = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (skip?.has(i)) continue;
+    const segment = segments[segments.length - 1];
+    const word = words[i];
+    if (segment && main && continuesLine(words[segment[segment.length - 1]], word, main, mainSize)) {
+      segment.push(i);
+      if (word.fontSize >= mainSize * 0.9) {
+        main = unionBox([main, word.box]);
+        mainSize = Math.max(mainSize, word.fontSize);
+      }
+      continue;
+    }
+    segments.push([i]);
+    main = { ...word.box };
+    mainSize = word.fontSize;
+  }
+  const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
+  // Pass 2: runs on one visual line are joined (content streams often draw a line in pieces),
+  // except across a gutter: a gap that the lines above and below leave empty too is a column
+  // or table boundary, not a space between words.
+  const order = segments.map((_, i) => i).sort((a, b) => centerY(boxes[a]) - centerY(boxes[b]) || boxes[a].x0 - boxes[b].x0);
+  const merged: { words: number[]; box: Box; size: number }[] = [];
+  for (const index of order) {
+    const box = boxes[index];
+    const size = Math.max(...segments[index].map((i) => words[i].fontSize), 1);
+    const target = merged.find((line) => {
+      if (verticalOverlap(line.box, box) < 0.6) return false;
+      const gap = horizontalGap(line.box, box);
+      const lineSize = Math.max(size, line.size);
+      // A bullet or number stands apart from its item's text, in a column of its own, yet
+      // belongs to the line.
+      const left = line.box.x0 <= box.x0 ? line.words : segments[index];
+      if (gap > 0 && gap <= lineSize * 4 && left.length === 1 && LIST_MARKER.test(words[left[0]].text)) return true;
+      if (gap < -lineSize || gap > lineSize * 1.5) return false;
+      if (gap <= lineSize * 0.35) return true;
+      const leftBox = line.box.x0 <= box.x0 ? line.box : box;
+      const rightBox = leftBox === box ? line.box : box;
+      return !isGutter(leftBox.x1, rightBox.x0, line.box, boxes, lineSize);
+    });
+    if (target) {
+      target.words.push(...segments[index]);
+      target.box = unionBox([target.box, box]);
+      target.size = Math.max(target.size, size);
+    } else {
+      merged.push({ words: [...segments[index]], box: { ...box }, size });
+    }
+  }
+  for (const line of merged) {
+    const rtl = line.words.some((i) => RTL.test(words[i].text));
+    if (!rtl) line.words.sort((a, b) => words[a].box.x0 - words[b].box.x0);
+  }
+  return merged
+    .map(({ words: w, box }) => ({ words: w, box }))
+    .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+}
+
+/** Whether the horizontal gap [from, to] on this line stays empty in the nearby lines. */
+function isGutter(from: number, to: number, line: Box, boxes: Box[], size: number): boolean {
+  const height = Math.max(line.y1 - line.y0, size);
+  let nearby = 0;
+  for (const box of boxes) {
+    if (box.y1 < line.y0 - height * 4 || box.y0 > line.y1 + height * 4) continue;
+    if (verticalOverlap(box, line) >= 0.5) continue;
+    if (box.x1 < from - size * 3 || box.x0 > to + size * 3) continue;
+    if (box.x0 < from && box.x1 > to) return false;
+    nearby++;
+  }
+  return nearby >= 2;
+}
+
+export function centerY(box: Box): number {
+  return (box.y0 + box.y1) / 2;
+}
+

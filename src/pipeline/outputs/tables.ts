@@ -1,0 +1,43 @@
+// `include=tables` and the markdown form of a table, which page text and markdown both use.
+import { fractionBox } from './layout.js';
+import type { Page, Table } from '../page-model.js';
+import { tableRows } from '../tables/index.js';
+
+export interface WireTable {
+  /** Cell texts row by row; a merged cell's text sits at its top-left position. */
+  rows: string[][];
+  columns: number;
+  markdown: string;
+  // Additive beyond SPEC.md's {rows, columns, markdown}:
+  header_rows: number;
+  cells: { row: number; column: number; row_span: number; column_span: number; text: string }[];
+  bbox: { left: number; top: number; width: number; height: number };
+  continued_from_previous_page: boolean;
+  continues_on_next_page: boolean;
+}
+
+/** A GitHub-flavoured pipe table; the first row is the header row markdown requires. */
+export function tableMarkdown(table: Table): string {
+  const rows = tableRows(table).map((row) => row.map(escapeCell));
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const out = [line(rows[0]), line(rows[0].map(() => '---'))];
+  for (const row of rows.slice(1)) out.push(line(row));
+  return out.join('\n');
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+}
+
+export function pageTables(page: Page): WireTable[] {
+  return page.tables.map((table) => ({
+    rows: tableRows(table),
+    columns: table.columnCount,
+    markdown: tableMarkdown(table),
+    header_rows: table.headerRows,
+    cells: table.cells.map((c) => ({ row: c.row, column: c.column, row_span: c.rowSpan, column_span: c.columnSpan, text: c.text })),
+    bbox: fractionBox(table.box, page.width, page.height),
+    continued_from_previous_page: table.continuedFromPrevious,
+    continues_on_next_page: table.continuesOnNext,
+  }));
+}

@@ -1,0 +1,243 @@
+// Tables without drawn cell borders, found from how their words line up: runs of text rows that
+// break into several chunks at wide gaps, where the gaps of the rows line up into columns that no
+// row crosses. Horizontal rules (booktabs style) mark the header and the table's ends when present.
+// Multi-line cells are joined back into one row when a row continues the one above it.
+import type { Box, Segment, Word } from '../page-model.js';
+import type { CellRegion, GridTable } from './grid.js';
+import { LIST_MARKER } from '../markers.js';
+
+export interface Chunk {
+  x0: number;
+  x1: number;
+  words: number[];
+}
+
+export interface Row {
+  box: Box;
+  size: number;
+  chunks: Chunk[];
+  bold: boolean;
+}
+
+/** A gap wider than this many font sizes separates cells. */
+const CELL_GAP = 1.0;
+/** Rows further apart than this many line heights do not belong to one table. */
+const ROW_GAP = 2.2;
+
+export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
+  // Running headers and footers (a page number across from a title) are not table rows.
+  const rows = visualRows(words, available).filter((r) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94);
+  const grids: GridTable[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    if (rows[i].chunks.length < 2) {
+      i++;
+      continue;
+    }
+    // A run of rows that stay close together, most with several chunks.
+    let end = i;
+    while (end + 1 < rows.length) {
+      const next = rows[end + 1];
+      const gap = next.box.y0 - rows[end].box.y1;
+      if (gap > Math.max(rows[end].size, next.size) * ROW_GAP) break;
+      // A one-chunk row between rows of cells is a section label or a wrapped cell, when short.
+      const label = next.chunks.length === 1 && next.chunks[0].words.length <= 8 && end + 2 < rows.length && rows[end + 2].chunks.length >= 2;
+      if (next.chunks.length >= 2 || (label && overlapsX(next.box, runBox(rows, i, end + 2)))) {
+        end++;
+        continue;
+      }
+      break;
+    }
+    const grid = gridOf(rows.slice(i, end + 1), words, horizontalRules, page.width);
+    if (grid) grids.push(grid);
+    i = end + 1;
+  }
+  return grids;
+}
+
+function overlapsX(a: Box, b: Box): boolean {
+  return Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0);
+}
+
+function runBox(rows: Row[], from: number, to: number): Box {
+  const boxes = rows.slice(from, to + 1).map((r) => r.box);
+  return { x0: Math.min(...boxes.map((b) => b.x0)), y0: boxes[0].y0, x1: Math.max(...boxes.map((b) => b.x1)), y1: boxes[boxes.length - 1].y1 };
+}
+
+/** Words grouped into visual rows top to bottom, each cut into chunks at wide gaps. */
+export function visualRows(words: Word[], available: number[]): Row[] {
+  const sorted = [...available].sort((a, b) => center(words[a].box) - center(words[b].box));
+  const groups: number[][] = [];
+  const boxes: Box[] = [];
+  for (const i of sorted) {
+    const box = words[i].box;
+    const last = boxes[boxes.length - 1];
+    if (last) {
+      const overlap = Math.min(last.y1, box.y1) - Math.max(last.y0, box.y0);
+      if (overlap >= Math.min(last.y1 - last.y0, box.y1 - box.y0) * 0.5) {
+        groups[groups.length - 1].push(i);
+        boxes[boxes.length - 1] = { x0: Math.min(last.x0, box.x0), y0: Math.min(last.y0, box.y0), x1: Math.max(last.x1, box.x1), y1: Math.max(last.y1, box.y1) };
+        continue;
+      }
+    }
+    groups.push([i]);
+    boxes.push({ ...box });
+  }
+  return groups.map((group, g) => {
+    group.sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    const size = median(group.map((i) => words[i].fontSize)) || 10;
+    const chunks: Chunk[] = [];
+    for (const i of group) {
+      const w = words[i];
+      const last = chunks[chunks.length - 1];
+      if (last && w.box.x0 - last.x1 <= Math.max(size, w.fontSize) * CELL_GAP) {
+        last.words.push(i);
+        last.x1 = Math.max(last.x1, w.box.x1);
+      } else {
+        chunks.push({ x0: w.box.x0, x1: w.box.x1, words: [i] });
+      }
+    }
+    return { box: boxes[g], size, chunks, bold: group.every((i) => words[i].bold) };
+  });
+}
+
+function center(box: Box): number {
+  return (box.y0 + box.y1) / 2;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * x positions between columns: the middles of gaps, at least 0.4 font sizes wide, that almost no
+ * chunk of the given rows covers (a few spanning cells may cross a real column gap).
+ */
+export function columnSeparators(rows: Row[], left: number, right: number, size: number): number[] {
+  const width = Math.ceil(right - left) + 1;
+  const coverage = new Uint16Array(width);
+  for (const row of rows) {
+    for (const chunk of row.chunks) {
+      for (let x = Math.max(0, Math.floor(chunk.x0 - left)); x <= Math.ceil(chunk.x1 - left) && x < width; x++) coverage[x]++;
+    }
+  }
+  const allowed = Math.floor(rows.length * 0.1);
+  const separators: number[] = [];
+  let start = -1;
+  for (let x = 0; x <= width; x++) {
+    const open = x < width && coverage[x] <= allowed;
+    if (open && start < 0) start = x;
+    if (!open && start >= 0) {
+      if (start > 0 && x < width && x - start >= size * 0.4) separators.push(left + (start + x) / 2);
+      start = -1;
+    }
+  }
+  return separators;
+}
+
+/** Column separators of a run of rows, its grid, or null when it does not look like a table. */
+function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number): GridTable | null {
+  const multi = rows.filter((r) => r.chunks.length >= 2);
+  if (multi.length < 2) return null;
+  const size = median(rows.map((r) => r.size));
+  // Prose in two page columns also breaks into two chunks per row; table cells are short.
+  const chunkWords = multi.flatMap((r) => r.chunks.map((c) => c.words.length));
+  const shortShare = chunkWords.filter((n) => n <= 4).length / chunkWords.length;
+  if (shortShare < 0.6) return null;
+
+  const left = Math.min(...rows.map((r) => r.box.x0));
+  const right = Math.max(...rows.map((r) => r.box.x1));
+  const separators = columnSeparators(multi, left, right, size);
+  if (separators.length === 0) return null;
+  const xs = [left, ...separators, right];
+  const columns = xs.length - 1;
+  // Two wide halves split near the middle of the page are the page's own text columns.
+  if (columns === 2 && xs[1] - xs[0] > pageWidth * 0.3 && xs[2] - xs[1] > pageWidth * 0.3 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1) {
+    return null;
+  }
+  const columnOf = (x: number) => {
+    for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
+    return columns - 1;
+  };
+
+  // Rows: each visual row, continuation rows joined to the row above.
+  const logical: Row[][] = [];
+  const gaps = rows.slice(1).map((r, i) => r.box.y0 - rows[i].box.y1);
+  const typicalGap = median(gaps);
+  rows.forEach((row, i) => {
+    const previous = logical[logical.length - 1];
+    if (previous && continuesRow(previous[previous.length - 1], row, gaps[i - 1], typicalGap, columnOf)) previous.push(row);
+    else logical.push([row]);
+  });
+  if (logical.length < 2) return null;
+  // At least two columns must hold text in more than one row.
+  // Bullets or numbers before list text line up like a column; a list is not a table.
+  for (let c = 0; c < columns; c++) {
+    const chunks = multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c));
+    if (chunks.length > 0 && chunks.every((k) => k.words.every((w) => LIST_MARKER.test(words[w].text)))) return null;
+  }
+  const filled = new Array<number>(columns).fill(0);
+  for (const group of logical) {
+    const used = new Set<number>();
+    for (const row of group) for (const chunk of row.chunks) used.add(columnOf((chunk.x0 + chunk.x1) / 2));
+    for (const c of used) filled[c]++;
+  }
+  if (filled.filter((n) => n >= 2).length < 2) return null;
+  if (multi.length < 3 && columns < 3) return null;
+
+  const ys = logical.map((group) => group[0].box.y0);
+  ys.push(logical[logical.length - 1].at(-1)!.box.y1);
+  // Boundaries between rows sit midway between the text of one and the next.
+  for (let r = 1; r < logical.length; r++) ys[r] = (logical[r - 1].at(-1)!.box.y1 + logical[r][0].box.y0) / 2;
+  const cells: CellRegion[] = [];
+  logical.forEach((group, r) => {
+    // A chunk wider than its column spans the columns it covers.
+    const spans: [number, number][] = [];
+    for (const row of group) {
+      for (const chunk of row.chunks) {
+        const c0 = columnOf(chunk.x0 + 0.5);
+        const c1 = columnOf(chunk.x1 - 0.5);
+        spans.push([c0, c1]);
+      }
+    }
+    let c = 0;
+    while (c < columns) {
+      const span = spans.filter(([a, b]) => a <= c && b >= c && b > a).reduce<[number, number] | null>((acc, s) => (acc && acc[1] >= s[1] ? acc : s), null);
+      const last = span && span[0] === c ? span[1] : c;
+      cells.push({ row: r, column: c, rowSpan: 1, columnSpan: last - c + 1, box: { x0: xs[c], y0: ys[r], x1: xs[last + 1], y1: ys[r + 1] } });
+      c = last + 1;
+    }
+  });
+  const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
+  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box) };
+}
+
+/**
+ * A row continues the one above it (a cell's text wrapped onto a second line) when it is closer
+ * to it than rows usually are, or when its first column is empty and its text sits only in
+ * columns the row above also fills.
+ */
+function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number): boolean {
+  const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
+  const mine = columnsOf(row);
+  const theirs = columnsOf(above);
+  if (mine.has(0)) return false;
+  const inside = [...mine].every((c) => theirs.has(c));
+  if (!inside) return false;
+  return gap < typicalGap * 0.8 || mine.size < theirs.size;
+}
+
+/** Header rows: those above the first rule that cuts through the table, else bold rows on top. */
+function headerRows(rows: Row[][], rules: Segment[], box: Box): number {
+  const inner = rules.filter((r) => r.x0 <= box.x0 + (box.x1 - box.x0) * 0.2 && r.x1 >= box.x1 - (box.x1 - box.x0) * 0.2 && r.y0 > box.y0 + 1 && r.y0 < box.y1 - 1);
+  if (inner.length > 0) {
+    const first = Math.min(...inner.map((r) => r.y0));
+    const above = rows.filter((group) => group.at(-1)!.box.y1 <= first + 1).length;
+    if (above > 0 && above < rows.length) return above;
+  }
+  let bold = 0;
+  while (bold < rows.length && rows[bold].every((r) => r.bold)) bold++;
+  return bold > 0 && bold < rows.length ? bold : 0;
+}

@@ -1,0 +1,164 @@
+// From a grid of cell regions and the page's words to a Table: words placed in the cell under
+// their centre, cell text in reading order, empty grid rows and columns dropped, right-to-left
+// tables mirrored so that column 0 is the first column a reader meets.
+import { buildLines } from '../lines.js';
+import type { Box, Table, TableCell, Word } from '../page-model.js';
+
+/** Relations and operators that mark a piece of a formula. */
+const FORMULA = /[=⇒⇔∈∉∂∑∏∫→↦≤≥≠⊆⊂∪∩∀∃]/;
+
+/** A cell region on the page, by grid position; a merged cell covers several positions. */
+export interface CellRegion {
+  row: number;
+  column: number;
+  rowSpan: number;
+  columnSpan: number;
+  box: Box;
+}
+
+export interface GridTable {
+  box: Box;
+  rowCount: number;
+  columnCount: number;
+  cells: CellRegion[];
+  source: Table['source'];
+  /** Leading rows known to be headers from the drawing (shading, a rule under them); -1 unknown. */
+  headerRows: number;
+}
+
+/**
+ * Fills a grid with the words whose centre lies in each cell, and returns the table and the
+ * indices of the words it took (claimed words leave the running text). Null when the grid holds
+ * too little to be a table.
+ */
+export function fillGrid(grid: GridTable, words: Word[], candidates: Iterable<number>, rightToLeft: boolean): { table: Table; claimed: number[] } | null {
+  const inCell: number[][] = grid.cells.map(() => []);
+  const claimed: number[] = [];
+  for (const i of candidates) {
+    const box = words[i].box;
+    const cx = (box.x0 + box.x1) / 2;
+    const cy = (box.y0 + box.y1) / 2;
+    if (cx < grid.box.x0 || cx > grid.box.x1 || cy < grid.box.y0 || cy > grid.box.y1) continue;
+    const cell = grid.cells.findIndex((c) => cx >= c.box.x0 && cx <= c.box.x1 && cy >= c.box.y0 && cy <= c.box.y1);
+    if (cell < 0) continue;
+    inCell[cell].push(i);
+    claimed.push(i);
+  }
+  const texts = inCell.map((indices) => cellText(indices.map((i) => words[i]), rightToLeft));
+  const table = prune(grid, texts);
+  if (!table) return null;
+  return { table: rightToLeft ? mirror(table) : table, claimed };
+}
+
+/**
+ * The text of a cell: its words in lines top to bottom (built like the page's own lines, so a
+ * bullet and its text stay on one line), each line in reading direction, lines joined by spaces,
+ * words hyphenated at a line end joined back.
+ */
+export function cellText(cellWords: Word[], rightToLeft: boolean): string {
+  if (cellWords.length === 0) return '';
+  const ordered = [...cellWords].sort((a, b) => a.box.y0 - b.box.y0);
+  const lines = buildLines(ordered).map((line) => line.words.map((i) => ordered[i]));
+  let text = '';
+  let previous: Word | null = null;
+  for (const line of lines) {
+    if (rightToLeft) line.sort((a, b) => b.box.x0 - a.box.x0);
+    if (previous) text += previous.hyphenated ? (/^[\p{Lu}\p{N}]/u.test(line[0].text) ? '-' : '') : ' ';
+    text += line.map((w) => w.text).join(' ');
+    previous = line[line.length - 1];
+  }
+  return text;
+}
+
+/**
+ * Drops grid rows and columns in which no cell starts or ends with text of its own (spacer rows,
+ * double rulings), re-indexing the cells. Null when fewer than two rows or columns, or fewer than
+ * three filled cells, remain.
+ */
+function prune(grid: GridTable, texts: string[]): Table | null {
+  const rowUsed = new Array<boolean>(grid.rowCount).fill(false);
+  const columnUsed = new Array<boolean>(grid.columnCount).fill(false);
+  grid.cells.forEach((cell, i) => {
+    if (!texts[i]) return;
+    rowUsed[cell.row] = true;
+    columnUsed[cell.column] = true;
+  });
+  // A column or row kept only because a spanning cell starts there would vanish with it; keep any
+  // grid line where some filled cell starts.
+  const rowIndex = remap(rowUsed);
+  const columnIndex = remap(columnUsed);
+  const rowCount = rowUsed.filter(Boolean).length;
+  const columnCount = columnUsed.filter(Boolean).length;
+  if (rowCount < 2 || columnCount < 2) return null;
+  const cells: TableCell[] = [];
+  const taken = new Set<string>();
+  grid.cells.forEach((cell, i) => {
+    const row = firstKept(rowIndex, cell.row, cell.rowSpan);
+    const column = firstKept(columnIndex, cell.column, cell.columnSpan);
+    if (row < 0 || column < 0) return;
+    const rowSpan = spanKept(rowIndex, cell.row, cell.rowSpan);
+    const columnSpan = spanKept(columnIndex, cell.column, cell.columnSpan);
+    const key = `${row}:${column}`;
+    if (taken.has(key)) {
+      // Two regions collapsed onto one position: keep the text of both.
+      const existing = cells.find((c) => c.row === row && c.column === column)!;
+      if (texts[i]) existing.text = existing.text ? `${existing.text} ${texts[i]}` : texts[i];
+      return;
+    }
+    taken.add(key);
+    cells.push({ row, column, rowSpan, columnSpan, text: texts[i], box: cell.box });
+  });
+  const filled = cells.filter((c) => c.text);
+  if (filled.length < 3) return null;
+  // Text that merely lines up (formulas, diagram labels) leaves most of its grid empty; a table
+  // found by alignment alone must fill at least half of it.
+  if (grid.source === 'aligned') {
+    const area = filled.reduce((sum, c) => sum + c.rowSpan * c.columnSpan, 0);
+    if (rowCount < 3 || area < rowCount * columnCount * 0.5) return null;
+    // Display formulas line up too; their cells are full of relations and operators.
+    if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
+  }
+  cells.sort((a, b) => a.row - b.row || a.column - b.column);
+  return {
+    box: grid.box,
+    rowCount,
+    columnCount,
+    cells,
+    headerRows: grid.headerRows >= 0 ? Math.min(grid.headerRows, rowCount - 1) : 0,
+    source: grid.source,
+    continuedFromPrevious: false,
+    continuesOnNext: false,
+  };
+}
+
+/** For each old index, its new index, or -1 when dropped. */
+function remap(used: boolean[]): number[] {
+  let next = 0;
+  return used.map((u) => (u ? next++ : -1));
+}
+
+function firstKept(index: number[], start: number, span: number): number {
+  for (let i = start; i < start + span; i++) if (index[i] >= 0) return index[i];
+  return -1;
+}
+
+function spanKept(index: number[], start: number, span: number): number {
+  let n = 0;
+  for (let i = start; i < start + span; i++) if (index[i] >= 0) n++;
+  return Math.max(1, n);
+}
+
+/** Column 0 becomes the rightmost column, as a right-to-left reader meets it. */
+function mirror(table: Table): Table {
+  const cells = table.cells
+    .map((c) => ({ ...c, column: table.columnCount - c.column - c.columnSpan }))
+    .sort((a, b) => a.row - b.row || a.column - b.column);
+  return { ...table, cells };
+}
+
+/** The table as rows of cell texts; a merged cell's text sits at its top-left position. */
+export function tableRows(table: Table): string[][] {
+  const rows = Array.from({ length: table.rowCount }, () => new Array<string>(table.columnCount).fill(''));
+  for (const cell of table.cells) rows[cell.row][cell.column] = cell.text;
+  return rows;
+}

@@ -1,0 +1,88 @@
+// Table detection on one page: grids drawn with rulings first, then grids of aligned text among
+// the words no drawn table took. No JavaScript library finds tables in positioned text (the known
+// tools, Camelot, pdfplumber and Tabula, are Python and Java), so this is written here, after
+// their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
+// one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
+// between rows only) gets its columns from the alignment of its text.
+import { intersectionArea, type PageGraphics, type Segment, type Table, type Word } from '../page-model.js';
+import { alignedGrids, columnSeparators, visualRows } from './aligned.js';
+import { LIST_MARKER } from '../markers.js';
+import { fillGrid, type GridTable } from './grid.js';
+import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
+
+export { tableRows } from './grid.js';
+
+export interface FoundTables {
+  tables: Table[];
+  /** For each table, the indices of the words it holds. */
+  words: number[][];
+}
+
+export function findTables(page: { words: Word[]; width: number; height: number }, graphics: PageGraphics, excluded: Set<number>, rightToLeft: boolean, scale = 1): FoundTables {
+  const { words } = page;
+  const tables: Table[] = [];
+  const held: number[][] = [];
+  const taken = new Set<number>(excluded);
+  const free = () => words.map((_, i) => i).filter((i) => !taken.has(i));
+  const keep = (grid: GridTable) => {
+    const filled = fillGrid(grid, words, free(), rightToLeft);
+    if (!filled) return;
+    tables.push(filled.table);
+    held.push(filled.claimed);
+    for (const i of filled.claimed) taken.add(i);
+  };
+  for (const frame of ruledFrames(graphics, scale)) {
+    const grid = frameGrid(frame, scale);
+    if (!grid) continue;
+    const refined = withTextColumns(frame, grid, words, free(), scale);
+    keep((refined && frameGrid(refined, scale)) || grid);
+  }
+  const rules = pageRulings(graphics, scale).horizontal;
+  for (const grid of alignedGrids(words, free(), rules, page)) {
+    if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
+    keep(grid);
+  }
+  return { tables, words: held };
+}
+
+/**
+ * The frame with column borders added where the text inside it lines up into columns that no
+ * ruling separates; each added border runs through the grid rows no word of which it would cut.
+ * Null when the text adds no column.
+ */
+function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: number[], scale: number): Rulings | null {
+  const { box } = grid;
+  const inside = free.filter((i) => {
+    const b = words[i].box;
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
+  });
+  const rows = visualRows(words, inside).filter((r) => r.chunks.length >= 2);
+  if (rows.length < 3) return null;
+  const size = rows.map((r) => r.size).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+  const drawn = frame.vertical.map((v) => v.x0);
+  const separators = columnSeparators(rows, box.x0, box.x1, size);
+  const fresh = separators.filter((x, i) => {
+    if (drawn.some((d) => Math.abs(d - x) <= 4 * scale)) return false;
+    // A column of bullets or numbers in front of list text is a list inside a cell.
+    const from = Math.max(i > 0 ? separators[i - 1] : box.x0, ...drawn.filter((d) => d < x));
+    const before = rows.flatMap((r) => r.chunks.filter((c) => c.x0 >= from && c.x1 <= x));
+    return !(before.length > 0 && before.every((c) => c.words.every((w) => LIST_MARKER.test(words[w].text))));
+  });
+  if (fresh.length === 0) return null;
+  const bands = [...new Set(grid.cells.flatMap((c) => [c.box.y0, c.box.y1]))].sort((a, b) => a - b);
+  const added: Segment[] = [];
+  for (const x of fresh) {
+    for (let i = 0; i + 1 < bands.length; i++) {
+      const [y0, y1] = [bands[i], bands[i + 1]];
+      const cut = inside.some((w) => {
+        const b = words[w].box;
+        const cy = (b.y0 + b.y1) / 2;
+        return cy > y0 && cy < y1 && b.x0 < x && b.x1 > x;
+      });
+      if (!cut) added.push({ x0: x, y0, x1: x, y1 });
+    }
+  }
+  return { horizontal: frame.horizontal, vertical: [...frame.vertical, ...added] };
+}

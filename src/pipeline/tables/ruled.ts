@@ -1,0 +1,224 @@
+// Tables whose cells are drawn: horizontal and vertical rulings (stroked lines, thin bars, the
+// edges of boxes and of coloured cell backgrounds) that cross each other form a grid; a missing
+// ruling between two neighbouring grid positions merges them into one cell.
+import type { Box, PageGraphics, Rect, Segment } from '../page-model.js';
+import type { CellRegion, GridTable } from './grid.js';
+
+/** Positions closer than this (points or pixels at 72 dpi) are one ruling. */
+const SNAP = 2;
+/** A ruling must run this far across a cell side to close it. */
+const COVERAGE = 0.6;
+/** Joined rulings shorter than this are glyph decoration or tick marks, not cell sides. */
+const MIN_LENGTH = 8;
+
+export interface Rulings {
+  horizontal: Segment[];
+  vertical: Segment[];
+}
+
+/** All rulings of a page, straightened and joined where collinear pieces touch. */
+export function pageRulings(graphics: PageGraphics, scale = 1): Rulings {
+  const horizontal: Segment[] = [];
+  const vertical: Segment[] = [];
+  const add = (s: Segment) => {
+    if (s.y0 === s.y1 && s.x1 > s.x0) horizontal.push({ ...s });
+    else if (s.x0 === s.x1 && s.y1 > s.y0) vertical.push({ ...s });
+  };
+  for (const s of graphics.segments) add(s);
+  const fills = graphics.rects.filter((r) => r.filled && !r.stroked);
+  for (const rect of graphics.rects) {
+    const b = rect.box;
+    const edges: [Segment, 'top' | 'bottom' | 'left' | 'right'][] = [
+      [{ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y0 }, 'top'],
+      [{ x0: b.x0, y0: b.y1, x1: b.x1, y1: b.y1 }, 'bottom'],
+      [{ x0: b.x0, y0: b.y0, x1: b.x0, y1: b.y1 }, 'left'],
+      [{ x0: b.x1, y0: b.y0, x1: b.x1, y1: b.y1 }, 'right'],
+    ];
+    for (const [edge, side] of edges) {
+      // Office producers paint one cell's background as several touching pieces (padding, text
+      // area); an edge between two pieces of the same colour is not a visible border.
+      if (!rect.stroked && hiddenEdge(edge, side, rect.fill, fills, scale)) continue;
+      add(edge);
+    }
+  }
+  // Tick marks, bullets and underlines of single letters are shorter than any cell side.
+  const min = MIN_LENGTH * scale;
+  return {
+    horizontal: join(horizontal, 'h', SNAP * scale).filter((s) => s.x1 - s.x0 >= min),
+    vertical: join(vertical, 'v', SNAP * scale).filter((s) => s.y1 - s.y0 >= min),
+  };
+}
+
+/** Whether pieces of the same fill colour lie right across this edge of a filled rectangle. */
+function hiddenEdge(edge: Segment, side: 'top' | 'bottom' | 'left' | 'right', fill: number | null, fills: Rect[], scale: number): boolean {
+  const touch = 0.6 * scale;
+  const horizontal = side === 'top' || side === 'bottom';
+  const length = horizontal ? edge.x1 - edge.x0 : edge.y1 - edge.y0;
+  if (length <= 0) return false;
+  let covered = 0;
+  for (const other of fills) {
+    if (other.fill !== fill) continue;
+    const o = other.box;
+    const facing =
+      side === 'top' ? Math.abs(o.y1 - edge.y0) <= touch : side === 'bottom' ? Math.abs(o.y0 - edge.y0) <= touch : side === 'left' ? Math.abs(o.x1 - edge.x0) <= touch : Math.abs(o.x0 - edge.x0) <= touch;
+    if (!facing) continue;
+    const from = horizontal ? Math.max(edge.x0, o.x0) : Math.max(edge.y0, o.y0);
+    const to = horizontal ? Math.min(edge.x1, o.x1) : Math.min(edge.y1, o.y1);
+    if (to > from) covered += to - from;
+  }
+  return covered >= length * 0.8;
+}
+
+/** Collinear rulings (within `snap`) that overlap or nearly touch become one. */
+function join(segments: Segment[], axis: 'h' | 'v', snap: number): Segment[] {
+  const at = (s: Segment) => (axis === 'h' ? s.y0 : s.x0);
+  const from = (s: Segment) => (axis === 'h' ? s.x0 : s.y0);
+  const to = (s: Segment) => (axis === 'h' ? s.x1 : s.y1);
+  const sorted = [...segments].sort((a, b) => at(a) - at(b));
+  const out: Segment[] = [];
+  let group: Segment[] = [];
+  const flush = () => {
+    if (group.length === 0) return;
+    const position = group.reduce((sum, s) => sum + at(s), 0) / group.length;
+    group.sort((a, b) => from(a) - from(b));
+    let start = from(group[0]);
+    let end = to(group[0]);
+    const emit = () => out.push(axis === 'h' ? { x0: start, y0: position, x1: end, y1: position } : { x0: position, y0: start, x1: position, y1: end });
+    for (const s of group.slice(1)) {
+      if (from(s) <= end + snap) end = Math.max(end, to(s));
+      else {
+        emit();
+        start = from(s);
+        end = to(s);
+      }
+    }
+    emit();
+    group = [];
+  };
+  for (const s of sorted) {
+    if (group.length > 0 && at(s) - at(group[group.length - 1]) > snap) flush();
+    group.push(s);
+  }
+  flush();
+  return out;
+}
+
+function crosses(h: Segment, v: Segment, tolerance: number): boolean {
+  return v.x0 >= h.x0 - tolerance && v.x0 <= h.x1 + tolerance && h.y0 >= v.y0 - tolerance && h.y0 <= v.y1 + tolerance;
+}
+
+/** Groups of rulings that cross one another, each a candidate table frame. */
+function frames(rulings: Rulings, tolerance: number): Rulings[] {
+  const { horizontal, vertical } = rulings;
+  const parent = [...horizontal, ...vertical].map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  horizontal.forEach((h, i) => {
+    vertical.forEach((v, j) => {
+      if (crosses(h, v, tolerance)) parent[find(i)] = find(horizontal.length + j);
+    });
+  });
+  const groups = new Map<number, Rulings>();
+  horizontal.forEach((h, i) => {
+    const root = find(i);
+    if (!groups.has(root)) groups.set(root, { horizontal: [], vertical: [] });
+    groups.get(root)!.horizontal.push(h);
+  });
+  vertical.forEach((v, j) => {
+    const root = find(horizontal.length + j);
+    if (!groups.has(root)) groups.set(root, { horizontal: [], vertical: [] });
+    groups.get(root)!.vertical.push(v);
+  });
+  return [...groups.values()].filter((g) => g.horizontal.length >= 2 && g.vertical.length >= 2);
+}
+
+/** Sorted distinct positions, merging those within `snap`. */
+function positions(values: number[], snap: number): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const v of sorted) {
+    if (out.length > 0 && v - out[out.length - 1] <= snap) continue;
+    out.push(v);
+  }
+  return out;
+}
+
+/** How much of [from, to] the rulings at `position` cover (0-1). */
+function covered(segments: Segment[], axis: 'h' | 'v', position: number, from: number, to: number, snap: number): number {
+  let total = 0;
+  for (const s of segments) {
+    const at = axis === 'h' ? s.y0 : s.x0;
+    if (Math.abs(at - position) > snap) continue;
+    const a = Math.max(from, axis === 'h' ? s.x0 : s.y0);
+    const b = Math.min(to, axis === 'h' ? s.x1 : s.y1);
+    if (b > a) total += b - a;
+  }
+  return to > from ? total / (to - from) : 0;
+}
+
+/** Groups of crossing rulings on a page, each a candidate table frame. */
+export function ruledFrames(graphics: PageGraphics, scale = 1): Rulings[] {
+  return frames(pageRulings(graphics, scale), SNAP * scale * 1.5);
+}
+
+/**
+ * The grid a frame draws. `scale` is the page's units per point (1 for PDF points, dpi/72 for
+ * scanned pixels), so tolerances keep their physical size. Null when it is not a grid of cells.
+ */
+export function frameGrid(frame: Rulings, scale = 1): GridTable | null {
+  const snap = SNAP * scale;
+  let xs = positions(frame.vertical.map((v) => v.x0), snap);
+  let ys = positions(frame.horizontal.map((h) => h.y0), snap);
+  // Rulings running past the outermost crossing ones close an open side of the table.
+  const left = Math.min(...frame.horizontal.map((h) => h.x0));
+  const right = Math.max(...frame.horizontal.map((h) => h.x1));
+  const top = Math.min(...frame.vertical.map((v) => v.y0));
+  const bottom = Math.max(...frame.vertical.map((v) => v.y1));
+  if (left < xs[0] - snap * 3) xs = [left, ...xs];
+  if (right > xs[xs.length - 1] + snap * 3) xs = [...xs, right];
+  if (top < ys[0] - snap * 3) ys = [top, ...ys];
+  if (bottom > ys[ys.length - 1] + snap * 3) ys = [...ys, bottom];
+  if (xs.length < 2 || ys.length < 2 || (xs.length < 3 && ys.length < 3)) return null;
+  const frameXs = positions(frame.vertical.map((v) => v.x0), snap);
+  const frameYs = positions(frame.horizontal.map((h) => h.y0), snap);
+  // Two crossing lines (the axes of a plot) close no cell; a table draws at least two of each.
+  if (frameXs.length < 2 || frameYs.length < 2) return null;
+  const virtual = (value: number, drawn: number[]) => !drawn.includes(value);
+  const rows = ys.length - 1;
+  const columns = xs.length - 1;
+  // Where a side was closed by extension there is no drawn ruling: treat it as present.
+  const hasVertical = (c: number, r: number) => virtual(xs[c], frameXs) || covered(frame.vertical, 'v', xs[c], ys[r], ys[r + 1], snap) >= COVERAGE;
+  const hasHorizontal = (r: number, c: number) => virtual(ys[r], frameYs) || covered(frame.horizontal, 'h', ys[r], xs[c], xs[c + 1], snap) >= COVERAGE;
+  const parent = Array.from({ length: rows * columns }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      if (c + 1 < columns && !hasVertical(c + 1, r)) parent[find(r * columns + c)] = find(r * columns + c + 1);
+      if (r + 1 < rows && !hasHorizontal(r + 1, c)) parent[find(r * columns + c)] = find((r + 1) * columns + c);
+    }
+  }
+  const regions = new Map<number, { r0: number; r1: number; c0: number; c1: number }>();
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      const root = find(r * columns + c);
+      const region = regions.get(root);
+      if (!region) regions.set(root, { r0: r, r1: r, c0: c, c1: c });
+      else {
+        region.r0 = Math.min(region.r0, r);
+        region.r1 = Math.max(region.r1, r);
+        region.c0 = Math.min(region.c0, c);
+        region.c1 = Math.max(region.c1, c);
+      }
+    }
+  }
+  const cells: CellRegion[] = [...regions.values()].map((g) => ({
+    row: g.r0,
+    column: g.c0,
+    rowSpan: g.r1 - g.r0 + 1,
+    columnSpan: g.c1 - g.c0 + 1,
+    box: { x0: xs[g.c0], y0: ys[g.r0], x1: xs[g.c1 + 1], y1: ys[g.r1 + 1] },
+  }));
+  // One region covering everything is a box, not a table.
+  if (cells.length < 2) return null;
+  const box: Box = { x0: xs[0], y0: ys[0], x1: xs[xs.length - 1], y1: ys[ys.length - 1] };
+  return { box, rowCount: rows, columnCount: columns, cells, source: 'ruled', headerRows: -1 };
+}
