@@ -2,6 +2,7 @@
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { Box, FormField, RawPage, Word } from '../page-model.js';
+import { symbolGlyph } from './dingbats.js';
 import { readGraphics } from './pdf-graphics.js';
 import { apply, heaps, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
 
@@ -248,8 +249,10 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let glyphStart = -1;
   const flush = () => {
     if (current && current.text.length > 0) {
-      current.text = expandLigatures(current.text);
-      words.push(current);
+      // An unreadable symbol alone marks an item; inside other text it is dropped.
+      const alone = /^\u0000+$/.test(current.text);
+      current.text = alone ? '•' : expandLigatures(current.text.replace(/\u0000/g, ''));
+      if (current.text.length > 0) words.push(current);
     }
     current = null;
     last = null;
@@ -285,7 +288,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     // something for layout is the one on the page.
     const size = lib.FPDFText_GetFontSize(textPage, i) * scale;
     if (current && last && startsNewWord(last, lastSize, box, size)) flush();
-    const char = String.fromCodePoint(code);
+    const symbol = symbolGlyph(code, font.name);
+    const char = symbol ?? String.fromCodePoint(code);
     if (!current) {
       current = {
         text: char,

@@ -26,7 +26,49 @@ const ROW_GAP = 2.2;
 
 export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
-  const rows = visualRows(words, available).filter((r) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94);
+  const inBody = (r: Row) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94;
+  const rows = visualRows(words, available).filter(inBody);
+  // A table never crosses the gutter between the page's own text columns: each is searched alone.
+  const gutters = pageGutters(rows);
+  if (gutters.length === 0) return gridsIn(rows, words, horizontalRules, page);
+  const bounds = [-Infinity, ...gutters, Infinity];
+  const grids: GridTable[] = [];
+  for (let g = 0; g + 1 < bounds.length; g++) {
+    const side = available.filter((i) => {
+      const cx = (words[i].box.x0 + words[i].box.x1) / 2;
+      return cx > bounds[g] && cx < bounds[g + 1];
+    });
+    grids.push(...gridsIn(visualRows(words, side).filter(inBody), words, horizontalRules, page));
+  }
+  return grids;
+}
+
+/**
+ * x positions of gutters between text columns of the page: bands that no line of prose (six or
+ * more words in one chunk) crosses, with at least three lines of prose on either side.
+ */
+function pageGutters(rows: Row[]): number[] {
+  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= 6).map((c) => ({ ...c, size: r.size })));
+  if (prose.length < 6) return [];
+  const left = Math.min(...prose.map((c) => c.x0));
+  const right = Math.max(...prose.map((c) => c.x1));
+  const size = median(prose.map((c) => c.size));
+  const gutters: number[] = [];
+  const sorted = [...prose].sort((a, b) => a.x0 - b.x0);
+  let reach = sorted[0].x1;
+  for (const chunk of sorted.slice(1)) {
+    if (chunk.x0 - reach >= size) {
+      const x = (reach + chunk.x0) / 2;
+      const before = prose.filter((c) => c.x1 <= x).length;
+      const after = prose.filter((c) => c.x0 >= x).length;
+      if (before >= 3 && after >= 3 && x > left && x < right) gutters.push(x);
+    }
+    reach = Math.max(reach, chunk.x1);
+  }
+  return gutters;
+}
+
+function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
   const grids: GridTable[] = [];
   let i = 0;
   while (i < rows.length) {
