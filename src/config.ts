@@ -26,6 +26,9 @@ export interface Config {
     pollMs: number;
     /** How long SIGTERM waits for in-flight documents before handing them back. */
     shutdownGraceMs: number;
+    /** A document's time limit: a base plus a share per page (at least 50 pages counted). */
+    timeLimitBaseMs: number;
+    timeLimitPerPageMs: number;
   };
   readerThreads: number;
   /** Shift of the service clock (testing aid; 0 in production). */
@@ -76,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       // cross-process signal, so a worker in its own process polls more often.
       pollMs: intFromEnv(env, 'FOLIO_POLL_MS', env.DATABASE_URL ? 1_000 : 250, 10),
       shutdownGraceMs: intFromEnv(env, 'FOLIO_SHUTDOWN_GRACE_MS', 20_000, 0),
+      timeLimitBaseMs: intFromEnv(env, 'FOLIO_TIME_LIMIT_BASE_MS', 120_000, 1),
+      timeLimitPerPageMs: intFromEnv(env, 'FOLIO_TIME_LIMIT_PER_PAGE_MS', 3_000, 0),
     },
     readerThreads: intFromEnv(env, 'FOLIO_READER_THREADS', Math.max(1, Math.min(cores, concurrency)), 1),
     clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),

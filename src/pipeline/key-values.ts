@@ -12,7 +12,6 @@ const FIELD_NAME = 80;
 
 export function formKeyValues(fields: FormField[], page: { lines: Line[]; words: Word[] }): KeyValue[] {
   const out: KeyValue[] = [];
-  const used = new Map<string, number>();
   for (const field of fields) {
     if (field.kind === 'signature') continue;
     const printed = printedLabel(field, page);
@@ -21,12 +20,9 @@ export function formKeyValues(fields: FormField[], page: { lines: Line[]; words:
       : field.alternateName
         ? [field.alternateName, TOOLTIP]
         : [field.name, FIELD_NAME];
-    const base = label.trim() || field.name;
-    const seen = used.get(base) ?? 0;
-    used.set(base, seen + 1);
     const toggles = field.selected !== null;
     out.push({
-      key: seen === 0 ? base : `${base} (${seen + 1})`,
+      key: label.trim() || field.name,
       value: toggles ? (field.selected ? field.value : '') : field.value,
       keyConfidence,
       valueConfidence: READ_FROM_FIELD,
@@ -35,6 +31,21 @@ export function formKeyValues(fields: FormField[], page: { lines: Line[]; words:
     });
   }
   return out;
+}
+
+/**
+ * The page's key/values, form fields first, then printed pairs whose label no form field already
+ * gives; a label seen again gets " (2)", " (3)" so that every pair keeps its own entry.
+ */
+export function pageKeyValueList(fields: KeyValue[], printed: KeyValue[]): KeyValue[] {
+  const fieldKeys = new Set(fields.map((kv) => kv.key));
+  const all = [...fields, ...printed.filter((kv) => !fieldKeys.has(kv.key))];
+  const used = new Map<string, number>();
+  return all.map((kv) => {
+    const seen = used.get(kv.key) ?? 0;
+    used.set(kv.key, seen + 1);
+    return seen === 0 ? kv : { ...kv, key: `${kv.key} (${seen + 1})` };
+  });
 }
 
 function centerY(box: Box): number {

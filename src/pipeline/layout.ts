@@ -11,10 +11,12 @@ import {
   type Line,
   type Page,
   type RawPage,
+  type Table,
   type Word,
 } from './page-model.js';
 import { findFigures } from './figures.js';
-import { formKeyValues } from './key-values.js';
+import { formKeyValues, pageKeyValueList } from './key-values.js';
+import { printedKeyValues } from './printed-key-values.js';
 import { buildLines, centerY, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
 import { findTables } from './tables/index.js';
@@ -29,9 +31,14 @@ export interface DocumentStats {
   headingSizes: number[];
 }
 
-export function analyzeDocument(raw: RawPage[]): Page[] {
+/**
+ * `analysis: layout` finds everything; `analysis: read` (SPEC.md: text only) reads the text in
+ * order and finds no tables, key/values or figure crops; picture areas still count for whole-page
+ * pictures.
+ */
+export function analyzeDocument(raw: RawPage[], analysis: 'layout' | 'read' = 'layout'): Page[] {
   const stats = documentStats(raw);
-  const pages = raw.map((page) => analyzePage(page, stats));
+  const pages = raw.map((page) => analyzePage(page, stats, analysis));
   flagContinuedTables(pages);
   return pages;
 }
@@ -162,6 +169,7 @@ const PAGE_NUMBER = /^(?:page\s+|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:o
 const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|plate|abbildung|abb|tableau|tabla|figura)\.?\s*\d*/i;
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
+  if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');
   let text = '';
   const width = block.box.x1 - block.box.x0;
   block.lines.forEach((lineIndex, n) => {
@@ -185,6 +193,27 @@ export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): st
   return text;
 }
 
+/** A table's words as a block of lines, one per table row, cells in reading order. */
+function tableAsRows(table: Table, held: number[], words: Word[], lines: Line[], rightToLeft: boolean): Block {
+  const place = new Map<number, { row: number; column: number }>();
+  for (const i of held) {
+    const b = words[i].box;
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    const cell = table.cells.find((c) => c.box && cx >= c.box.x0 && cx <= c.box.x1 && cy >= c.box.y0 && cy <= c.box.y1);
+    if (cell) place.set(i, { row: cell.row, column: cell.column });
+  }
+  const first = lines.length;
+  for (let row = 0; row < table.rowCount; row++) {
+    const inRow = held.filter((i) => place.get(i)?.row === row);
+    if (inRow.length === 0) continue;
+    inRow.sort((a, b) => place.get(a)!.column - place.get(b)!.column || words[a].box.y0 - words[b].box.y0 || (rightToLeft ? words[b].box.x0 - words[a].box.x0 : words[a].box.x0 - words[b].box.x0));
+    lines.push({ words: inRow, box: unionBox(inRow.map((i) => words[i].box)) });
+  }
+  const own = lines.slice(first).map((_, k) => first + k);
+  return { type: 'paragraph', lines: own, box: table.box, keepLines: true };
+}
+
 /** The words of a drawing, line by line in reading order. */
 function textInside(words: Word[], box: Box, claimed: Set<number>): string {
   const inside = [...claimed].filter((i) => {
@@ -194,9 +223,17 @@ function textInside(words: Word[], box: Box, claimed: Set<number>): string {
     return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
   });
   const sub = inside.sort((a, b) => a - b).map((i) => words[i]);
-  return buildLines(sub)
-    .map((line) => line.words.map((i) => sub[i].text).join(' '))
-    .join('\n');
+  // Labels spread along one row (tick labels under an axis) read as one line.
+  const rows: { box: Box; texts: string[] }[] = [];
+  for (const line of buildLines(sub).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0)) {
+    const text = line.words.map((i) => sub[i].text).join(' ');
+    const row = rows.find((r) => Math.min(r.box.y1, line.box.y1) - Math.max(r.box.y0, line.box.y0) > (line.box.y1 - line.box.y0) * 0.5);
+    if (row) {
+      row.texts.push(text);
+      row.box = unionBox([row.box, line.box]);
+    } else rows.push({ box: line.box, texts: [text] });
+  }
+  return rows.map((r) => r.texts.join(' ')).join('\n');
 }
 
 /**
@@ -237,14 +274,16 @@ function isRightToLeft(words: Word[]): boolean {
   return letters > 0 && rtl > letters / 2;
 }
 
-function analyzePage(raw: RawPage, stats: DocumentStats): Page {
+function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'read'): Page {
+  const layout = analysis === 'layout';
   const { words } = raw;
   const rightToLeft = isRightToLeft(words);
   // Tolerances are in points; pages measured in pixels scale them by their resolution.
   const scale = raw.unit === 'px' ? (raw.dpi ?? 72) / 72 : 1;
   const drawn = findFigures(words, raw.graphics, raw.width, raw.height, scale);
-  const found = findTables(raw, drawn.rest, drawn.words, rightToLeft, scale);
-  const notText = new Set([...drawn.words, ...found.words.flat()]);
+  const inDrawings = layout ? drawn.words : new Set<number>();
+  const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale);
+  const notText = new Set([...inDrawings, ...found.words.flat()]);
   const lines = buildLines(words, notText);
   const groups = groupBlocks(lines, words);
   const blocks: Block[] = groups.map((lineIndexes) => ({
@@ -252,10 +291,12 @@ function analyzePage(raw: RawPage, stats: DocumentStats): Page {
     lines: lineIndexes,
     box: unionBox(lineIndexes.map((i) => lines[i].box)),
   }));
+  // `read` returns no tables, but reads a table's words row by row, as a person reads it.
+  if (!layout) found.tables.forEach((table, i) => blocks.push(tableAsRows(table, found.words[i], words, lines, rightToLeft)));
 
   const pageArea = raw.width * raw.height;
-  const figures: Figure[] = drawn.figures.map(({ box, kind }) => ({ box, index: null, caption: null, text: kind === 'drawing' ? textInside(words, box, drawn.words) : '' }));
-  const tables = found.tables;
+  const figures: Figure[] = drawn.figures.map(({ box, kind }) => ({ box, index: null, caption: null, text: layout && kind === 'drawing' ? textInside(words, box, drawn.words) : '' }));
+  const tables = layout ? found.tables : [];
   const kinds: ('block' | 'figure' | 'table')[] = [];
   const refs: number[] = [];
   const items: OrderItem[] = [];
@@ -271,7 +312,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats): Page {
 
   const { formFields, graphics: _graphics, ...rest } = raw;
   const page: Page = { ...rest, lines, blocks, figures, tables, keyValues: [] };
-  page.keyValues = formKeyValues(formFields, page);
+  page.keyValues = layout ? pageKeyValueList(formKeyValues(formFields, page), printedKeyValues(lines, words)) : [];
   const out: Block[] = [];
   const headers: Block[] = [];
   const footers: Block[] = [];
@@ -281,6 +322,8 @@ function analyzePage(raw: RawPage, stats: DocumentStats): Page {
     const ref = refs[item.ref];
     if (kind === 'figure') {
       const figure = figures[ref];
+      // With `read`, picture areas only decide whole-page pictures; pages show no figures.
+      if (!layout) continue;
       if (boxArea(figure.box) >= pageArea * MIN_FIGURE_SHARE) figure.index = figureIndex++;
       out.push({ type: 'figure', lines: [], box: figure.box, figure: ref });
       continue;
@@ -291,7 +334,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats): Page {
     }
     const block = blocks[ref];
     const text = blockText(block, page);
-    block.type = classify(block, text, raw, page, stats);
+    if (!block.keepLines) block.type = classify(block, text, raw, page, stats);
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);
     if (block.type === 'page_header') headers.push(block);
     else if (block.type === 'page_footer') footers.push(block);

@@ -56,6 +56,8 @@ export interface Block {
   figure?: number;
   /** Index into the page's tables; only on table blocks. */
   table?: number;
+  /** Each line stands on its own (the rows of a table read as text with `analysis: read`). */
+  keepLines?: boolean;
 }
 
 export interface Figure {

@@ -42,7 +42,7 @@ export function readingOrder(items: OrderItem[], fontSize: number, rightToLeft: 
 
 /**
  * Whether the stream order reads forwards: no item comes after one below it in the same column
- * (horizontally overlapping), and no step goes backwards along a row. Items in the top and bottom
+ * (horizontally overlapping), and no step goes backwards along a row or up into an earlier column. Items in the top and bottom
  * margins (running headers, footers, page numbers, which producers draw at any time) are left
  * out of the test.
  */
@@ -64,6 +64,8 @@ function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, p
     const sameColumn = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
     const sameRow = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
     if (sameRow && !sameColumn && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
+    // Up and back against the reading direction: no column comes before the one it follows.
+    if (b.y1 <= a.y0 + slack && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
   }
   return true;
 }

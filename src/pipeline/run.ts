@@ -17,7 +17,15 @@ import * as clock from '../domain/clock.js';
 
 export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
 
-export async function runDocument(ctx: RunContext): Promise<RunOutcome> {
+/** Pages counted for the time limit of a document whose length is not known yet. */
+const TIME_LIMIT_MIN_PAGES = 50;
+
+export async function runDocument(outer: RunContext): Promise<RunOutcome> {
+  // A hostile or broken file must not hold a worker forever: past its time limit the reader
+  // threads working on it are stopped and the document fails.
+  const limitMs = outer.config.queue.timeLimitBaseMs + outer.config.queue.timeLimitPerPageMs * Math.max(outer.doc.page_count, TIME_LIMIT_MIN_PAGES);
+  const deadline = AbortSignal.timeout(limitMs);
+  const ctx: RunContext = { ...outer, signal: AbortSignal.any([outer.signal, deadline]) };
   const { doc } = ctx;
   const timings: Record<string, number> = JSON.parse(doc.timings);
   let current: Stage = doc.stage as Stage;
@@ -53,6 +61,10 @@ export async function runDocument(ctx: RunContext): Promise<RunOutcome> {
     return 'completed';
   } catch (error) {
     if (error instanceof LeaseLost) return 'lease_lost';
+    if (deadline.aborted && !outer.signal.aborted) {
+      const failure = new DocumentFailure('analysis_failed', `Processing took longer than the ${Math.round(limitMs / 1000)} s time limit for this document; it was stopped.`);
+      return (await failDocument(ctx, failure, current, timings)) ? 'failed' : 'lease_lost';
+    }
     if (!(error instanceof DocumentFailure)) throw error;
     return (await failDocument(ctx, error, current, timings)) ? 'failed' : 'lease_lost';
   }

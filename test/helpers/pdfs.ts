@@ -1,5 +1,5 @@
 // Test documents made on the fly with pdf-lib, so each test states exactly what is in its file.
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
 export async function textPdf(pages: string[][], options: { fontSize?: number } = {}): Promise<Uint8Array> {
@@ -78,5 +78,69 @@ export async function formPdf(): Promise<Uint8Array> {
   const hidden = form.createTextField('internal_ref');
   hidden.setText('REF-42');
   hidden.addToPage(page, { x: 400, y: 400, width: 100, height: 20 });
+  return doc.save();
+}
+
+export interface TableSpec {
+  header: string[];
+  rows: string[][];
+  /** Draw cell borders; without them the table is found from the alignment of its text. */
+  ruled: boolean;
+}
+
+/**
+ * Pages with a table each, columns 120 points wide from x = 72, rows 20 points high from y = 700,
+ * the header row in Helvetica-Bold; `before` opens the first page and `after` closes the last.
+ */
+export async function tablePdf(pages: TableSpec[], options: { before?: string; after?: string } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  for (const [n, spec] of pages.entries()) {
+    const page = doc.addPage([612, 792]);
+    if (options.before && n === 0) page.drawText(options.before, { x: 72, y: 720, size: 11, font });
+    const rows = [spec.header, ...spec.rows];
+    const columns = spec.header.length;
+    const top = 700;
+    rows.forEach((cells, r) => {
+      cells.forEach((text, c) => page.drawText(text, { x: 72 + c * 120 + 4, y: top - r * 20 - 14, size: 10, font: r === 0 ? bold : font }));
+    });
+    if (spec.ruled) {
+      for (let r = 0; r <= rows.length; r++) page.drawLine({ start: { x: 72, y: top - r * 20 }, end: { x: 72 + columns * 120, y: top - r * 20 }, thickness: 0.75 });
+      for (let c = 0; c <= columns; c++) page.drawLine({ start: { x: 72 + c * 120, y: top }, end: { x: 72 + c * 120, y: top - rows.length * 20 }, thickness: 0.75 });
+    }
+    if (options.after && n === pages.length - 1) page.drawText(options.after, { x: 72, y: top - rows.length * 20 - 30, size: 11, font });
+  }
+  return doc.save();
+}
+
+/** A page of text with a chart drawn from vector paths (axes with ticks, a curve, labels) between paragraphs. */
+export async function vectorChartPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('Growth of the network over ten years, as the chart below shows in detail.', { x: 72, y: 720, size: 11, font });
+  // Axes with tick marks, a curve and a filled marker, 300 x 200 points from (100, 400).
+  page.drawLine({ start: { x: 100, y: 400 }, end: { x: 400, y: 400 }, thickness: 1 });
+  page.drawLine({ start: { x: 100, y: 400 }, end: { x: 100, y: 600 }, thickness: 1 });
+  for (let i = 1; i <= 5; i++) {
+    page.drawLine({ start: { x: 100 + i * 60, y: 400 }, end: { x: 100 + i * 60, y: 396 }, thickness: 1 });
+    page.drawText(String(i * 2), { x: 96 + i * 60, y: 386, size: 8, font });
+  }
+  page.drawSvgPath('M 0 0 C 80 -20 160 -120 300 -190', { x: 100, y: 400, borderWidth: 2 });
+  page.drawSvgPath('M 0 0 C 60 -60 200 -80 300 -100', { x: 100, y: 400, borderWidth: 1 });
+  page.drawEllipse({ x: 250, y: 480, xScale: 5, yScale: 5 });
+  page.drawText('years', { x: 380, y: 374, size: 8, font });
+  page.drawText('Figure 2: Nodes per year', { x: 72, y: 350, size: 10, font });
+  page.drawText('The network kept growing after the last year shown.', { x: 72, y: 320, size: 11, font });
+  return doc.save();
+}
+
+/** A portrait page whose text runs bottom to top, as a landscape table printed sideways. */
+export async function sidewaysPdf(lines: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  lines.forEach((line, i) => page.drawText(line, { x: 100 + i * 18, y: 100, size: 12, font, rotate: degrees(90) }));
   return doc.save();
 }

@@ -158,6 +158,11 @@ function median(values: number[]): number {
  * chunk of the given rows covers (a few spanning cells may cross a real column gap).
  */
 export function columnSeparators(rows: Row[], left: number, right: number, size: number): number[] {
+  return columnGaps(rows, left, right, size).map(([from, to]) => (from + to) / 2);
+}
+
+/** The gaps themselves, as [from, to] x ranges. */
+export function columnGaps(rows: Row[], left: number, right: number, size: number): [number, number][] {
   const width = Math.ceil(right - left) + 1;
   const coverage = new Uint16Array(width);
   for (const row of rows) {
@@ -166,17 +171,17 @@ export function columnSeparators(rows: Row[], left: number, right: number, size:
     }
   }
   const allowed = Math.floor(rows.length * 0.1);
-  const separators: number[] = [];
+  const gaps: [number, number][] = [];
   let start = -1;
   for (let x = 0; x <= width; x++) {
     const open = x < width && coverage[x] <= allowed;
     if (open && start < 0) start = x;
     if (!open && start >= 0) {
-      if (start > 0 && x < width && x - start >= size * 0.4) separators.push(left + (start + x) / 2);
+      if (start > 0 && x < width && x - start >= size * 0.4) gaps.push([left + start, left + x]);
       start = -1;
     }
   }
-  return separators;
+  return gaps;
 }
 
 /** Column separators of a run of rows, its grid, or null when it does not look like a table. */
@@ -281,5 +286,5 @@ function headerRows(rows: Row[][], rules: Segment[], box: Box): number {
   }
   let bold = 0;
   while (bold < rows.length && rows[bold].every((r) => r.bold)) bold++;
-  return bold > 0 && bold < rows.length ? bold : 0;
+  return bold > 0 && bold < rows.length ? bold : -1;
 }

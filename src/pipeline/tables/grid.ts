@@ -45,7 +45,8 @@ export function fillGrid(grid: GridTable, words: Word[], candidates: Iterable<nu
     claimed.push(i);
   }
   const texts = inCell.map((indices) => cellText(indices.map((i) => words[i]), rightToLeft));
-  const table = prune(grid, texts);
+  const bold = inCell.map((indices) => indices.length > 0 && indices.every((i) => words[i].bold));
+  const table = prune(grid, texts, bold);
   if (!table) return null;
   return { table: rightToLeft ? mirror(table) : table, claimed };
 }
@@ -75,7 +76,7 @@ export function cellText(cellWords: Word[], rightToLeft: boolean): string {
  * double rulings), re-indexing the cells. Null when fewer than two rows or columns, or fewer than
  * three filled cells, remain.
  */
-function prune(grid: GridTable, texts: string[]): Table | null {
+function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null {
   const rowUsed = new Array<boolean>(grid.rowCount).fill(false);
   const columnUsed = new Array<boolean>(grid.columnCount).fill(false);
   grid.cells.forEach((cell, i) => {
@@ -110,6 +111,8 @@ function prune(grid: GridTable, texts: string[]): Table | null {
   });
   const filled = cells.filter((c) => c.text);
   if (filled.length < 3) return null;
+  // A grid of one repeated mark is a drawing (a lattice of dots or stars), not data.
+  if (new Set(filled.map((c) => c.text)).size === 1) return null;
   // Text that merely lines up (formulas, diagram labels) leaves most of its grid empty; a table
   // found by alignment alone must fill at least half of it.
   if (grid.source === 'aligned') {
@@ -117,18 +120,55 @@ function prune(grid: GridTable, texts: string[]): Table | null {
     if (rowCount < 3 || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
+    if (columnCount === 2 && alikeColumns(cells)) return null;
   }
   cells.sort((a, b) => a.row - b.row || a.column - b.column);
+  // Header rows, unless the drawing told: leading rows set in bold when the body is not; else a
+  // first row of words above rows of figures.
+  const rowBold = new Array<boolean>(rowCount).fill(true);
+  grid.cells.forEach((cell, i) => {
+    const row = firstKept(rowIndex, cell.row, cell.rowSpan);
+    if (row >= 0 && texts[i] && !bold[i]) rowBold[row] = false;
+  });
+  let headerRows = grid.headerRows;
+  if (headerRows < 0) {
+    headerRows = 0;
+    while (headerRows < rowCount && rowBold[headerRows]) headerRows++;
+    if (headerRows === rowCount) headerRows = 0;
+    const numeric = (row: number) => cells.some((c) => c.row === row && /^[\s$€£%()+\-–.,\d]+$/.test(c.text) && /\d/.test(c.text));
+    if (headerRows === 0 && rowCount >= 3 && !numeric(0) && numeric(1)) headerRows = 1;
+  }
   return {
     box: grid.box,
     rowCount,
     columnCount,
     cells,
-    headerRows: grid.headerRows >= 0 ? Math.min(grid.headerRows, rowCount - 1) : 0,
+    headerRows: Math.min(headerRows, rowCount - 1),
     source: grid.source,
     continuedFromPrevious: false,
     continuesOnNext: false,
   };
+}
+
+/**
+ * Two columns of the same kind of text (an index or a list set in two columns) are the page's
+ * columns, not a table: a table's columns hold different things (labels and figures, terms and
+ * explanations).
+ */
+function alikeColumns(cells: TableCell[]): boolean {
+  const profile = (column: number) => {
+    const texts = cells.filter((c) => c.column === column && c.text).map((c) => c.text);
+    const share = (test: (t: string) => boolean) => texts.filter(test).length / Math.max(1, texts.length);
+    return {
+      letters: share((t) => /\p{L}{2}/u.test(t)),
+      digits: share((t) => /\d/.test(t)),
+      length: texts.reduce((sum, t) => sum + t.length, 0) / Math.max(1, texts.length),
+    };
+  };
+  const a = profile(0);
+  const b = profile(1);
+  const ratio = Math.max(a.length, b.length) / Math.max(1, Math.min(a.length, b.length));
+  return a.letters >= 0.7 && b.letters >= 0.7 && Math.abs(a.digits - b.digits) < 0.25 && ratio < 2;
 }
 
 /** For each old index, its new index, or -1 when dropped. */

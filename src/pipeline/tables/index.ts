@@ -5,7 +5,7 @@
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
 import { intersectionArea, type PageGraphics, type Segment, type Table, type Word } from '../page-model.js';
-import { alignedGrids, columnSeparators, visualRows } from './aligned.js';
+import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { fillGrid, type GridTable } from './grid.js';
 import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
@@ -61,14 +61,28 @@ function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: n
   const rows = visualRows(words, inside).filter((r) => r.chunks.length >= 2);
   if (rows.length < 3) return null;
   const size = rows.map((r) => r.size).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
-  const drawn = frame.vertical.map((v) => v.x0);
-  const separators = columnSeparators(rows, box.x0, box.x1, size);
+  // Borders drawn along only part of the table (around header cells) do not separate its rows.
+  const top = Math.min(...rows.map((r) => r.box.y0));
+  const bottom = Math.max(...rows.map((r) => r.box.y1));
+  const drawn = frame.vertical.filter((v) => Math.min(v.y1, bottom) - Math.max(v.y0, top) >= (bottom - top) * 0.5).map((v) => v.x0);
+  const gaps = columnGaps(rows, box.x0, box.x1, size);
+  const separators = gaps.map(([from, to]) => (from + to) / 2);
   const fresh = separators.filter((x, i) => {
-    if (drawn.some((d) => Math.abs(d - x) <= 4 * scale)) return false;
+    // A gap a drawn border already runs through is that border's column gap.
+    if (drawn.some((d) => d >= gaps[i][0] - 4 * scale && d <= gaps[i][1] + 4 * scale)) return false;
     // A column of bullets or numbers in front of list text is a list inside a cell.
     const from = Math.max(i > 0 ? separators[i - 1] : box.x0, ...drawn.filter((d) => d < x));
     const before = rows.flatMap((r) => r.chunks.filter((c) => c.x0 >= from && c.x1 <= x));
-    return !(before.length > 0 && before.every((c) => c.words.every((w) => LIST_MARKER.test(words[w].text))));
+    if (before.length > 0 && before.every((c) => c.words.every((w) => LIST_MARKER.test(words[w].text)))) return false;
+    // Most rows must hold text on both sides of it within the drawn column; text that merely
+    // leaves part of a wide cell empty makes no column.
+    const left = Math.max(box.x0, ...drawn.filter((d) => d < x));
+    const right = Math.min(box.x1, ...drawn.filter((d) => d > x));
+    const both = rows.filter((r) => {
+      const rowWords = r.chunks.flatMap((c) => c.words.map((w) => words[w].box));
+      return rowWords.some((b) => b.x0 >= left && b.x1 <= x) && rowWords.some((b) => b.x0 >= x && b.x1 <= right);
+    }).length;
+    return both >= rows.length * 0.6;
   });
   if (fresh.length === 0) return null;
   const bands = [...new Set(grid.cells.flatMap((c) => [c.box.y0, c.box.y1]))].sort((a, b) => a - b);

@@ -6,7 +6,6 @@ import type { SupportedMediaType } from '../../domain/media-types.js';
 import { readerFor, MissingReaderError } from '../formats/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
 import { analyzeDocument } from '../layout.js';
-import type { Page } from '../page-model.js';
 import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../pictures.js';
 
 export type ReaderTask =
@@ -32,8 +31,7 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
       case 'count':
         return { ok: true, value: await reader.countPages(task.bytes) };
       case 'analyze': {
-        const pages = analyzeDocument(await reader.read(task.bytes));
-        return { ok: true, value: task.analysis === 'read' ? pages.map(withoutFigures) : pages };
+        return { ok: true, value: analyzeDocument(await reader.read(task.bytes), task.analysis) };
       }
       case 'render':
         return { ok: true, value: await renderPictures(task) };
@@ -43,11 +41,6 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
     if (error instanceof PdfOpenError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
     return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${(error as Error).message}` };
   }
-}
-
-/** `analysis: read` gives text only: no figures, figure markers or key/values. */
-function withoutFigures(page: Page): Page {
-  return { ...page, figures: [], keyValues: [], blocks: page.blocks.filter((b) => b.type !== 'figure') };
 }
 
 async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Promise<RenderedPicture[]> {

@@ -1,0 +1,44 @@
+// Figures drawn with vector paths (issue 5 scope 6): clusters of curves with their axes and
+// labels are figures and take their words; rulings alone and boxes of prose are not.
+import { describe, expect, it } from 'vitest';
+import { findFigures } from '../../src/pipeline/figures.js';
+import { NO_GRAPHICS, type Box, type PageGraphics } from '../../src/pipeline/page-model.js';
+import { lineWords, word } from '../helpers/words.js';
+
+const box = (x0: number, y0: number, x1: number, y1: number): Box => ({ x0, y0, x1, y1 });
+
+describe('findFigures', () => {
+  it('finds a chart of curves with axes and ticks, with the tick labels just outside it', () => {
+    const graphics: PageGraphics = {
+      ...NO_GRAPHICS,
+      shapes: [box(100, 200, 300, 390), box(110, 250, 300, 395), box(180, 300, 190, 310)],
+      segments: [
+        { x0: 100, y0: 400, x1: 300, y1: 400 },
+        { x0: 100, y0: 200, x1: 100, y1: 400 },
+        ...[150, 200, 250].map((x) => ({ x0: x, y0: 400, x1: x, y1: 404 })),
+      ],
+    };
+    const words = [word('5', 147, 408), word('10', 195, 408), word('15', 245, 408), ...lineWords('The chart shows the growth of the network.', 72, 450)];
+    const found = findFigures(words, graphics, 612, 792);
+    const drawings = found.figures.filter((f) => f.kind === 'drawing');
+    expect(drawings).toHaveLength(1);
+    expect(drawings[0].box.y1).toBeGreaterThanOrEqual(418);
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['10', '15', '5']);
+    expect(found.rest.segments).toEqual([]);
+  });
+
+  it('finds none in plain rulings, specks, or a rounded box around a paragraph', () => {
+    const rulings: PageGraphics = { ...NO_GRAPHICS, segments: [{ x0: 72, y0: 100, x1: 540, y1: 100 }, { x0: 72, y0: 300, x1: 540, y1: 300 }], shapes: [box(72, 99, 73, 101)] };
+    expect(findFigures([], rulings, 612, 792).figures).toEqual([]);
+    const prose = [0, 1, 2, 3].flatMap((i) => lineWords('a paragraph of running text set inside a box with rounded corners', 80, 110 + i * 14));
+    const callout: PageGraphics = { ...NO_GRAPHICS, shapes: [box(70, 100, 80, 110), box(530, 100, 540, 110), box(70, 160, 80, 170), box(530, 160, 540, 170)], segments: [{ x0: 80, y0: 100, x1: 530, y1: 100 }, { x0: 80, y0: 170, x1: 530, y1: 170 }] };
+    expect(findFigures(prose, callout, 612, 792).figures).toEqual([]);
+  });
+
+  it('keeps embedded images as figures without taking the words over them', () => {
+    const words = lineWords('Scanned text layer over the picture', 80, 120);
+    const found = findFigures(words, { ...NO_GRAPHICS, images: [box(72, 100, 540, 700)] }, 612, 792);
+    expect(found.figures).toEqual([{ box: box(72, 100, 540, 700), kind: 'image' }]);
+    expect(found.words.size).toBe(0);
+  });
+});

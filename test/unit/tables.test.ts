@@ -1,0 +1,103 @@
+// Table detection on synthetic pages (issue 5 scope 3): drawn grids with merged cells, grids of
+// aligned text, and the look-alikes that are not tables.
+import { describe, expect, it } from 'vitest';
+import { NO_GRAPHICS, type PageGraphics, type Segment, type Word } from '../../src/pipeline/page-model.js';
+import { findTables, tableRows } from '../../src/pipeline/tables/index.js';
+import { lineWords, word } from '../helpers/words.js';
+
+const page = (words: Word[]) => ({ words, width: 612, height: 792 });
+const h = (y: number, x0: number, x1: number): Segment => ({ x0, y0: y, x1, y1: y });
+const v = (x: number, y0: number, y1: number): Segment => ({ x0: x, y0, x1: x, y1 });
+const graphics = (segments: Segment[]): PageGraphics => ({ ...NO_GRAPHICS, segments });
+
+describe('ruled tables', () => {
+  it('read a grid of drawn cells; a missing inner border merges cells into one spanning cell', () => {
+    // Columns at x 100, 200, 300, 400; rows at y 100, 120, 140, 160. The header row has no
+    // border between columns 2 and 3: "Results" spans them.
+    const segments = [h(100, 100, 400), h(120, 100, 400), h(140, 100, 400), h(160, 100, 400), v(100, 100, 160), v(200, 100, 160), v(300, 120, 160), v(400, 100, 160)];
+    const words = [
+      word('Name', 105, 105),
+      word('Results', 260, 105),
+      ...lineWords('Ann Lee', 105, 125),
+      word('12', 205, 125),
+      word('13', 305, 125),
+      word('Bo', 105, 145),
+      word('7', 205, 145),
+      word('9', 305, 145),
+    ];
+    const { tables, words: held } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual([
+      ['Name', 'Results', ''],
+      ['Ann Lee', '12', '13'],
+      ['Bo', '7', '9'],
+    ]);
+    expect(tables[0].cells.find((c) => c.text === 'Results')).toMatchObject({ row: 0, column: 1, rowSpan: 1, columnSpan: 2 });
+    expect(tables[0].source).toBe('ruled');
+    expect(held[0]).toHaveLength(words.length);
+  });
+
+  it('mirror the columns of a right-to-left table, so that column 0 is the rightmost', () => {
+    const segments = [h(100, 100, 300), h(120, 100, 300), h(140, 100, 300), h(160, 100, 300), v(100, 100, 160), v(200, 100, 160), v(300, 100, 160)];
+    const words = [word('قيمة', 105, 105), word('اسم', 205, 105), word('١', 105, 125), word('أ', 205, 125), word('٢', 105, 145), word('ب', 205, 145)];
+    const [table] = findTables(page(words), graphics(segments), new Set(), true).tables;
+    expect(tableRows(table)).toEqual([
+      ['اسم', 'قيمة'],
+      ['أ', '١'],
+      ['ب', '٢'],
+    ]);
+  });
+
+  it('are not made of two crossing lines (the axes of a plot) or of a lattice of one repeated mark', () => {
+    const axes = findTables(page([word('10', 90, 50), word('5', 150, 150), word('x', 290, 105), word('y', 105, 10)]), graphics([h(100, 0, 300), v(100, 0, 200)]), new Set(), false);
+    expect(axes.tables).toEqual([]);
+    const lattice: Segment[] = [];
+    for (let i = 0; i <= 3; i++) lattice.push(h(100 + i * 20, 100, 160), v(100 + i * 20, 100, 160));
+    const stars: Word[] = [];
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) stars.push(word('*', 108 + c * 20, 105 + r * 20));
+    expect(findTables(page(stars), graphics(lattice), new Set(), false).tables).toEqual([]);
+  });
+});
+
+describe('tables found from aligned text', () => {
+  const rows = [
+    ['Country', 'Signed', 'Paid'],
+    ['Algeria', '6.19', '5.10'],
+    ['Egypt', '6.60', '4.02'],
+    ['Jordan', '4.20', '4.20'],
+  ];
+  const grid = (cells: string[][], y0 = 200): Word[] => cells.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, 100 + c * 120, y0 + r * 16)));
+
+  it('read columns from the gaps no row crosses, and keep text above and below out', () => {
+    const words = [...lineWords('The table below lists the amounts by country.', 100, 170), ...grid(rows), ...lineWords('Source: annual report.', 100, 280)];
+    const { tables, words: held } = findTables(page(words), NO_GRAPHICS, new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual(rows);
+    expect(tables[0].source).toBe('aligned');
+    expect(tables[0].headerRows).toBe(1);
+    expect(held[0].map((i) => words[i].text)).not.toContain('Source:');
+  });
+
+  it('join a cell wrapped onto a second line back into its row', () => {
+    // "Signed (EURm)" wraps under itself, closer to it than the rows are to one another.
+    const words = [...grid(rows.slice(0, 1)), ...lineWords('(EURm)', 220, 211), ...grid(rows.slice(1), 232)];
+    const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
+    expect(tableRows(table)).toEqual([['Country', 'Signed (EURm)', 'Paid'], ...rows.slice(1)]);
+  });
+
+  it('are not made of two columns of prose, a bulleted list, or display formulas', () => {
+    const prose: Word[] = [];
+    for (let i = 0; i < 8; i++) {
+      prose.push(...lineWords('the quick brown fox jumps over the dog', 72, 100 + i * 14), ...lineWords('a lazy afternoon in the quiet garden path', 320, 100 + i * 14));
+    }
+    expect(findTables(page(prose), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    const list = ['Reported as not relevant', 'Generates many questions', 'Patients choose one answer'].flatMap((t, i) => [word('•', 100, 100 + i * 14), ...lineWords(t, 130, 100 + i * 14)]);
+    expect(findTables(page(list), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    const formula = [
+      ['f(x)', '=', 'x + 1'],
+      ['g(x)', '=', '2x'],
+      ['h(x)', '⇒', 'f ∘ g'],
+    ];
+    expect(findTables(page(grid(formula)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+});
