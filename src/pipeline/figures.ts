@@ -20,6 +20,8 @@ export interface FoundFigures {
 
 /** Paths closer than this many points belong to one drawing. */
 const LINK = 6;
+/** Paths in one grid cell beyond which the cell counts as one dense drawing. */
+const DENSE = 48;
 /** A cluster needs this many curves, diagonals or filled shapes to be a drawing. */
 const MIN_SHAPES = 3;
 
@@ -145,9 +147,10 @@ function cluster(boxes: Box[], link: number): number[][] {
         const key = `${gx},${gy}`;
         const list = buckets.get(key);
         if (list) {
-          for (const j of list) {
-            if (find(i) !== find(j) && near(b, boxes[j], link)) parent[find(i)] = find(j);
-          }
+          // A crowded cell (a dense plot) is one drawing: join its first path instead of testing
+          // every pair, which would cost the square of the paths in it.
+          if (list.length >= DENSE) parent[find(i)] = find(list[0]);
+          else for (const j of list) if (find(i) !== find(j) && near(b, boxes[j], link)) parent[find(i)] = find(j);
           list.push(i);
         } else buckets.set(key, [i]);
       }

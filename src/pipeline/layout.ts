@@ -262,17 +262,14 @@ function firstWord(block: Block, lines: Line[]): number {
 
 /** Most letters of the page belong to a right-to-left script. */
 function isRightToLeft(words: Word[]): boolean {
-  let rtl = 0;
-  let letters = 0;
-  for (const word of words) {
-    for (const char of word.text) {
-      if (!/\p{L}/u.test(char)) continue;
-      letters++;
-      if (RTL.test(char)) rtl++;
-    }
-  }
+  const text = words.map((w) => w.text).join('');
+  if (!RTL.test(text)) return false;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const rtl = text.match(RTL_ALL)?.length ?? 0;
   return letters > 0 && rtl > letters / 2;
 }
+
+const RTL_ALL = new RegExp(RTL.source, 'g');
 
 function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'read'): Page {
   const layout = analysis === 'layout';

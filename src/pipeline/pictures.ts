@@ -4,8 +4,8 @@
 import { boxArea, type Box, type Page } from './page-model.js';
 
 export const MAX_PICTURE_SIDE = 1568;
-/** Figures are rendered at up to 3 pixels per point (216 dpi), pages at whatever fits 1568 px. */
-export const MAX_FIGURE_SCALE = 3;
+/** Figures are rendered at up to 2 pixels per point (144 dpi, sharp for charts and diagrams), pages at whatever fits 1568 px. */
+export const MAX_FIGURE_SCALE = 2;
 
 const PICTURE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg']);
 

@@ -4,7 +4,7 @@
 // form XObjects are followed, with their matrices composed.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { boxArea, intersectionArea, type Box, type PageGraphics, type Rect, type Segment } from '../page-model.js';
-import { apply, heaps, type Scratch, type Transform } from './pdfium.js';
+import { apply, heaps, native, type Scratch, type Transform } from './pdfium.js';
 
 const OBJECT_PATH = 2;
 const OBJECT_IMAGE = 3;
@@ -47,13 +47,13 @@ function compose(inner: Matrix, outer: Matrix): Matrix {
 }
 
 function objectMatrix(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Matrix {
-  if (!lib.FPDFPageObj_GetMatrix(object, scratch.ptr)) return IDENTITY;
+  if (!native(lib).FPDFPageObj_GetMatrix(object, scratch.ptr)) return IDENTITY;
   return { a: scratch.f32(0), b: scratch.f32(1), c: scratch.f32(2), d: scratch.f32(3), e: scratch.f32(4), f: scratch.f32(5) };
 }
 
 function rgb(lib: WrappedPdfiumModule, object: number, scratch: Scratch, fill: boolean): { color: number; alpha: number } | null {
   const p = scratch.ptr + 32;
-  const ok = fill ? lib.FPDFPageObj_GetFillColor(object, p, p + 4, p + 8, p + 12) : lib.FPDFPageObj_GetStrokeColor(object, p, p + 4, p + 8, p + 12);
+  const ok = fill ? native(lib).FPDFPageObj_GetFillColor(object, p, p + 4, p + 8, p + 12) : native(lib).FPDFPageObj_GetStrokeColor(object, p, p + 4, p + 8, p + 12);
   if (!ok) return null;
   const u32 = new Uint32Array(heaps(lib).HEAPU8.buffer, p, 4);
   return { color: (u32[0] << 16) | (u32[1] << 8) | u32[2], alpha: u32[3] };
@@ -68,11 +68,11 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
   const toPage = (m: Matrix, x: number, y: number): [number, number] => apply(t, m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f);
 
   const readPath = (object: number, m: Matrix) => {
-    const count = lib.FPDFPath_CountSegments(object);
+    const count = native(lib).FPDFPath_CountSegments(object);
     if (count <= 0 || count > budget) return;
     budget -= count;
     const modePtr = scratch.ptr + 48;
-    if (!lib.FPDFPath_GetDrawMode(object, modePtr, modePtr + 4)) return;
+    if (!native(lib).FPDFPath_GetDrawMode(object, modePtr, modePtr + 4)) return;
     const fillMode = scratch.i32(12);
     const stroked = scratch.i32(13) !== 0;
     const fill = fillMode !== 0 ? rgb(lib, object, scratch, true) : null;
@@ -92,15 +92,15 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
       curved = false;
     };
     for (let i = 0; i < count; i++) {
-      const segment = lib.FPDFPath_GetPathSegment(object, i);
+      const segment = native(lib).FPDFPath_GetPathSegment(object, i);
       if (!segment) continue;
-      const type = lib.FPDFPathSegment_GetType(segment);
-      if (!lib.FPDFPathSegment_GetPoint(segment, scratch.ptr, scratch.ptr + 4)) continue;
+      const type = native(lib).FPDFPathSegment_GetType(segment);
+      if (!native(lib).FPDFPathSegment_GetPoint(segment, scratch.ptr, scratch.ptr + 4)) continue;
       const point = toPage(m, scratch.f32(0), scratch.f32(1));
       if (type === SEGMENT_MOVE) flush(false);
       if (type === SEGMENT_BEZIER) curved = true;
       points.push(point);
-      if (lib.FPDFPathSegment_GetClose(segment)) {
+      if (native(lib).FPDFPathSegment_GetClose(segment)) {
         points.push(points[0]);
         flush(true);
       }
@@ -163,11 +163,11 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
     clip(boundsOf([toPage(m, 0, 0), toPage(m, 1, 0), toPage(m, 0, 1), toPage(m, 1, 1)]), pageBox);
 
   const walk = (container: number | null, m: Matrix, depth: number) => {
-    const n = container === null ? lib.FPDFPage_CountObjects(page) : lib.FPDFFormObj_CountObjects(container);
+    const n = container === null ? native(lib).FPDFPage_CountObjects(page) : native(lib).FPDFFormObj_CountObjects(container);
     for (let i = 0; i < n; i++) {
-      const object = container === null ? lib.FPDFPage_GetObject(page, i) : lib.FPDFFormObj_GetObject(container, i);
+      const object = container === null ? native(lib).FPDFPage_GetObject(page, i) : native(lib).FPDFFormObj_GetObject(container, i);
       if (!object) continue;
-      const type = lib.FPDFPageObj_GetType(object);
+      const type = native(lib).FPDFPageObj_GetType(object);
       if (type === OBJECT_PATH) {
         readPath(object, compose(objectMatrix(lib, object, scratch), m));
       } else if (type === OBJECT_IMAGE) {

@@ -4,7 +4,7 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { Box, FormField, RawPage, Word } from '../page-model.js';
 import { symbolGlyph } from './dingbats.js';
 import { readGraphics } from './pdf-graphics.js';
-import { apply, heaps, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
+import { apply, heaps, native, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
 
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
   const doc = await PdfDocument.open(bytes);
@@ -181,16 +181,16 @@ const PDFIUM_SOFT_HYPHEN = 0x02;
  */
 function uprightRotation(lib: WrappedPdfiumModule, textPage: number, display: Transform, scratch: Scratch): RawPage['rotation'] {
   const votes = [0, 0, 0, 0];
-  const count = lib.FPDFText_CountChars(textPage);
+  const count = native(lib).FPDFText_CountChars(textPage);
   let lastObject = -1;
   let direction = 0;
   for (let i = 0; i < count; i++) {
-    const object = lib.FPDFText_GetTextObject(textPage, i);
+    const object = native(lib).FPDFText_GetTextObject(textPage, i);
     if (object !== lastObject) {
       lastObject = object;
       direction = baselineDirection(lib, textPage, i, display, scratch);
     }
-    if (direction >= 0 && !isBreakingSpace(lib.FPDFText_GetUnicode(textPage, i))) votes[direction]++;
+    if (direction >= 0 && !isBreakingSpace(native(lib).FPDFText_GetUnicode(textPage, i))) votes[direction]++;
   }
   const total = votes.reduce((a, b) => a + b, 0);
   const best = votes.indexOf(Math.max(...votes));
@@ -201,7 +201,7 @@ function uprightRotation(lib: WrappedPdfiumModule, textPage: number, display: Tr
 
 /** 0: reads rightwards, 1: upwards, 2: leftwards, 3: downwards on the displayed page; -1 unknown. */
 function baselineDirection(lib: WrappedPdfiumModule, textPage: number, index: number, t: Transform, scratch: Scratch): number {
-  if (!lib.FPDFText_GetMatrix(textPage, index, scratch.ptr + 16)) return -1;
+  if (!native(lib).FPDFText_GetMatrix(textPage, index, scratch.ptr + 16)) return -1;
   const a = scratch.f32(4);
   const b = scratch.f32(5);
   // The baseline vector through the linear part of the display transform (y grows downwards).
@@ -258,9 +258,9 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     last = null;
     glyphStart = -1;
   };
-  const count = lib.FPDFText_CountChars(textPage);
+  const count = native(lib).FPDFText_CountChars(textPage);
   for (let i = 0; i < count; i++) {
-    const code = lib.FPDFText_GetUnicode(textPage, i);
+    const code = native(lib).FPDFText_GetUnicode(textPage, i);
     if (code === PDFIUM_SOFT_HYPHEN) {
       if (current) (current as Word).hyphenated = true;
       flush();
@@ -269,16 +269,16 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     if (isBreakingSpace(code)) {
       // PDFium breaks the line it thinks it sees before a raised or lowered glyph (R², x₁); where
       // a word really ends the glyphs' positions tell, so its generated line breaks are ignored.
-      if ((code === 0x0a || code === 0x0d) && lib.FPDFText_IsGenerated(textPage, i) === 1) continue;
+      if ((code === 0x0a || code === 0x0d) && native(lib).FPDFText_IsGenerated(textPage, i) === 1) continue;
       flush();
       continue;
     }
-    if (!lib.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
+    if (!native(lib).FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
     // FS_RECTF: left, top, right, bottom in user space.
     const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
     const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
     const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
-    const object = lib.FPDFText_GetTextObject(textPage, i);
+    const object = native(lib).FPDFText_GetTextObject(textPage, i);
     if (object !== lastObject) {
       font = fontOf(lib, object, nameBuffer, fonts);
       scale = textScale(lib, textPage, i, scratch);
@@ -286,7 +286,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     }
     // Many producers set a 1-point font and scale it with the text matrix; the size that means
     // something for layout is the one on the page.
-    const size = lib.FPDFText_GetFontSize(textPage, i) * scale;
+    const size = native(lib).FPDFText_GetFontSize(textPage, i) * scale;
     if (current && last && startsNewWord(last, lastSize, box, size)) flush();
     const symbol = symbolGlyph(code, font.name);
     const char = symbol ?? String.fromCodePoint(code);
@@ -296,7 +296,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         box: { ...box },
         fontName: font.name,
         fontSize: round2(size),
-        bold: font.bold || lib.FPDFText_GetFontWeight(textPage, i) >= 600,
+        bold: font.bold || native(lib).FPDFText_GetFontWeight(textPage, i) >= 600,
         italic: font.italic,
         confidence: 100,
         hyphenated: false,
@@ -333,7 +333,7 @@ function sameBox(a: Box, b: Box): boolean {
 /** The vertical scale of a character's text matrix (FS_MATRIX a, b, c, d, e, f as floats). */
 function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, scratch: Scratch): number {
   const at = scratch.ptr + 16;
-  if (!lib.FPDFText_GetMatrix(textPage, index, at)) return 1;
+  if (!native(lib).FPDFText_GetMatrix(textPage, index, at)) return 1;
   const c = scratch.f32(6);
   const d = scratch.f32(7);
   const scale = Math.hypot(c, d);
@@ -401,54 +401,58 @@ export interface RenderRequest {
 export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncGenerator<RenderedBitmap> {
   const doc = await PdfDocument.open(bytes);
   const { lib } = doc;
+  // Consecutive requests for one page (its figures) share the loaded page.
+  let openNumber = -1;
+  let openHandle = 0;
   try {
     for (const request of requests) {
-      yield renderOne(lib, doc, request, maxSide);
+      if (openNumber !== request.page) {
+        if (openHandle) lib.FPDF_ClosePage(openHandle);
+        openHandle = lib.FPDF_LoadPage(doc.handle, request.page - 1);
+        openNumber = request.page;
+        if (!openHandle) throw new Error(`page ${request.page} could not be loaded`);
+      }
+      yield renderOne(lib, openHandle, request, maxSide);
     }
   } finally {
+    if (openHandle) lib.FPDF_ClosePage(openHandle);
     doc.close();
   }
 }
 
-function renderOne(lib: WrappedPdfiumModule, doc: PdfDocument, request: RenderRequest, maxSide: number): RenderedBitmap {
-  const page = lib.FPDF_LoadPage(doc.handle, request.page - 1);
-  if (!page) throw new Error(`page ${request.page} could not be loaded`);
+function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): RenderedBitmap {
+  const sideways = request.rotation === 90 || request.rotation === 270;
+  const width = sideways ? lib.FPDF_GetPageHeightF(page) : lib.FPDF_GetPageWidthF(page);
+  const height = sideways ? lib.FPDF_GetPageWidthF(page) : lib.FPDF_GetPageHeightF(page);
+  const region = request.region ?? { x0: 0, y0: 0, x1: width, y1: height };
+  const regionWidth = region.x1 - region.x0;
+  const regionHeight = region.y1 - region.y0;
+  const scale = Math.min(request.maxScale, maxSide / Math.max(regionWidth, regionHeight));
+  const bw = Math.max(1, Math.min(maxSide, Math.round(regionWidth * scale)));
+  const bh = Math.max(1, Math.min(maxSide, Math.round(regionHeight * scale)));
+  const bitmap = lib.FPDFBitmap_Create(bw, bh, 0);
+  if (!bitmap) throw new Error('out of memory rendering a page');
   try {
-    const sideways = request.rotation === 90 || request.rotation === 270;
-    const width = sideways ? lib.FPDF_GetPageHeightF(page) : lib.FPDF_GetPageWidthF(page);
-    const height = sideways ? lib.FPDF_GetPageWidthF(page) : lib.FPDF_GetPageHeightF(page);
-    const region = request.region ?? { x0: 0, y0: 0, x1: width, y1: height };
-    const regionWidth = region.x1 - region.x0;
-    const regionHeight = region.y1 - region.y0;
-    const scale = Math.min(request.maxScale, maxSide / Math.max(regionWidth, regionHeight));
-    const bw = Math.max(1, Math.min(maxSide, Math.round(regionWidth * scale)));
-    const bh = Math.max(1, Math.min(maxSide, Math.round(regionHeight * scale)));
-    const bitmap = lib.FPDFBitmap_Create(bw, bh, 0);
-    if (!bitmap) throw new Error('out of memory rendering a page');
-    try {
-      lib.FPDFBitmap_FillRect(bitmap, 0, 0, bw, bh, 0xffffffff);
-      lib.FPDF_RenderPageBitmap(
-        bitmap,
-        page,
-        -Math.round(region.x0 * scale),
-        -Math.round(region.y0 * scale),
-        Math.round(width * scale),
-        Math.round(height * scale),
-        request.rotation / 90,
-        RENDER_ANNOTATIONS | RENDER_RGBA_ORDER,
-      );
-      const stride = lib.FPDFBitmap_GetStride(bitmap);
-      const base = lib.FPDFBitmap_GetBuffer(bitmap);
-      const heap = heaps(lib).HEAPU8;
-      const rgba = Buffer.allocUnsafe(bw * bh * 4);
-      for (let y = 0; y < bh; y++) {
-        rgba.set(heap.subarray(base + y * stride, base + y * stride + bw * 4), y * bw * 4);
-      }
-      return { width: bw, height: bh, rgba };
-    } finally {
-      lib.FPDFBitmap_Destroy(bitmap);
+    lib.FPDFBitmap_FillRect(bitmap, 0, 0, bw, bh, 0xffffffff);
+    lib.FPDF_RenderPageBitmap(
+      bitmap,
+      page,
+      -Math.round(region.x0 * scale),
+      -Math.round(region.y0 * scale),
+      Math.round(width * scale),
+      Math.round(height * scale),
+      request.rotation / 90,
+      RENDER_ANNOTATIONS | RENDER_RGBA_ORDER,
+    );
+    const stride = lib.FPDFBitmap_GetStride(bitmap);
+    const base = lib.FPDFBitmap_GetBuffer(bitmap);
+    const heap = heaps(lib).HEAPU8;
+    const rgba = Buffer.allocUnsafe(bw * bh * 4);
+    for (let y = 0; y < bh; y++) {
+      rgba.set(heap.subarray(base + y * stride, base + y * stride + bw * 4), y * bw * 4);
     }
+    return { width: bw, height: bh, rgba };
   } finally {
-    lib.FPDF_ClosePage(page);
+    lib.FPDFBitmap_Destroy(bitmap);
   }
 }

@@ -20,6 +20,41 @@ export function heaps(lib: WrappedPdfiumModule): Heaps {
   return lib.pdfium as unknown as Heaps;
 }
 
+/**
+ * The raw WebAssembly exports of the functions called once per character or path segment. The
+ * package's wrappers go through Emscripten's `ccall` (a name lookup, argument conversion and
+ * debug assertions on every call), which cost more than the work itself on long documents.
+ * Booleans come back as 0 or 1.
+ */
+export interface NativeExports {
+  FPDFText_CountChars(textPage: number): number;
+  FPDFText_GetUnicode(textPage: number, index: number): number;
+  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  FPDFText_GetTextObject(textPage: number, index: number): number;
+  FPDFText_GetFontSize(textPage: number, index: number): number;
+  FPDFText_GetFontWeight(textPage: number, index: number): number;
+  FPDFText_IsGenerated(textPage: number, index: number): number;
+  FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number;
+  FPDFPage_CountObjects(page: number): number;
+  FPDFPage_GetObject(page: number, index: number): number;
+  FPDFFormObj_CountObjects(form: number): number;
+  FPDFFormObj_GetObject(form: number, index: number): number;
+  FPDFPageObj_GetType(object: number): number;
+  FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+  FPDFPageObj_GetFillColor(object: number, r: number, g: number, b: number, a: number): number;
+  FPDFPageObj_GetStrokeColor(object: number, r: number, g: number, b: number, a: number): number;
+  FPDFPath_CountSegments(path: number): number;
+  FPDFPath_GetPathSegment(path: number, index: number): number;
+  FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
+  FPDFPathSegment_GetType(segment: number): number;
+  FPDFPathSegment_GetPoint(segment: number, x: number, y: number): number;
+  FPDFPathSegment_GetClose(segment: number): number;
+}
+
+export function native(lib: WrappedPdfiumModule): NativeExports {
+  return (lib.pdfium as unknown as { wasmExports: NativeExports }).wasmExports;
+}
+
 export function pdfium(): Promise<WrappedPdfiumModule> {
   instance ??= (async () => {
     const require = createRequire(import.meta.url);

@@ -59,7 +59,7 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
     if (isBlank(bitmap.rgba)) continue;
     const image = sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } }).removeAlpha();
     const figure = request.kind === 'figure';
-    const bytes = figure ? await image.png({ compressionLevel: 6 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
+    const bytes = figure ? await image.png({ compressionLevel: 4 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
     out.push({
       request,
       mediaType: figure ? 'image/png' : 'image/jpeg',
