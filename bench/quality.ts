@@ -53,6 +53,7 @@ import {
   similarity,
   stripMarkdown,
   stripPageHeaders,
+  valuesInText,
   type Grid,
 } from './quality/metrics.js';
 import { findTools, pdftotext, tesseract, type Tool } from './quality/peers.js';
@@ -314,6 +315,14 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
     const reader = /The (\S+) reader/.exec(run.error_message ?? '')?.[1];
     result.note = `n/a (model layer not built)${readerMissing(run) ? `; not read (${reader ? `${reader} ` : ''}reader missing)` : ''}`;
     result.truth_file = 'truth.kv.json';
+    if (run.status === 'completed') {
+      // Until extraction exists, what OCR read is checked: are the four values in the text?
+      const truth = JSON.parse(await readFile(caseFile(c, 'truth.kv.json'), 'utf8')) as { fields: { key: string; value: string }[] };
+      const inText = valuesInText(truth.fields, stripPageHeaders(run.text ?? ''));
+      result.details.values_in_text = inText.found;
+      result.details.truth_fields = inText.total;
+      result.note += `; OCR text holds ${inText.found}/${inText.total} truth values`;
+    }
     return result;
   }
 
@@ -542,7 +551,7 @@ function categoryNote(cat: CategoryResult): string {
   return parts.join('; ');
 }
 
-function summaryLine(categories: CategoryResult[]): string {
+function summaryLine(categories: CategoryResult[], cases: CaseResult[]): string {
   const parts = categories.map((cat) => {
     if (cat.category === 'unsupported') return `unsupported 415 ${cat.refused_415}/${cat.cases}`;
     const label = cat.category === 'ocr_scans' ? 'ocr_scans CER' : cat.category === 'tables' ? 'tables F1' : cat.category;
@@ -554,6 +563,11 @@ function summaryLine(categories: CategoryResult[]): string {
     if (cat.excluded.n_a) notes.push(`${cat.excluded.n_a} n/a`);
     return `${label} ${fmt(cat.mean)}${notes.length ? ` (${notes.join(', ')})` : ''}`;
   });
+  const receipts = cases.filter((c) => c.details.values_in_text !== undefined);
+  if (receipts.length) {
+    const complete = receipts.filter((c) => c.details.values_in_text === c.details.truth_fields).length;
+    parts.push(`receipts with all values in OCR text ${complete}/${cases.filter((c) => c.category === 'forms_kv' && c.id.startsWith('sroie-')).length}`);
+  }
   return `quality: ${parts.join(' | ')}`;
 }
 
@@ -823,7 +837,7 @@ async function main(): Promise<void> {
       peers,
       cases: results,
       categories,
-      summary: summaryLine(categories),
+      summary: summaryLine(categories, results),
     };
     await mkdir(RESULTS_DIR, { recursive: true });
     file = path.join(RESULTS_DIR, `quality-${startedAt.toISOString().replace(/:/g, '-')}.json`);

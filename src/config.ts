@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { priceTable, type PriceTable } from './domain/prices.js';
+import type { OcrSettings } from './models/ocr/index.js';
 
 export interface Config {
   host: string;
@@ -31,6 +32,7 @@ export interface Config {
     timeLimitPerPageMs: number;
   };
   readerThreads: number;
+  ocr: OcrSettings;
   /** Shift of the service clock (testing aid; 0 in production). */
   clockOffsetMs: number;
   /** How often each process looks for expired results to purge. */
@@ -50,6 +52,13 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min 
     throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
   }
   return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<Config, 'host' | 'port'>> = {}): Config {
@@ -83,6 +92,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeLimitPerPageMs: intFromEnv(env, 'FOLIO_TIME_LIMIT_PER_PAGE_MS', 3_000, 0),
     },
     readerThreads: intFromEnv(env, 'FOLIO_READER_THREADS', Math.max(1, Math.min(cores, concurrency)), 1),
+    ocr: {
+      engine: oneOf(env, 'FOLIO_OCR_ENGINE', ['auto', 'system', 'wasm'] as const, 'auto'),
+      languages: (env.FOLIO_OCR_LANGUAGES || 'eng+deu+fra+spa').split('+').map((l) => l.trim()).filter(Boolean),
+      workers: intFromEnv(env, 'FOLIO_OCR_WORKERS', cores, 1),
+      tesseractPath: env.FOLIO_TESSERACT_PATH || 'tesseract',
+      modelDir: path.join(path.resolve(env.FOLIO_DATA_DIR || './data'), 'ocr-models'),
+    },
     clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),
     sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
     fetch: {

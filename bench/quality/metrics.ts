@@ -394,6 +394,19 @@ export function kvRecall(truth: { key?: string; value: string }[], returned: str
   return { found, total: truth.length, recall: truth.length ? found / truth.length : null };
 }
 
+/** How many truth values appear in a text (both normalised; spaces ignored, so an address broken
+ * over lines or a total printed "9 .00" still counts). */
+export function valuesInText(truth: { key?: string; value: string }[], text: string): { found: number; total: number } {
+  const squash = (s: string) => normalizeValue(s).replace(/\s+/g, '');
+  const haystack = squash(text);
+  let found = 0;
+  for (const field of truth) {
+    const t = squash(truthValue(field));
+    if (t && haystack.includes(t)) found++;
+  }
+  return { found, total: truth.length };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 

@@ -266,11 +266,11 @@ async function acceptFile(deps: AppDeps, principal: Principal, options: Resolved
   return acceptedToWire(id, estimate, baseUrl);
 }
 
-/** PDFs are counted now; one-page types are 1; others are learned when read (0 until then). */
+/** PDFs and TIFFs are counted now; one-page types are 1; others are learned when read (0 until then). */
 async function countPages(deps: AppDeps, mediaType: SupportedMediaType, filePath: string): Promise<number> {
-  if (mediaType === 'application/pdf') {
+  if (mediaType === 'application/pdf' || mediaType === 'image/tiff') {
     const outcome = await deps.pool.countPages(mediaType, await readFile(filePath));
-    // A PDF that cannot be opened is still accepted; it fails in `analyzing` with the reason.
+    // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
     return outcome.ok ? outcome.value : 0;
   }
   if (mediaType === 'image/png' || mediaType === 'image/jpeg' || mediaType === 'image/bmp' || mediaType === 'image/heic' || mediaType === 'image/heif') return 1;

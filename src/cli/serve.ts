@@ -10,6 +10,7 @@ import { WorkerRunner } from '../queue/runner.js';
 import { Wakeup } from '../queue/wakeup.js';
 import { startSweeper } from '../queue/sweeper.js';
 import { setClockOffset } from '../domain/clock.js';
+import { createOcrEngine, type OcrEngine } from '../models/ocr/index.js';
 
 export async function runServe(argv: string[], mode: { api: boolean }): Promise<void> {
   const { values } = parseArgs({
@@ -39,7 +40,17 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ url: `http://${config.host}:${port}`, port, store: store.dialect, workers: withWorkers }, 'listening');
   }
-  const runner = withWorkers ? new WorkerRunner({ store, pool, config, wakeup, log }) : null;
+  // The OCR engine starts with the first page that needs it, and is shared by all documents.
+  let ocrEngine: Promise<OcrEngine> | null = null;
+  const ocr = () => {
+    ocrEngine ??= createOcrEngine(config.ocr).then((engine) => {
+      log.info({ engine: engine.name, languages: config.ocr.languages, workers: engine.concurrency }, 'OCR engine ready');
+      return engine;
+    });
+    ocrEngine.catch(() => (ocrEngine = null));
+    return ocrEngine;
+  };
+  const runner = withWorkers ? new WorkerRunner({ store, pool, config, wakeup, log, ocr }) : null;
   if (runner) {
     await wakeup.listen();
     runner.start();
@@ -59,6 +70,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
       await stopSweeper();
       await wakeup.close();
       await pool.close();
+      if (ocrEngine) await (await ocrEngine.catch(() => null))?.close();
       await store.close();
     } catch (error) {
       log.error({ err: error }, 'error during shutdown');

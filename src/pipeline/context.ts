@@ -11,10 +11,13 @@ import type { Store } from '../store/index.js';
 import type { Page } from './page-model.js';
 import type { RenderedPicture } from './threads/reader-thread.js';
 import type { ReaderPool } from './threads/pool.js';
+import type { OcrEngine } from '../models/ocr/engine.js';
 
 export interface RunContext {
   store: Store;
   pool: ReaderPool;
+  /** The process's OCR engine, started on first use. */
+  ocr: () => Promise<OcrEngine>;
   config: Config;
   log: FastifyBaseLogger;
   lease: Lease;

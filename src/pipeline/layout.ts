@@ -193,6 +193,19 @@ export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): st
   return text;
 }
 
+/** Words over a picture that make it a page background rather than a figure. */
+const BACKGROUND_WORDS = 25;
+
+function wordsOver(words: Word[], box: Box): number {
+  let n = 0;
+  for (const w of words) {
+    const cx = (w.box.x0 + w.box.x1) / 2;
+    const cy = (w.box.y0 + w.box.y1) / 2;
+    if (cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1) n++;
+  }
+  return n;
+}
+
 /** A table's words as a block of lines, one per table row, cells in reading order. */
 function tableAsRows(table: Table, held: number[], words: Word[], lines: Line[], rightToLeft: boolean): Block {
   const place = new Map<number, { row: number; column: number }>();
@@ -303,7 +316,12 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     items.push({ ...item, ref: items.length });
   };
   blocks.forEach((block, i) => add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) }));
-  figures.forEach((figure, i) => add('figure', i, { box: figure.box, lineCount: 0, streamRank: null }));
+  // A picture with running text over it is the page's background (a scan under its text layer):
+  // it counts for whole-page pictures but is no figure of the text.
+  const background = figures.map((figure, i) => drawn.figures[i].kind === 'image' && wordsOver(words, figure.box) >= BACKGROUND_WORDS);
+  figures.forEach((figure, i) => {
+    if (!background[i]) add('figure', i, { box: figure.box, lineCount: 0, streamRank: null });
+  });
   tables.forEach((table, i) => add('table', i, { box: table.box, lineCount: table.rowCount, streamRank: Math.min(...found.words[i]) }));
   const ordered = readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);
 

@@ -73,6 +73,11 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       if (gap > 0 && gap <= lineSize * 4 && left.length === 1 && LIST_MARKER.test(words[left[0]].text)) return true;
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
       if (gap <= lineSize * 0.35) return true;
+      // The OCR engine already split the page into lines: two of its lines side by side are two
+      // columns unless they touch.
+      const ocrA = words[line.words[0]].ocrLine;
+      const ocrB = words[segments[index][0]].ocrLine;
+      if (ocrA !== undefined && ocrB !== undefined && ocrA !== ocrB) return false;
       const leftBox = line.box.x0 <= box.x0 ? line.box : box;
       const rightBox = leftBox === box ? line.box : box;
       return !isGutter(leftBox.x1, rightBox.x0, line.box, boxes, lineSize);

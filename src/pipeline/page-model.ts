@@ -23,6 +23,8 @@ export interface Word {
   confidence: number;
   /** The word ends in a hyphen that only breaks it across a line end. */
   hyphenated: boolean;
+  /** For OCR words: the text line the engine put the word in (its page segmentation). */
+  ocrLine?: number;
 }
 
 export interface Line {
@@ -136,6 +138,12 @@ export interface RawPage {
    * (0, 90, 180 or 270); boxes are in the turned frame, and pictures are rendered turned.
    */
   rotation: 0 | 90 | 180 | 270;
+  /**
+   * Degrees a scanned page was turned after `rotation` to straighten its text lines (positive
+   * clockwise, as sharp turns); boxes and pictures are in the straightened frame. 0 for pages
+   * with a text layer.
+   */
+  skew: number;
   words: Word[];
   graphics: PageGraphics;
   /** Fillable form fields on the page. */

@@ -15,25 +15,35 @@ export interface PictureRequest {
   figureIndex: number | null;
   /** Region in page units; null for the whole page. */
   region: Box | null;
-  /** The page's turn (RawPage.rotation), so pictures come out upright like the page model. */
+  /** The page's turn and straightening (RawPage), so pictures come out like the page model. */
   rotation: Page['rotation'];
+  skew: number;
   caption: string | null;
 }
 
-export function planPictures(pages: Page[], mediaType: string, wanted: boolean): PictureRequest[] {
+/** SPEC.md picture rule 4: a PNG or JPEG upload gets pictures when under 3.75 MB and 8000 px. */
+export const PICTURE_UPLOAD_MAX_BYTES = 3.75 * 1024 * 1024;
+export const PICTURE_UPLOAD_MAX_SIDE = 8000;
+
+export function planPictures(pages: Page[], mediaType: string, wanted: boolean, uploadBytes: number): PictureRequest[] {
   if (!wanted || !PICTURE_TYPES.has(mediaType)) return [];
   const requests: PictureRequest[] = [];
+  const pageRequest = (page: Page): PictureRequest => ({ page: page.number, kind: 'page', figureIndex: null, region: null, rotation: page.rotation, skew: page.skew, caption: null });
+  if (mediaType !== 'application/pdf') {
+    // The picture itself is kept as the page image, within the size limits.
+    if (uploadBytes >= PICTURE_UPLOAD_MAX_BYTES) return [];
+    return pages.filter((p) => Math.max(p.width, p.height) <= PICTURE_UPLOAD_MAX_SIDE).map(pageRequest);
+  }
   for (const page of pages) {
     const pageArea = page.width * page.height;
     let covered = 0;
     for (const figure of page.figures) {
       covered += boxArea(figure.box);
       if (figure.index === null) continue;
-      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, rotation: page.rotation, caption: figure.caption });
+      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, rotation: page.rotation, skew: page.skew, caption: figure.caption });
     }
-    if (covered >= pageArea * 0.5 || page.words.length < 25) {
-      requests.push({ page: page.number, kind: 'page', figureIndex: null, region: null, rotation: page.rotation, caption: null });
-    }
+    // A scanned page is a picture covering the whole page.
+    if (page.textSource === 'ocr' || covered >= pageArea * 0.5 || page.words.length < 25) requests.push(pageRequest(page));
   }
   return requests;
 }

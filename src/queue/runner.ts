@@ -10,6 +10,7 @@ import type { Store } from '../store/index.js';
 import type { DocumentRow } from '../store/documents.js';
 import { runDocument, giveUp } from '../pipeline/run.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
+import type { OcrEngine } from '../models/ocr/engine.js';
 import { claimNext, releaseLease, renewLease, updateHeld, type Lease } from './leases.js';
 import type { Wakeup } from './wakeup.js';
 import * as clock from '../domain/clock.js';
@@ -27,7 +28,7 @@ export class WorkerRunner {
   private loop: Promise<void> | null = null;
 
   constructor(
-    private readonly deps: { store: Store; pool: ReaderPool; config: Config; wakeup: Wakeup; log: FastifyBaseLogger },
+    private readonly deps: { store: Store; pool: ReaderPool; config: Config; wakeup: Wakeup; log: FastifyBaseLogger; ocr: () => Promise<OcrEngine> },
   ) {}
 
   start(): void {
@@ -90,6 +91,7 @@ export class WorkerRunner {
       const outcome = await runDocument({
         store,
         pool,
+        ocr: this.deps.ocr,
         config,
         log,
         lease,

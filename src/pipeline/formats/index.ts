@@ -1,19 +1,60 @@
 // One reader per input type, chosen by the media type that byte sniffing found. Every reader
-// produces RawPages of the shared page model.
+// produces RawPages of the shared page model; pages whose text must come from OCR are marked
+// (textSource 'ocr') and handed out as grey pictures by `scan`. Readers never run OCR themselves.
+import type { GrayImage } from '../../models/ocr/engine.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import { SUPPORTED_MEDIA_TYPES } from '../../domain/media-types.js';
 import type { RawPage } from '../page-model.js';
-import { countPdfPages, readPdf, renderPdfRegions, type RenderedBitmap, type RenderRequest } from './pdf.js';
+import { countImagePages, decodeImagePage, readImage, renderImageRegions } from './image.js';
+import { countPdfPages, readPdf, renderPdfRegions, scanPdfPage, type RenderedBitmap, type RenderRequest } from './pdf.js';
+
+export interface Scan {
+  image: GrayImage;
+  /** The picture's resolution, when known. */
+  dpi: number | null;
+  /** Page units per pixel of the picture. */
+  unitsPerPixel: number;
+}
 
 export interface FormatReader {
   countPages(bytes: Uint8Array): Promise<number>;
   read(bytes: Uint8Array): Promise<RawPage[]>;
+  /** A page to be read by OCR, in grey levels. */
+  scan(bytes: Uint8Array, page: RawPage): Promise<Scan>;
   /** Renders pages or regions of them; absent for types that get no pictures. */
   render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncIterable<RenderedBitmap>;
 }
 
+const pdf: FormatReader = {
+  countPages: countPdfPages,
+  read: readPdf,
+  scan: async (bytes, page) => {
+    const { image, dpi } = await scanPdfPage(bytes, page.number, page.rotation);
+    return { image, dpi, unitsPerPixel: 72 / dpi };
+  },
+  render: renderPdfRegions,
+};
+
+type ImageType = 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/bmp' | 'image/heic' | 'image/heif';
+
+function imageReader(type: ImageType, withPictures: boolean): FormatReader {
+  return {
+    countPages: (bytes) => countImagePages(bytes, type),
+    read: (bytes) => readImage(bytes, type),
+    scan: async (bytes, page) => ({ image: await decodeImagePage(bytes, type, page.number), dpi: page.dpi ?? null, unitsPerPixel: 1 }),
+    // SPEC.md picture rule 4: PNG and JPEG uploads get pictures; TIFF, BMP and HEIF none.
+    ...(withPictures ? { render: (bytes: Uint8Array, requests: RenderRequest[], maxSide: number) => renderImageRegions(bytes, type, requests, maxSide) } : {}),
+  };
+}
+
 const READERS: Partial<Record<SupportedMediaType, FormatReader>> = {
-  'application/pdf': { countPages: countPdfPages, read: readPdf, render: renderPdfRegions },
+  'application/pdf': pdf,
+  'image/png': imageReader('image/png', true),
+  'image/jpeg': imageReader('image/jpeg', true),
+  'image/tiff': imageReader('image/tiff', false),
+  'image/bmp': imageReader('image/bmp', false),
+  'image/heic': imageReader('image/heic', false),
+  'image/heif': imageReader('image/heif', false),
 };
 
 /** The type is supported by the API but this build has no reader for it yet. */

@@ -1,7 +1,8 @@
 // PDF reader: pages, words with boxes and fonts from the text layer, and the regions that hold
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import type { Box, FormField, RawPage, Word } from '../page-model.js';
+import sharp from 'sharp';
+import { boxArea, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
 import { symbolGlyph } from './dingbats.js';
 import { readGraphics } from './pdf-graphics.js';
 import { apply, heaps, native, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
@@ -36,16 +37,20 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
           const display = pageTransform(lib, page, displayWidth, displayHeight, scratch);
           const rotation = textPage ? uprightRotation(lib, textPage, display, scratch) : 0;
           const { transform, width, height } = turned(display, rotation, displayWidth, displayHeight);
+          const words = textPage ? readWords(lib, textPage, transform, scratch, nameBuffer, fonts) : [];
+          const graphics = readGraphics(lib, page, transform, width, height, scratch);
+          const ocr = needsOcr(words, graphics, width, height);
           pages.push({
             number: index + 1,
             width,
             height,
             unit: 'pt',
             rotation,
-            words: textPage ? readWords(lib, textPage, transform, scratch, nameBuffer, fonts) : [],
-            graphics: readGraphics(lib, page, transform, width, height, scratch),
+            skew: 0,
+            words: ocr ? [] : words,
+            graphics,
             formFields: form ? readFormFields(lib, form, page, transform, scratch) : [],
-            textSource: 'text_layer',
+            textSource: ocr ? 'ocr' : 'text_layer',
           });
         } finally {
           if (textPage) lib.FPDFText_ClosePage(textPage);
@@ -62,6 +67,27 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
     nameBuffer.free();
     doc.close();
   }
+}
+
+/**
+ * Whether a page's text must come from OCR: it has (almost) no text layer but is covered by a
+ * picture (a scan) or by many filled shapes (text turned into outlines), or its text layer is
+ * mostly characters no font mapped to Unicode (a garbage layer).
+ */
+export function needsOcr(words: Word[], graphics: PageGraphics, width: number, height: number): boolean {
+  let characters = 0;
+  let unreadable = 0;
+  for (const word of words) {
+    for (const char of word.text) {
+      characters++;
+      const code = char.codePointAt(0)!;
+      if (code === 0xfffd || (code >= 0xe000 && code <= 0xf8ff) || code < 0x20 || (code >= 0x7f && code <= 0x9f)) unreadable++;
+    }
+  }
+  if (characters >= 20 && unreadable > characters * 0.3) return true;
+  if (words.length >= 5) return false;
+  const pictured = graphics.images.reduce((sum, box) => sum + boxArea(box), 0);
+  return pictured >= width * height * 0.3 || graphics.shapes.length >= 200;
 }
 
 const ANNOT_WIDGET = 20;
@@ -390,6 +416,8 @@ export interface RenderRequest {
   region: Box | null;
   /** Clockwise turn of the page model's frame (RawPage.rotation), rendered the same way. */
   rotation: RawPage['rotation'];
+  /** Straightening turn of a scanned page (RawPage.skew), applied after rendering. */
+  skew: number;
   /** Most pixels per point. */
   maxScale: number;
 }
@@ -412,12 +440,74 @@ export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderReque
         openNumber = request.page;
         if (!openHandle) throw new Error(`page ${request.page} could not be loaded`);
       }
-      yield renderOne(lib, openHandle, request, maxSide);
+      yield request.skew === 0 ? renderOne(lib, openHandle, request, maxSide) : await renderStraightened(lib, openHandle, request, maxSide);
     }
   } finally {
     if (openHandle) lib.FPDF_ClosePage(openHandle);
     doc.close();
   }
+}
+
+/**
+ * A scanned page straightened after OCR: rendered whole and turned by its skew with sharp, then
+ * the region cut from the straightened frame (whose size is the turned page's bounding box).
+ */
+async function renderStraightened(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): Promise<RenderedBitmap> {
+  const sideways = request.rotation === 90 || request.rotation === 270;
+  const width = sideways ? lib.FPDF_GetPageHeightF(page) : lib.FPDF_GetPageWidthF(page);
+  const height = sideways ? lib.FPDF_GetPageWidthF(page) : lib.FPDF_GetPageHeightF(page);
+  const angle = (Math.abs(request.skew) * Math.PI) / 180;
+  const frame = { x0: 0, y0: 0, x1: width * Math.cos(angle) + height * Math.sin(angle), y1: width * Math.sin(angle) + height * Math.cos(angle) };
+  const region = request.region ?? frame;
+  const scale = Math.min(request.maxScale, maxSide / Math.max(region.x1 - region.x0, region.y1 - region.y0));
+  const whole = renderOne(lib, page, { ...request, region: null, skew: 0, maxScale: scale }, Number.MAX_SAFE_INTEGER);
+  const turned = await sharp(whole.rgba, { raw: { width: whole.width, height: whole.height, channels: 4 } })
+    .rotate(request.skew, { background: { r: 255, g: 255, b: 255, alpha: 1 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const left = Math.max(0, Math.min(turned.info.width - 1, Math.round(region.x0 * scale)));
+  const top = Math.max(0, Math.min(turned.info.height - 1, Math.round(region.y0 * scale)));
+  const cut = await sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: 4 } })
+    .extract({
+      left,
+      top,
+      width: Math.max(1, Math.min(turned.info.width - left, Math.round((region.x1 - region.x0) * scale))),
+      height: Math.max(1, Math.min(turned.info.height - top, Math.round((region.y1 - region.y0) * scale))),
+    })
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: cut.info.width, height: cut.info.height, rgba: cut.data };
+}
+
+/** The highest resolution at which pages are rendered for OCR, and the pixel budget of one page. */
+export const SCAN_DPI = 300;
+const SCAN_MAX_PIXELS = 40_000_000;
+
+/** A page rendered in grey levels for OCR, turned as the page model is, and its resolution. */
+export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation']): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
+  return PdfDocument.open(bytes).then((doc) => {
+    const { lib } = doc;
+    try {
+      const page = lib.FPDF_LoadPage(doc.handle, pageNumber - 1);
+      if (!page) throw new Error(`page ${pageNumber} could not be loaded`);
+      try {
+        const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
+        const dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
+        const bitmap = renderOne(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER);
+        const data = new Uint8Array(bitmap.width * bitmap.height);
+        for (let i = 0, j = 0; j < data.length; i += 4, j++) {
+          // Rec. 601 luma from RGBA.
+          data[j] = (bitmap.rgba[i] * 299 + bitmap.rgba[i + 1] * 587 + bitmap.rgba[i + 2] * 114) / 1000;
+        }
+        return { image: { width: bitmap.width, height: bitmap.height, data }, dpi };
+      } finally {
+        lib.FPDF_ClosePage(page);
+      }
+    } finally {
+      doc.close();
+    }
+  });
 }
 
 function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): RenderedBitmap {

@@ -2,6 +2,8 @@
 import { isSupported } from '../../domain/media-types.js';
 import { updateHeld } from '../../queue/leases.js';
 import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
+import { readScan } from '../ocr.js';
+import type { Page, RawPage } from '../page-model.js';
 
 /** SPEC.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
@@ -13,9 +15,19 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
   }
   ctx.mediaType = doc.content_type;
   ctx.bytes ??= await store.blobs.get(doc.upload_key);
-  const outcome = await ctx.pool.analyze(ctx.mediaType, ctx.bytes, ctx.options.analysis, ctx.signal);
-  if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message);
-  const pages = outcome.value;
+  const read = await ctx.pool.read(ctx.mediaType, ctx.bytes, ctx.options.analysis, ctx.signal);
+  if (!read.ok) throw new DocumentFailure(read.errorType, read.message);
+  let pages: Page[];
+  if ('pages' in read.value) {
+    pages = read.value.pages;
+  } else {
+    const raw = read.value.raw;
+    checkPageCount(ctx, raw.length);
+    await ocrPages(ctx, raw);
+    const laid = await ctx.pool.layout(raw, ctx.options.analysis, ctx.signal);
+    if (!laid.ok) throw new DocumentFailure(laid.errorType, laid.message);
+    pages = laid.value;
+  }
   if (pages.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
   ctx.pages = pages;
   ctx.pagesRead = pages.length;
@@ -23,16 +35,52 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
     if (!(await updateHeld(store.db, ctx.lease, { page_count: pages.length }))) throw new LeaseLost();
     doc.page_count = pages.length;
   }
-  if (pages.length > ctx.plan.max_pages_per_document) {
-    throw new DocumentFailure(
-      'document_too_large',
-      `The document has ${pages.length} pages; the plan allows at most ${ctx.plan.max_pages_per_document}.`,
-    );
-  }
+  checkPageCount(ctx, pages.length);
   if (ctx.options.extraction?.per_page && pages.length > MAX_PER_PAGE_PAGES) {
     throw new DocumentFailure(
       'document_too_large',
       `extraction.per_page runs on at most ${MAX_PER_PAGE_PAGES} pages; the document has ${pages.length}.`,
     );
   }
+}
+
+function checkPageCount(ctx: RunContext, count: number): void {
+  if (count > ctx.plan.max_pages_per_document) {
+    throw new DocumentFailure('document_too_large', `The document has ${count} pages; the plan allows at most ${ctx.plan.max_pages_per_document}.`);
+  }
+}
+
+/**
+ * Reads the pages marked for OCR, as many at once as the engine reads, each fetched as a grey
+ * picture from a reader thread and dropped once read, so a long scan never sits in memory whole.
+ */
+async function ocrPages(ctx: RunContext, raw: RawPage[]): Promise<void> {
+  const engine = await ctx.ocr();
+  const queue = raw.filter((p) => p.textSource === 'ocr');
+  const worker = async () => {
+    for (let page = queue.shift(); page; page = queue.shift()) {
+      const scanned = await ctx.pool.scan(ctx.mediaType!, ctx.bytes!, page, ctx.signal);
+      if (!scanned.ok) throw new DocumentFailure(scanned.errorType, scanned.message);
+      const { image, dpi, unitsPerPixel } = scanned.value;
+      let reading;
+      try {
+        reading = await readScan(engine, image, dpi, unitsPerPixel, ctx.signal);
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        throw new DocumentFailure('analysis_failed', `Page ${page.number} could not be read by OCR: ${(error as Error).message}`);
+      }
+      Object.assign(page, {
+        words: reading.words,
+        width: reading.width,
+        height: reading.height,
+        rotation: reading.rotation,
+        skew: reading.skew,
+        // What is drawn on a scan is in its pixels: the rulings found there replace any vector
+        // drawing, which would sit in the frame before turning and straightening.
+        graphics: { segments: reading.segments, rects: [], shapes: [], images: [] },
+        ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(engine.concurrency, queue.length)) }, worker));
 }

@@ -3,7 +3,7 @@ import { DocumentFailure, type RunContext } from '../context.js';
 import { planPictures } from '../pictures.js';
 
 export function picturesPlanned(ctx: RunContext) {
-  return planPictures(ctx.pages ?? [], ctx.doc.content_type, ctx.options.images);
+  return planPictures(ctx.pages ?? [], ctx.doc.content_type, ctx.options.images, ctx.doc.byte_size);
 }
 
 /** Fewer pictures than this are rendered by one thread; more are shared among the threads. */

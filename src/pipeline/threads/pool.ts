@@ -1,9 +1,10 @@
 // A pool of reader threads (Piscina). Each thread keeps its own PDFium instance warm.
 import { Piscina } from 'piscina';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import type { Page } from '../page-model.js';
+import type { Scan } from '../formats/index.js';
+import type { Page, RawPage } from '../page-model.js';
 import type { PictureRequest } from '../pictures.js';
-import type { ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
+import type { Analysis, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
@@ -21,8 +22,19 @@ export class ReaderPool {
     return this.pool.run({ kind: 'count', mediaType, bytes }, { signal }) as Promise<ReaderOutcome<number>>;
   }
 
-  analyze(mediaType: SupportedMediaType, bytes: Uint8Array, analysis: 'layout' | 'read', signal?: AbortSignal): Promise<ReaderOutcome<Page[]>> {
-    return this.pool.run({ kind: 'analyze', mediaType, bytes, analysis }, { signal }) as Promise<ReaderOutcome<Page[]>>;
+  /** Reads the file; analyses it at once unless some page must be read by OCR first. */
+  read(mediaType: SupportedMediaType, bytes: Uint8Array, analysis: Analysis, signal?: AbortSignal): Promise<ReaderOutcome<ReadResult>> {
+    return this.pool.run({ kind: 'read', mediaType, bytes, analysis }, { signal }) as Promise<ReaderOutcome<ReadResult>>;
+  }
+
+  /** A page as a grey picture for OCR. */
+  scan(mediaType: SupportedMediaType, bytes: Uint8Array, page: RawPage, signal?: AbortSignal): Promise<ReaderOutcome<Scan>> {
+    return this.pool.run({ kind: 'scan', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Scan>>;
+  }
+
+  /** Layout analysis of pages whose words are all known. */
+  layout(raw: RawPage[], analysis: Analysis, signal?: AbortSignal): Promise<ReaderOutcome<Page[]>> {
+    return this.pool.run({ kind: 'layout', raw, analysis }, { signal }) as Promise<ReaderOutcome<Page[]>>;
   }
 
   render(mediaType: SupportedMediaType, bytes: Uint8Array, requests: PictureRequest[], signal?: AbortSignal): Promise<ReaderOutcome<RenderedPicture[]>> {

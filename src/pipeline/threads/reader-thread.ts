@@ -3,15 +3,24 @@
 // kind survives the thread boundary.
 import sharp from 'sharp';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import { readerFor, MissingReaderError } from '../formats/index.js';
+import { readerFor, MissingReaderError, type Scan } from '../formats/index.js';
+import { ImageReadError } from '../formats/image.js';
 import { PdfOpenError } from '../formats/pdfium.js';
 import { analyzeDocument } from '../layout.js';
+import type { Page, RawPage } from '../page-model.js';
 import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../pictures.js';
+
+export type Analysis = 'layout' | 'read';
 
 export type ReaderTask =
   | { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array }
-  | { kind: 'analyze'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: 'layout' | 'read' }
+  | { kind: 'read'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis }
+  | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage }
+  | { kind: 'layout'; raw: RawPage[]; analysis: Analysis }
   | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[] };
+
+/** What reading gives: the analysed pages, or the raw pages when some must be read by OCR first. */
+export type ReadResult = { pages: Page[] } | { raw: RawPage[] };
 
 export interface RenderedPicture {
   request: PictureRequest;
@@ -26,19 +35,26 @@ export type ReaderOutcome<T> = { ok: true; value: T } | ReaderFailure;
 
 export default async function run(task: ReaderTask): Promise<ReaderOutcome<unknown>> {
   try {
-    const reader = readerFor(task.mediaType);
     switch (task.kind) {
       case 'count':
-        return { ok: true, value: await reader.countPages(task.bytes) };
-      case 'analyze': {
-        return { ok: true, value: analyzeDocument(await reader.read(task.bytes), task.analysis) };
+        return { ok: true, value: await readerFor(task.mediaType).countPages(task.bytes) };
+      case 'read': {
+        const raw = await readerFor(task.mediaType).read(task.bytes);
+        const value: ReadResult = raw.some((p) => p.textSource === 'ocr') ? { raw } : { pages: analyzeDocument(raw, task.analysis) };
+        return { ok: true, value };
       }
+      case 'scan': {
+        const scan: Scan = await readerFor(task.mediaType).scan(task.bytes, task.page);
+        return { ok: true, value: scan };
+      }
+      case 'layout':
+        return { ok: true, value: analyzeDocument(task.raw, task.analysis) };
       case 'render':
         return { ok: true, value: await renderPictures(task) };
     }
   } catch (error) {
     if (error instanceof MissingReaderError) return { ok: false, errorType: 'processing_failed', message: error.message };
-    if (error instanceof PdfOpenError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
+    if (error instanceof PdfOpenError || error instanceof ImageReadError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
     return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${(error as Error).message}` };
   }
 }
@@ -51,6 +67,7 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
     page: request.page,
     region: request.region,
     rotation: request.rotation,
+    skew: request.skew,
     maxScale: request.kind === 'figure' ? MAX_FIGURE_SCALE : Number.POSITIVE_INFINITY,
   }));
   let i = 0;

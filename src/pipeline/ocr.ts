@@ -1,0 +1,143 @@
+// Reading a scanned page: turn it upright, straighten it, OCR it, and find its ruling lines; the
+// words come back as page-model words in the page's own units. Which quarter turn is upright is
+// guessed from the shape of the ink (lines running across or up and down) and checked by the OCR
+// itself: words taller than wide mean the lines still run up and down, and a page read upside
+// down gives words the engine is unsure of; either way the page is read again turned, and the
+// better reading kept.
+import sharp from 'sharp';
+import type { GrayImage, OcrEngine, OcrWord } from '../models/ocr/engine.js';
+import type { Segment, Word } from './page-model.js';
+import { linesRunVertically, rulingSegments, skewAngle } from './scans.js';
+
+export interface ScanReading {
+  /** Words in the units of the page (pixels for pictures, points for PDF pages). */
+  words: Word[];
+  rotation: 0 | 90 | 180 | 270;
+  skew: number;
+  /** Size of the turned and straightened page, in its units. */
+  width: number;
+  height: number;
+  /** Ruling lines found in the picture, in the page's units. */
+  segments: Segment[];
+  /** Resolution the page was read at (measured from its text when the file did not say). */
+  dpi: number;
+}
+
+/** A reading below this mean confidence is tried the other way up too. */
+const DOUBTFUL = 70;
+/** Skews smaller than this (degrees) are left alone: straightening would blur more than it helps. */
+const MIN_SKEW = 0.3;
+
+/**
+ * OCR of one scanned page. `dpi` is the picture's resolution (null when unknown); `unitsPerPixel`
+ * converts pixels to the page's units (1 for pictures, 72/dpi for PDF pages rendered at dpi).
+ */
+export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number | null, unitsPerPixel: number, signal?: AbortSignal): Promise<ScanReading> {
+  const assumed = dpi ?? 300;
+  let best = await readTurned(engine, image, linesRunVertically(image) ? 90 : 0, assumed, signal);
+  // Words taller than wide mean the lines still run up and down: a quarter turn was missed (the
+  // shape of the ink misleads on narrow pages such as receipts, whose columns of figures look
+  // like vertical bands).
+  if (uprightShare(best.words) < 0.5) {
+    const other = await readTurned(engine, image, best.rotation === 0 ? 90 : 0, assumed, signal);
+    if (uprightShare(other.words) > uprightShare(best.words)) best = other;
+  }
+  if (best.quality < DOUBTFUL) {
+    const flipped = await readTurned(engine, image, ((best.rotation + 180) % 360) as Reading['rotation'], assumed, signal);
+    if (flipped.quality > best.quality) best = flipped;
+  }
+  const resolution = dpi ?? measuredDpi(best.words) ?? 300;
+  // Table borders: at least a centimetre long, at most half a millimetre thick.
+  const segments = rulingSegments(best.image, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)));
+  const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
+  return {
+    words: toWords(best.words, scale),
+    rotation: best.rotation,
+    skew: best.skew,
+    width: best.image.width * unitsPerPixel,
+    height: best.image.height * unitsPerPixel,
+    segments: segments.map((s) => ({ x0: scale(s.x0), y0: scale(s.y0), x1: scale(s.x1), y1: scale(s.y1) })),
+    dpi: resolution,
+  };
+}
+
+interface Reading {
+  rotation: 0 | 90 | 180 | 270;
+  skew: number;
+  image: GrayImage;
+  words: OcrWord[];
+  quality: number;
+}
+
+async function readTurned(engine: OcrEngine, image: GrayImage, rotation: 0 | 90 | 180 | 270, dpi: number, signal?: AbortSignal): Promise<Reading> {
+  const upright = rotation === 0 ? image : await turn(image, rotation);
+  const lean = skewAngle(upright);
+  const skew = Math.abs(lean) >= MIN_SKEW ? -lean : 0;
+  // One turn from the original picture, as the page's pictures will be made.
+  const straight = skew === 0 ? upright : await turn(image, rotation + skew);
+  const words = await engine.recognize(straight, dpi, signal);
+  return { rotation, skew, image: straight, words, quality: quality(words) };
+}
+
+/** Turns a picture clockwise by `degrees`, filling the corners a slanted turn uncovers with white. */
+export async function turn(image: GrayImage, degrees: number): Promise<GrayImage> {
+  const { data, info } = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+    raw: { width: image.width, height: image.height, channels: 1 },
+  })
+    .rotate(degrees, { background: { r: 255, g: 255, b: 255 } })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+/** Share of the words of three or more characters that are wider than tall (1 when none). */
+function uprightShare(words: OcrWord[]): number {
+  const long = words.filter((w) => w.text.length >= 3);
+  if (long.length === 0) return 1;
+  return long.filter((w) => w.x1 - w.x0 > w.y1 - w.y0).length / long.length;
+}
+
+/** Mean confidence of the words that look like words (two or more letters or digits). */
+function quality(words: OcrWord[]): number {
+  const real = words.filter((w) => (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2);
+  if (real.length < 3) return 0;
+  return real.reduce((sum, w) => sum + w.confidence, 0) / real.length;
+}
+
+/** Resolution from the text: body text is about 10 points tall from ascender to descender. */
+function measuredDpi(words: OcrWord[]): number | null {
+  const heights = words.filter((w) => /[\p{L}]{3}/u.test(w.text)).map((w) => w.y1 - w.y0);
+  if (heights.length < 20) return null;
+  heights.sort((a, b) => a - b);
+  const median = heights[Math.floor(heights.length / 2)];
+  return Math.min(1200, Math.max(100, Math.round((median / 10) * 72)));
+}
+
+/**
+ * Engine words to page-model words: the font size of a line taken from its tallest word, and a
+ * hyphen that ends a line marked as a break inside a word, as the PDF reader marks soft hyphens.
+ */
+function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
+  const lineHeight = new Map<string, number>();
+  const lineNumber = new Map<string, number>();
+  for (const w of words) {
+    lineHeight.set(w.line, Math.max(lineHeight.get(w.line) ?? 0, w.y1 - w.y0));
+    if (!lineNumber.has(w.line)) lineNumber.set(w.line, lineNumber.size);
+  }
+  return words.map((w, i) => {
+    const endsLine = words[i + 1]?.line !== w.line;
+    const hyphenated = endsLine && i + 1 < words.length && /\p{L}[-‐]$/u.test(w.text);
+    return {
+      text: hyphenated ? w.text.slice(0, -1) : w.text,
+      box: { x0: scale(w.x0), y0: scale(w.y0), x1: scale(w.x1), y1: scale(w.y1) },
+      fontName: '',
+      fontSize: scale((lineHeight.get(w.line) ?? w.y1 - w.y0) * 0.95),
+      bold: false,
+      italic: false,
+      confidence: Math.round(w.confidence),
+      hyphenated,
+      ocrLine: lineNumber.get(w.line),
+    };
+  });
+}

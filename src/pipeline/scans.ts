@@ -1,0 +1,202 @@
+// Measurements on a scanned page before and after OCR, all on a one-channel picture: which way its
+// text lines run, how far they lean, and the ruling lines drawn on it (table borders). Written
+// here because they are a few loops over pixels that no image library offers as such: projection
+// profiles (Baird's method for skew, the classic test for line direction) and long dark runs.
+import type { GrayImage } from '../models/ocr/engine.js';
+import type { Segment } from './page-model.js';
+
+/** A smaller copy, each pixel the mean of the block it covers. */
+export function downscale(image: GrayImage, maxSide: number): { image: GrayImage; factor: number } {
+  const factor = Math.max(1, Math.ceil(Math.max(image.width, image.height) / maxSide));
+  if (factor === 1) return { image, factor };
+  const width = Math.floor(image.width / factor);
+  const height = Math.floor(image.height / factor);
+  const data = new Uint8Array(width * height);
+  const area = factor * factor;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const row = (y * factor + dy) * image.width + x * factor;
+        for (let dx = 0; dx < factor; dx++) sum += image.data[row + dx];
+      }
+      data[y * width + x] = sum / area;
+    }
+  }
+  return { image: { width, height, data }, factor };
+}
+
+/** Otsu's threshold: the grey level that best separates ink from paper. */
+export function otsu(image: GrayImage): number {
+  const histogram = new Float64Array(256);
+  for (const v of image.data) histogram[v]++;
+  const total = image.data.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * histogram[i];
+  let background = 0;
+  let sumBackground = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    background += histogram[t];
+    if (background === 0) continue;
+    const foreground = total - background;
+    if (foreground === 0) break;
+    sumBackground += t * histogram[t];
+    const meanBackground = sumBackground / background;
+    const meanForeground = (sum - sumBackground) / foreground;
+    const between = background * foreground * (meanBackground - meanForeground) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+/** Ink pixel coordinates (x, y pairs) of a picture, dark below the threshold. */
+function inkPoints(image: GrayImage, threshold: number): Int32Array {
+  let count = 0;
+  for (const v of image.data) if (v < threshold) count++;
+  const points = new Int32Array(count * 2);
+  let k = 0;
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      if (image.data[y * image.width + x] < threshold) {
+        points[k++] = x;
+        points[k++] = y;
+      }
+    }
+  }
+  return points;
+}
+
+/**
+ * How strongly the ink gathers into bands across one axis: the energy of the projection profile.
+ * With `shear`, the position along the axis is taken as `along - across * shear`, which lines up
+ * lines that lean by atan(shear).
+ */
+function bandEnergy(points: Int32Array, length: number, axis: 0 | 1, shear = 0): number {
+  const offset = length;
+  const profile = new Float64Array(length * 3 + 1);
+  for (let i = 0; i < points.length; i += 2) {
+    const along = points[i + 1 - axis];
+    const across = points[i + axis];
+    const position = Math.round(along - across * shear) + offset;
+    if (position >= 0 && position < profile.length) profile[position]++;
+  }
+  // Baird's criterion: the sum of squared bin counts peaks when lines fall into single bins.
+  let energy = 0;
+  for (let i = 0; i < profile.length; i++) energy += profile[i] * profile[i];
+  return energy;
+}
+
+/**
+ * Whether the page's text lines run up and down (a page scanned or photographed sideways): the
+ * ink then gathers into vertical bands rather than horizontal ones.
+ */
+export function linesRunVertically(image: GrayImage): boolean {
+  const { image: small } = downscale(image, 1000);
+  const points = inkPoints(small, otsu(small));
+  if (points.length < 200) return false;
+  const length = Math.max(small.height, small.width);
+  // Each direction at its best lean, so a skewed page is judged by its lines, not by its skew.
+  const best = (axis: 0 | 1) => {
+    let top = 0;
+    for (let d = -8; d <= 8; d += 1) top = Math.max(top, bandEnergy(points, length, axis, Math.tan((d * Math.PI) / 180)));
+    return top;
+  };
+  return best(1) > best(0) * 1.1;
+}
+
+/**
+ * The angle in degrees by which the text lines lean, positive when they descend to the right
+ * (turn the picture by its negative to straighten it), found where the row profile of the
+ * sheared ink is sharpest, within ±`range` degrees; 0 for too little ink.
+ */
+export function skewAngle(image: GrayImage, range = 6): number {
+  const { image: small } = downscale(image, 1200);
+  const points = inkPoints(small, otsu(small));
+  if (points.length < 500) return 0;
+  const score = (degrees: number) => bandEnergy(points, Math.max(small.height, small.width), 0, Math.tan((degrees * Math.PI) / 180));
+  let best = 0;
+  let bestScore = score(0);
+  for (let d = -range; d <= range; d += 0.5) {
+    const s = score(d);
+    if (s > bestScore) [best, bestScore] = [d, s];
+  }
+  for (let d = best - 0.4; d <= best + 0.4; d += 0.1) {
+    const s = score(d);
+    if (s > bestScore) [best, bestScore] = [d, s];
+  }
+  return Math.round(best * 10) / 10;
+}
+
+/**
+ * Horizontal and vertical ruling lines of a scanned page, as long straight runs of ink: at least
+ * `minLength` pixels and at most `maxThickness` thick. Runs of neighbouring rows (columns) that
+ * overlap join into one line, so a line a few pixels thick or slightly broken is one segment.
+ */
+export function rulingSegments(image: GrayImage, minLength: number, maxThickness: number): Segment[] {
+  const threshold = Math.min(otsu(image), 160);
+  const out: Segment[] = [];
+  const dark = (x: number, y: number) => image.data[y * image.width + x] < threshold;
+  for (const axis of ['h', 'v'] as const) {
+    const lines = axis === 'h' ? image.height : image.width;
+    const along = axis === 'h' ? image.width : image.height;
+    // Open runs from the previous line, to be extended by overlapping runs of this one.
+    let open: { from: number; to: number; first: number; last: number }[] = [];
+    // A ruling is a thin line on paper: the pixels just beside it are mostly light (in a photo or
+    // a block of dark print long runs of ink have ink beside them too).
+    const lightBeside = (run: { from: number; to: number; first: number; last: number }) => {
+      let light = 0;
+      let total = 0;
+      for (const line of [run.first - 3, run.last + 3]) {
+        if (line < 0 || line >= lines) continue;
+        for (let i = run.from; i <= run.to; i += 2) {
+          total++;
+          if (!(axis === 'h' ? dark(i, line) : dark(line, i))) light++;
+        }
+      }
+      return total > 0 && light >= total * 0.75;
+    };
+    const close = (run: { from: number; to: number; first: number; last: number }) => {
+      if (run.last - run.first + 1 > maxThickness || !lightBeside(run)) return;
+      const at = (run.first + run.last) / 2;
+      out.push(axis === 'h' ? { x0: run.from, y0: at, x1: run.to, y1: at } : { x0: at, y0: run.from, x1: at, y1: run.to });
+    };
+    for (let line = 0; line < lines; line++) {
+      const runs: { from: number; to: number }[] = [];
+      let start = -1;
+      // A gap of up to two pixels does not break a run (scan noise).
+      let gap = 0;
+      for (let i = 0; i <= along; i++) {
+        const ink = i < along && (axis === 'h' ? dark(i, line) : dark(line, i));
+        if (ink) {
+          if (start < 0) start = i;
+          gap = 0;
+        } else if (start >= 0 && ++gap > 2) {
+          const end = i - gap;
+          if (end - start + 1 >= minLength) runs.push({ from: start, to: end });
+          start = -1;
+          gap = 0;
+        }
+      }
+      const next: typeof open = [];
+      for (const run of runs) {
+        const joined = open.find((o) => Math.min(o.to, run.to) - Math.max(o.from, run.from) > minLength * 0.5);
+        if (joined) {
+          joined.from = Math.min(joined.from, run.from);
+          joined.to = Math.max(joined.to, run.to);
+          joined.last = line;
+          next.push(joined);
+          open = open.filter((o) => o !== joined);
+        } else next.push({ ...run, first: line, last: line });
+      }
+      for (const run of open) close(run);
+      open = next;
+    }
+    for (const run of open) close(run);
+  }
+  return out;
+}
