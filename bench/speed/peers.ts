@@ -53,7 +53,9 @@ export function notInstalled(tool: PeerTool): string {
 export function timeCommand(command: string, args: string[], timeoutMs = 120_000): Promise<PeerRun> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // One OpenMP thread: tesseract's default of one per core thrashes on a small machine (22 s a
+    // page here instead of 3), and the peer should be measured at its best.
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);

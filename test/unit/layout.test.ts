@@ -39,7 +39,7 @@ function lineWords(text: string, x0: number, y0: number, options: WordOptions = 
 }
 
 function rawPage(words: Word[], number = 1, width = 612, height = 792): RawPage {
-  return { number, width, height, unit: 'pt', rotation: 0, words, graphics: NO_GRAPHICS, formFields: [], textSource: 'text_layer' };
+  return { number, width, height, unit: 'pt', rotation: 0, skew: 0, words, graphics: NO_GRAPHICS, formFields: [], textSource: 'text_layer' };
 }
 
 function lineTexts(words: Word[]): string[] {

@@ -39,7 +39,7 @@ function page(specs: BlockSpec[], figures: Figure[] = []): Page {
     blocks.push({ type: spec.type, lines: lineIndexes, box, ...(spec.level ? { level: spec.level } : {}), ...(spec.figure !== undefined ? { figure: spec.figure } : {}) });
     y += 20;
   }
-  return { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, textSource: 'text_layer', words, lines, blocks, figures, tables: [], keyValues: [] };
+  return { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, skew: 0, textSource: 'text_layer', words, lines, blocks, figures, tables: [], keyValues: [] };
 }
 
 describe('documentText (include=text: every page under a "=== Page N ===" line)', () => {
@@ -92,7 +92,7 @@ describe('pageText (SPEC.md Page.text: reading order, figures as [FIGURE])', () 
       hyphenated: false,
     });
     const [analyzed] = analyzeDocument([
-      { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, textSource: 'text_layer', graphics: NO_GRAPHICS, formFields: [], words: [word('Hello', 50, 100), word('world.', 78, 100)] },
+      { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, skew: 0, textSource: 'text_layer', graphics: NO_GRAPHICS, formFields: [], words: [word('Hello', 50, 100), word('world.', 78, 100)] },
     ]);
     expect(pageText(analyzed)).toBe('Hello world.');
   });

@@ -1,0 +1,66 @@
+// OCR pieces that need no engine (issue 6): Tesseract TSV, the PGM the engines read, which PDF
+// pages need OCR, and the measurements on scanned pictures (line direction, skew, rulings).
+import { describe, expect, it } from 'vitest';
+import { parseTsv, toPgm } from '../../src/models/ocr/engine.js';
+import { needsOcr } from '../../src/pipeline/formats/pdf.js';
+import { NO_GRAPHICS } from '../../src/pipeline/page-model.js';
+import { linesRunVertically, rulingSegments, skewAngle } from '../../src/pipeline/scans.js';
+import { turn } from '../../src/pipeline/ocr.js';
+import { textPicture } from '../helpers/images.js';
+import { lineWords } from '../helpers/words.js';
+
+describe('parseTsv', () => {
+  it('keeps words (level 5) with their boxes, confidences and line, and skips empty ones', () => {
+    const tsv = [
+      'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+      '4\t1\t1\t1\t1\t0\t10\t20\t300\t30\t-1\t',
+      '5\t1\t1\t1\t1\t1\t10\t20\t80\t30\t96.5\tInvoice',
+      '5\t1\t1\t1\t1\t2\t100\t21\t40\t29\t91\t4471',
+      '5\t1\t1\t1\t1\t3\t150\t21\t10\t29\t95\t ',
+      '5\t1\t2\t1\t1\t1\t10\t80\t60\t30\t88\tTotal',
+    ].join('\n');
+    expect(parseTsv(tsv)).toEqual([
+      { text: 'Invoice', x0: 10, y0: 20, x1: 90, y1: 50, confidence: 96.5, line: '1.1.1.1' },
+      { text: '4471', x0: 100, y0: 21, x1: 140, y1: 50, confidence: 91, line: '1.1.1.1' },
+      { text: 'Total', x0: 10, y0: 80, x1: 70, y1: 110, confidence: 88, line: '1.2.1.1' },
+    ]);
+  });
+
+  it('writes a binary PGM header before the grey levels', () => {
+    const pgm = toPgm({ width: 2, height: 1, data: new Uint8Array([0, 255]) });
+    expect(pgm.toString('latin1')).toBe('P5\n2 1\n255\n\u0000\u00ff');
+  });
+});
+
+describe('needsOcr', () => {
+  it('asks for OCR on a page covered by a picture with no text, or with a garbage text layer', () => {
+    const scan = { ...NO_GRAPHICS, images: [{ x0: 0, y0: 0, x1: 612, y1: 792 }] };
+    expect(needsOcr([], scan, 612, 792)).toBe(true);
+    expect(needsOcr(lineWords('a real text layer over the scanned picture here', 72, 100), scan, 612, 792)).toBe(false);
+    expect(needsOcr([], NO_GRAPHICS, 612, 792)).toBe(false);
+    const garbage = lineWords('\ue001\ue002\ue003\ue013\ue014\ue015 \ue004\ue005\ue006\ue007 \ue008\ue009\ue00a \ue00b\ue00c\ue00d\ue00e\ue00f\ue010\ue011\ue012', 72, 100);
+    expect(needsOcr(garbage, NO_GRAPHICS, 612, 792)).toBe(true);
+  });
+});
+
+describe('measurements on scans', () => {
+  it('tell lines running across from lines running up and down, and measure a lean', async () => {
+    const page = await textPicture(['The first line of a scanned letter', 'and a second line below it', 'with a third to close the page']);
+    expect(linesRunVertically(page)).toBe(false);
+    expect(linesRunVertically(await turn(page, 90))).toBe(true);
+    expect(skewAngle(page)).toBe(0);
+    expect(Math.abs(skewAngle(await turn(page, 2)) - 2)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(skewAngle(await turn(page, -3)) + 3)).toBeLessThanOrEqual(0.5);
+  });
+
+  it('find ruling lines as long thin runs of ink, not the strokes of letters', async () => {
+    const page = await textPicture(['Above the table'], { ruledTable: [['a', 'b'], ['c', 'd']] });
+    const segments = rulingSegments(page, 118, 6);
+    const horizontal = segments.filter((s) => s.y0 === s.y1);
+    const vertical = segments.filter((s) => s.x0 === s.x1);
+    expect(horizontal).toHaveLength(3);
+    expect(vertical).toHaveLength(3);
+    const words = rulingSegments(await textPicture(['Only words here, no lines at all']), 118, 6);
+    expect(words).toEqual([]);
+  });
+});
