@@ -6,6 +6,7 @@
 // (80, and 85 for the selection). Words read by OCR scale them by their own confidence.
 import type { Box, KeyValue, Line, Word } from './page-model.js';
 import { unionBox } from './page-model.js';
+import { LIST_MARKER } from './markers.js';
 
 const PAIR = { key: 85, value: 80 };
 const ABOVE = { key: 70, value: 65 };
@@ -34,7 +35,9 @@ export function printedKeyValues(lines: Line[], words: Word[]): KeyValue[] {
       return;
     }
     for (let c = 0; c < lineChunks.length; c++) {
-      const chunk = lineChunks[c];
+      // A bullet before the label ("• Sex: Female") is not part of it.
+      const chunk = lineChunks[c].slice(LIST_MARKER.test(lineChunks[c][0].text) || /^[+~]$/.test(lineChunks[c][0].text) ? 1 : 0);
+      if (chunk.length === 0) continue;
       const colon = chunk.findIndex((w) => /[:：]$/.test(w.text));
       if (colon < 0 || colon >= MAX_LABEL_WORDS || !/^[\p{L}\p{N}(#№]/u.test(chunk[0].text)) continue;
       const labelWords = chunk.slice(0, colon + 1);
@@ -56,6 +59,14 @@ export function printedKeyValues(lines: Line[], words: Word[]): KeyValue[] {
         }
       }
       if (valueWords.length === 0 || valueWords.length > MAX_VALUE_WORDS) continue;
+      // A value wrapped onto the next line, which starts under the value and is no label.
+      if (confidence === PAIR && c === lineChunks.length - 1) {
+        const next = continuation(ordered, n, valueWords[0], chunksOf);
+        if (next !== null && valueWords.length + chunksOf[next].flat().length <= MAX_VALUE_WORDS) {
+          usedAsValue.add(next);
+          valueWords = [...valueWords, ...chunksOf[next].flat()];
+        }
+      }
       out.push(pair(label, labelWords, valueWords, confidence));
     }
   });
@@ -122,6 +133,17 @@ function labelText(labelWords: Word[]): string {
     .join(' ')
     .replace(/\s*[:：]$/, '')
     .trim();
+}
+
+/** The line right below line `n` when it starts under the value's first word and is no label. */
+function continuation(lines: Line[], n: number, first: Word, chunksOf: Chunk[][]): number | null {
+  const line = lines[n];
+  const height = line.box.y1 - line.box.y0;
+  const next = lines[n + 1];
+  if (!next || next.box.y0 - line.box.y1 > height * 0.8 || next.box.y0 < line.box.y1 - height * 0.5) return null;
+  if (Math.abs(next.box.x0 - first.box.x0) > first.fontSize * 1.5) return null;
+  if (chunksOf[n + 1].length !== 1 || chunksOf[n + 1].some(startsWithLabel)) return null;
+  return n + 1;
 }
 
 /** The line right below line `n`, starting under it, short and not a label itself. */
