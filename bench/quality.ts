@@ -16,7 +16,8 @@
 //
 // What is scored, per category (the metric of each case is named in its row):
 //   text_pdf, office     similarity = 1 − Levenshtein / longer length on normalised text
-//                        (`include=text` without the `=== Page N ===` lines) against truth.txt;
+//                        (`include=text` without the `=== Page N ===` lines, and tables, which
+//                        page text carries as markdown, as plain cells) against truth.txt;
 //                        office truth is truth.md with the markup stripped. samplefiles-multicolumn
 //                        is scored on PAGE 1 ONLY against truth.page1.layout.txt read column by
 //                        column (left column, then right), since that truth is a character grid.
@@ -29,7 +30,7 @@
 //                        (sroie-*) need the model layer's four-field extraction: n/a for now.
 //   unsupported          legacy .doc/.xls/.ppt and WebP must be refused with 415; counted apart
 //                        and left out of their category's mean.
-// A document whose type has no reader yet (images, DOCX/XLSX/PPTX) fails with processing_failed;
+// A document whose type had no reader (in results of earlier builds) failed with processing_failed;
 // it scores 0 (CER 1) and is marked "not read (reader missing)".
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -53,6 +54,7 @@ import {
   similarity,
   stripMarkdown,
   stripPageHeaders,
+  stripTableMarkup,
   valuesInText,
   type Grid,
 } from './quality/metrics.js';
@@ -349,7 +351,7 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
 
   // Page text marks each shown figure with [FIGURE] (SPEC.md); like `<!-- image -->` in Markdown it
   // is a placeholder, not text of the page, so it is counted and left out of the comparison.
-  const rawText = stripPageHeaders(run.text ?? '');
+  const rawText = stripTableMarkup(stripPageHeaders(run.text ?? ''));
   const figures = (rawText.match(FIGURE_MARKER) ?? []).length;
   const text = rawText.replace(FIGURE_MARKER, ' ');
   const notes: string[] = [];
@@ -365,7 +367,7 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
       result.truth_file = truth.file;
       let output = text;
       if (c.id === MULTICOLUMN_PAGE1) {
-        output = (run.pages?.find((p) => p.page === 1)?.text ?? '').replace(FIGURE_MARKER, ' ');
+        output = stripTableMarkup(run.pages?.find((p) => p.page === 1)?.text ?? '').replace(FIGURE_MARKER, ' ');
         result.scope = 'page 1 only';
         notes.push('page 1 only, truth read column by column');
         result.details.similarity_to_raw_layout_grid = round3(similarity(output, truth.raw ?? ''));

@@ -9,15 +9,16 @@
 //      generated 1,000-page PDF (median of RUNS each), with the worker's peak RSS;
 //   2. OCR pages per second on A4 scans at 300 dpi: the three pages of the corpus' multicolumn.pdf
 //      rendered to pictures and put back into a PDF without text layer;
-//   3. requests per second and p99 latency of `GET /api/v1/documents/{id}` (autocannon, as in
+//   3. Office documents per second: the corpus' DOCX, XLSX and PPTX files, OFFICE_BATCH at once;
+//   4. requests per second and p99 latency of `GET /api/v1/documents/{id}` (autocannon, as in
 //      bench/api.ts);
-//   4. poppler's `pdftotext` and the `tesseract` CLI on the same files (median of RUNS), with Folio's
+//   5. poppler's `pdftotext` and the `tesseract` CLI on the same files (median of RUNS), with Folio's
 //      time as a multiple of theirs. They are optional (apt-get install poppler-utils tesseract-ocr).
 //
 // Prints a table and a one-line `speed:` summary and writes bench/results/speed-<ISO date>.json.
 // Client, API, worker and peers share the machine, so the figures compare changes on the same
 // machine; they are not absolute capacity. Nothing here asserts on time.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,17 @@ import { RssSampler, type PhasePeak } from './speed/rss.js';
 import { megabytes, median, rate, ratio, secs, table } from './speed/stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Office documents submitted together for the documents-per-second figure. */
+const OFFICE_BATCH = 60;
+
+/** Submits every file `copies` times at once and waits for all; documents per second end to end. */
+async function officeThroughput(client: Client, files: { name: string; bytes: Uint8Array }[], total: number): Promise<{ documents: number; seconds: number; per_s: number; failed: number }> {
+  const started = performance.now();
+  const runs = await Promise.all(Array.from({ length: total }, (_, i) => processOnce(client, files[i % files.length].name, files[i % files.length].bytes)));
+  const seconds = (performance.now() - started) / 1000;
+  return { documents: total, seconds, per_s: total / seconds, failed: runs.filter((r) => r.status !== 'completed').length };
+}
 
 /** Each page of a PDF rendered at 300 dpi and put back into a PDF as a picture only, as a scanner would. */
 async function a4Scans(source: string, dir: string): Promise<{ file: string; bytes: Uint8Array; pages: number; firstPage: string }> {
@@ -335,6 +347,16 @@ async function main(): Promise<void> {
   const workerLifetimePeakKb = await rss.kernelPeak();
   const ocr = await measureDocument(client, rss, 'A4 scans OCR', scans.file, scans.bytes, RUNS);
 
+  // Office documents.
+  const officeFiles: { name: string; bytes: Uint8Array }[] = [];
+  for (const dir of await readdir(path.join(CORPUS, 'office'))) {
+    for (const name of await readdir(path.join(CORPUS, 'office', dir))) {
+      if (/\.(docx|xlsx|pptx)$/.test(name)) officeFiles.push({ name, bytes: new Uint8Array(await readFile(path.join(CORPUS, 'office', dir, name))) });
+    }
+  }
+  const office = await officeThroughput(client, officeFiles, OFFICE_BATCH);
+  log(`office: ${office.documents} documents in ${secs(office.seconds)} s (${office.failed} failed)`);
+
   // GET /api/v1/documents/{id}.
   const getPath = `/api/v1/documents/${warm.id}`;
   const probe = await client.get(getPath);
@@ -390,6 +412,7 @@ async function main(): Promise<void> {
       // Per page: Folio's seconds per page over the tesseract CLI's for one page.
       ocrNa || !peers.ocr || peers.ocr.error ? '-' : ratio(ocr.median_s! / ocrPages, peers.ocr.median_s),
     ],
+    [`${office.documents} Office documents at once (${officeFiles.length} corpus files)`, `${secs(office.seconds)} s, ${rate(office.per_s)} documents/s${office.failed ? ` (${office.failed} failed)` : ''}`, '-', '-'],
     [
       `GET /api/v1/documents/{id} (${GET_CONNECTIONS} conns, ${GET_DURATION_S} s)`,
       `${get.requests_per_s.average.toFixed(0)} req/s, p99 ${get.latency_ms.p99} ms${get.non_2xx || get.errors ? ` (${get.non_2xx} non-2xx, ${get.errors} errors)` : ''}`,
@@ -426,6 +449,7 @@ async function main(): Promise<void> {
     summaryPdf(geotopo, `geotopo ${geotopo.pages ?? 117} p`, false, peers.geotopo),
     summaryPdf(long, `${LONG_PAGES} p`, true, peers.long),
     ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s)`,
+    `Office ${rate(office.per_s)} docs/s`,
     `GET ${get.requests_per_s.average.toFixed(0)} req/s p99 ${get.latency_ms.p99} ms`,
   ].join(' | ');
   console.log(`\nspeed: ${summary}`);
@@ -459,7 +483,7 @@ async function main(): Promise<void> {
       warm_up: warm,
       worker_rss_idle_kb: workerIdleKb,
       worker_rss_lifetime_peak_kb: workerLifetimePeakKb,
-      documents: { geotopo, long, ocr: { ...ocr, result: ocrNa ?? 'measured' } },
+      documents: { geotopo, long, ocr: { ...ocr, result: ocrNa ?? 'measured' }, office },
       get,
     },
     peers: {

@@ -24,6 +24,19 @@ export function normalizeText(text: string): string {
     .trim();
 }
 
+/**
+ * Pipe tables as plain text: the cells of each row separated by spaces, separator rows dropped.
+ * Page text carries tables as markdown (SPEC.md); plain-text truths carry the same cells without
+ * the pipes, so the markup is taken off before comparing.
+ */
+export function stripTableMarkup(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?$/.test(line))
+    .map((line) => (/^\s*\|.*\|\s*$/.test(line) ? line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim()).join(' ') : line))
+    .join('\n');
+}
+
 /** Removes the `=== Page N ===` lines that `include=text` puts above every page. */
 export function stripPageHeaders(text: string): string {
   return text

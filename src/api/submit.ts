@@ -212,7 +212,7 @@ async function acceptFile(deps: AppDeps, principal: Principal, options: Resolved
   if (file.truncated) {
     throw new FolioError('payload_too_large', `"${file.filename}" is larger than the plan's limit of ${plan.max_upload_bytes} bytes.`);
   }
-  const detected = await detectFile(file.tempPath);
+  const detected = await detectFile(file.tempPath, file.filename);
   if (!detected.supported) {
     const what = detected.mediaType ? `a ${detected.mediaType} file` : 'not a file type Folio recognizes';
     throw new FolioError('unsupported_media_type', `"${file.filename}" is ${what}. Supported types: ${SUPPORTED_LIST}.`);
@@ -266,9 +266,9 @@ async function acceptFile(deps: AppDeps, principal: Principal, options: Resolved
   return acceptedToWire(id, estimate, baseUrl);
 }
 
-/** PDFs and TIFFs are counted now; one-page types are 1; others are learned when read (0 until then). */
+/** Types with pages of their own are counted now; one-page pictures are 1. */
 async function countPages(deps: AppDeps, mediaType: SupportedMediaType, filePath: string): Promise<number> {
-  if (mediaType === 'application/pdf' || mediaType === 'image/tiff') {
+  if (mediaType === 'application/pdf' || mediaType === 'image/tiff' || mediaType.startsWith('application/vnd.openxmlformats-officedocument.')) {
     const outcome = await deps.pool.countPages(mediaType, await readFile(filePath));
     // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
     return outcome.ok ? outcome.value : 0;

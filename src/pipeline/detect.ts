@@ -1,6 +1,7 @@
 // Type detection from the file's bytes (SPEC.md: "The type is detected from the file's bytes"),
 // never from the name or the declared content type. file-type 21 is the last line that runs on
 // Node 20 (STACK.md).
+import { readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { isSupported, type SupportedMediaType } from '../domain/media-types.js';
 
@@ -16,8 +17,30 @@ function normalize(mime: string | undefined): Detected {
   return { mediaType, supported: isSupported(mediaType ?? undefined) ? (mediaType as SupportedMediaType) : null };
 }
 
-export async function detectFile(path: string): Promise<Detected> {
-  return normalize((await fileTypeFromFile(path))?.mime);
+export async function detectFile(path: string, name = ''): Promise<Detected> {
+  const mime = (await fileTypeFromFile(path))?.mime;
+  if (mime === 'application/x-cfb') return encryptedOffice(await readFile(path), name);
+  return normalize(mime);
+}
+
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+
+/**
+ * A password-protected DOCX, XLSX or PPTX is stored as an OLE compound file holding an
+ * "EncryptedPackage" stream. It is accepted as the Office type its name says (Word when the name
+ * says nothing) so that it fails with a clear message; other compound files (legacy .doc, .xls,
+ * .ppt) are not supported.
+ */
+function encryptedOffice(bytes: Buffer, name: string): Detected {
+  if (!bytes.includes(ENCRYPTED_PACKAGE)) return normalize('application/x-cfb');
+  const extension = name.toLowerCase().split('.').pop();
+  const type =
+    extension === 'xlsx'
+      ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+      : extension === 'pptx'
+        ? 'application/vnd.openxmlformats-officedocument.presentationml.presentation'
+        : 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  return normalize(type);
 }
 
 export async function detectBytes(bytes: Uint8Array): Promise<Detected> {

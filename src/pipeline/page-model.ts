@@ -54,6 +54,8 @@ export interface Block {
   box: Box;
   /** Heading level, 1 for the largest; only on headings. */
   level?: number;
+  /** Nesting of a list item, 0 for the outermost list. */
+  depth?: number;
   /** Index into the page's figures; only on figure blocks. */
   figure?: number;
   /** Index into the page's tables; only on table blocks. */

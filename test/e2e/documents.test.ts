@@ -280,8 +280,12 @@ describe('GET /usage (D5)', () => {
     const ws = await install.workspace();
     const client = new Client(server.url, ws.test);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await client.upload([['file', `u${i}.pdf`, await textPdf([[`Usage ${i}`]])]])).json.id);
-    for (const id of ids) await client.waitFor(id);
+    // One after the other: usage is recorded when a document completes, and two workers may
+    // finish documents sent together in either order.
+    for (let i = 0; i < 3; i++) {
+      ids.push((await client.upload([['file', `u${i}.pdf`, await textPdf([[`Usage ${i}`]])]])).json.id);
+      await client.waitFor(ids[i]);
+    }
     const first = (await client.get('/api/v1/usage?limit=2')).json;
     expect(first).toMatchObject({ object: 'list', has_more: true });
     expect(first.data.map((r: any) => r.document_id)).toEqual([ids[2], ids[1]]);

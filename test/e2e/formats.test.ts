@@ -1,7 +1,6 @@
 // Type detection from bytes for all nine SPEC.md types (issue 2, scope 9). Each upload is accepted
-// with its detected `content_type` whatever it is called; pictures are then read (a header alone
-// fails as unreadable), and types whose reader comes in a later issue fail with processing_failed
-// naming the missing reader.
+// with its detected `content_type` whatever it is called and then read (a HEIF header alone fails
+// as unreadable).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,9 +60,9 @@ describe('type detection', () => {
       ['TIFF', corpus('ocr_scans/tesseract-eurotext/eurotext.tif'), 'image/tiff', 'completed'],
       ['BMP', bmp(), 'image/bmp', 'completed'],
       ['HEIF', heicHeader(), 'image/heic', ['analysis_failed', /could not be read/]],
-      ['DOCX', corpus('office/docling-lorem_ipsum-docx/lorem_ipsum.docx'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', ['processing_failed', /DOCX reader/]],
-      ['XLSX', corpus('office/docling-xlsx_01-xlsx/xlsx_01.xlsx'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ['processing_failed', /XLSX reader/]],
-      ['PPTX', corpus('office/docling-powerpoint_sample-pptx/powerpoint_sample.pptx'), 'application/vnd.openxmlformats-officedocument.presentationml.presentation', ['processing_failed', /PPTX reader/]],
+      ['DOCX', corpus('office/docling-lorem_ipsum-docx/lorem_ipsum.docx'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'completed'],
+      ['XLSX', corpus('office/docling-xlsx_01-xlsx/xlsx_01.xlsx'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'completed'],
+      ['PPTX', corpus('office/docling-powerpoint_sample-pptx/powerpoint_sample.pptx'), 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 'completed'],
     ];
     for (const [name, bytes, mediaType, outcome] of cases) {
       const accepted = await client.upload([['file', 'upload.bin', await bytes]]);

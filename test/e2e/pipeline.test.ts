@@ -175,15 +175,6 @@ describe('failures', () => {
     expect(failed.error.message).toMatch(/not a valid PDF|damaged/);
   });
 
-  it('a type whose reader is not built yet fails with processing_failed naming the reader', async () => {
-    // Office files are detected from their bytes whatever they are called.
-    const docx = await readFile(path.join(CORPUS, 'office/docling-lorem_ipsum-docx/lorem_ipsum.docx'));
-    const office = await test.waitFor((await test.upload([['file', 'x.bin', docx]])).json.id);
-    expect(office).toMatchObject({ status: 'failed', error: { type: 'processing_failed', stage: 'analyzing' } });
-    expect(office.content_type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    expect(office.error.message).toContain('DOCX reader');
-  });
-
   it('extraction fails at extracting until the model layer exists, charging only the pages read', async () => {
     const id = (await live.upload([['file', 'a.pdf', await textPdf([['Invoice 42']])]], { extraction: { fields: ['title'] } })).json.id;
     const failed = await live.waitFor(id);

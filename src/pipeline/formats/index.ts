@@ -3,8 +3,8 @@
 // (textSource 'ocr') and handed out as grey pictures by `scan`. Readers never run OCR themselves.
 import type { GrayImage } from '../../models/ocr/engine.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import { SUPPORTED_MEDIA_TYPES } from '../../domain/media-types.js';
-import type { RawPage } from '../page-model.js';
+import type { Page, RawPage } from '../page-model.js';
+import { office } from './office/index.js';
 import { countImagePages, decodeImagePage, readImage, renderImageRegions } from './image.js';
 import { countPdfPages, readPdf, renderPdfRegions, scanPdfPage, type RenderedBitmap, type RenderRequest } from './pdf.js';
 
@@ -19,6 +19,11 @@ export interface Scan {
 export interface FormatReader {
   countPages(bytes: Uint8Array): Promise<number>;
   read(bytes: Uint8Array): Promise<RawPage[]>;
+  /**
+   * For formats that know their own structure (Office): the analysed pages at once, instead of
+   * raw pages for layout analysis.
+   */
+  readStructured?(bytes: Uint8Array, analysis: 'layout' | 'read'): Promise<Page[]>;
   /** A page to be read by OCR, in grey levels. */
   scan(bytes: Uint8Array, page: RawPage): Promise<Scan>;
   /** Renders pages or regions of them; absent for types that get no pictures. */
@@ -47,7 +52,20 @@ function imageReader(type: ImageType, withPictures: boolean): FormatReader {
   };
 }
 
-const READERS: Partial<Record<SupportedMediaType, FormatReader>> = {
+function officeReader(kind: keyof typeof office): FormatReader {
+  return {
+    countPages: office[kind].count,
+    read: async () => {
+      throw new Error('Office files are read with their structure');
+    },
+    readStructured: office[kind].read,
+    scan: async () => {
+      throw new Error('Office files have no scanned pages');
+    },
+  };
+}
+
+const READERS: Record<SupportedMediaType, FormatReader> = {
   'application/pdf': pdf,
   'image/png': imageReader('image/png', true),
   'image/jpeg': imageReader('image/jpeg', true),
@@ -55,17 +73,13 @@ const READERS: Partial<Record<SupportedMediaType, FormatReader>> = {
   'image/bmp': imageReader('image/bmp', false),
   'image/heic': imageReader('image/heic', false),
   'image/heif': imageReader('image/heif', false),
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': officeReader('docx'),
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': officeReader('xlsx'),
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': officeReader('pptx'),
 };
 
-/** The type is supported by the API but this build has no reader for it yet. */
-export class MissingReaderError extends Error {}
-
 export function readerFor(mediaType: SupportedMediaType): FormatReader {
-  const reader = READERS[mediaType];
-  if (!reader) {
-    throw new MissingReaderError(`The ${SUPPORTED_MEDIA_TYPES[mediaType]} reader is not built yet; this server cannot read ${mediaType} files.`);
-  }
-  return reader;
+  return READERS[mediaType];
 }
 
 export type { RenderedBitmap, RenderRequest };

@@ -8,12 +8,19 @@ const BULLET = /^[•●○◦▪■□‣⁃∙·*–—-]\s*/;
 const ENUMERATOR = /^\(?(\d{1,3})[.)]\s+/;
 
 export function pageMarkdown(page: Page): string {
-  const parts: string[] = [];
+  let out = '';
+  let previousList: 'bullet' | 'ordered' | null = null;
   for (const block of page.blocks) {
     const rendered = blockMarkdown(block, page);
-    if (rendered) parts.push(rendered);
+    if (!rendered) continue;
+    // Items of one list stay together (a tight list); other blocks, and a list of the other kind,
+    // are a blank line apart.
+    const list = block.type !== 'list_item' ? null : /^\s*\d+\./.test(rendered) ? 'ordered' : 'bullet';
+    if (out) out += list !== null && list === previousList ? '\n' : '\n\n';
+    out += rendered;
+    previousList = list;
   }
-  return parts.join('\n\n');
+  return out;
 }
 
 export function documentMarkdown(pages: string[]): string {
@@ -35,9 +42,11 @@ function blockMarkdown(block: Block, page: Page): string {
       return `${'#'.repeat(Math.min(6, (block.level ?? 1) + 1))} ${oneLine(blockText(block, page))}`;
     case 'list_item': {
       const text = oneLine(blockText(block, page));
+      // Nested items are indented under their parent's text.
+      const indent = '    '.repeat(block.depth ?? 0);
       const enumerated = ENUMERATOR.exec(text);
-      if (enumerated) return `${enumerated[1]}. ${text.slice(enumerated[0].length)}`;
-      return `- ${text.replace(BULLET, '')}`;
+      if (enumerated) return `${indent}${enumerated[1]}. ${text.slice(enumerated[0].length)}`;
+      return `${indent}- ${text.replace(BULLET, '')}`;
     }
     default:
       return blockText(block, page)

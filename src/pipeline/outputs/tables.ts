@@ -16,9 +16,18 @@ export interface WireTable {
   continues_on_next_page: boolean;
 }
 
-/** A GitHub-flavoured pipe table; the first row is the header row markdown requires. */
+/**
+ * A GitHub-flavoured pipe table; the first row is the header row markdown requires. Markdown has
+ * no merged cells, so a merged cell's text is repeated in every position it covers: each column
+ * keeps its heading and each row its label (`rows` keeps it at the top-left position only).
+ */
 export function tableMarkdown(table: Table): string {
-  const rows = tableRows(table).map((row) => row.map(escapeCell));
+  const rows = Array.from({ length: table.rowCount }, () => new Array<string>(table.columnCount).fill(''));
+  for (const cell of table.cells) {
+    for (let r = cell.row; r < Math.min(table.rowCount, cell.row + cell.rowSpan); r++) {
+      for (let c = cell.column; c < Math.min(table.columnCount, cell.column + cell.columnSpan); c++) rows[r][c] = escapeCell(cell.text);
+    }
+  }
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const out = [line(rows[0]), line(rows[0].map(() => '---'))];
   for (const row of rows.slice(1)) out.push(line(row));

@@ -25,7 +25,7 @@ export async function fetchDocument(ctx: RunContext): Promise<void> {
     throw error;
   }
   try {
-    const detected = await detectFile(temp);
+    const detected = await detectFile(temp, doc.filename);
     if (!detected.supported) {
       throw new DocumentFailure(
         'unsupported_media_type',

@@ -3,8 +3,9 @@
 // kind survives the thread boundary.
 import sharp from 'sharp';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import { readerFor, MissingReaderError, type Scan } from '../formats/index.js';
+import { readerFor, type Scan } from '../formats/index.js';
 import { ImageReadError } from '../formats/image.js';
+import { OfficeReadError } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
 import { analyzeDocument } from '../layout.js';
 import type { Page, RawPage } from '../page-model.js';
@@ -39,7 +40,9 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
       case 'count':
         return { ok: true, value: await readerFor(task.mediaType).countPages(task.bytes) };
       case 'read': {
-        const raw = await readerFor(task.mediaType).read(task.bytes);
+        const reader = readerFor(task.mediaType);
+        if (reader.readStructured) return { ok: true, value: { pages: await reader.readStructured(task.bytes, task.analysis) } satisfies ReadResult };
+        const raw = await reader.read(task.bytes);
         const value: ReadResult = raw.some((p) => p.textSource === 'ocr') ? { raw } : { pages: analyzeDocument(raw, task.analysis) };
         return { ok: true, value };
       }
@@ -53,8 +56,7 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: await renderPictures(task) };
     }
   } catch (error) {
-    if (error instanceof MissingReaderError) return { ok: false, errorType: 'processing_failed', message: error.message };
-    if (error instanceof PdfOpenError || error instanceof ImageReadError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
+    if (error instanceof PdfOpenError || error instanceof ImageReadError || error instanceof OfficeReadError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
     return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${(error as Error).message}` };
   }
 }

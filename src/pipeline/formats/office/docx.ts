@@ -1,0 +1,430 @@
+// DOCX reader: the body of word/document.xml walked in order into headings (from style names and
+// outline levels), paragraphs, list items (numbering definitions give bullets, numbers and
+// nesting), tables (merged cells from gridSpan and vMerge; nested tables read into their cell),
+// text boxes, figures with their captions, footnotes at the end of the page that cites them, and
+// hyperlinks' text. Headers, footers and comments live in other parts and stay out. Pages follow
+// DECISIONS D9: where Word last laid the document out (rendered page breaks), else at explicit
+// page breaks. Written against the XML because no JavaScript library keeps these: mammoth (the
+// usual choice) drops page breaks and text boxes and flattens numbering into HTML lists.
+import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
+import type { OfficeItem } from './structure.js';
+import { readChart } from './chart.js';
+
+interface Style {
+  name: string;
+  basedOn: string | null;
+  outline: number | null;
+  /** Numbering the style applies to its paragraphs (list styles). */
+  numPr: XmlNode | undefined;
+}
+
+interface Level {
+  format: string;
+  text: string;
+  start: number;
+}
+
+interface Context {
+  styles: Map<string, Style>;
+  numbering: Map<string, Level[]>;
+  counters: Map<string, number[]>;
+  footnotes: Map<string, string>;
+  /** Footnotes cited on the page being read. */
+  cited: string[];
+  pages: OfficeItem[][];
+  /** Reads a chart part by the document's relationship id. */
+  chart: (relationshipId: string) => OfficeItem[];
+  /** Whether page breaks come from Word's last layout (rendered) or from the author (explicit). */
+  breaks: 'rendered' | 'explicit';
+}
+
+export function readDocx(bytes: Uint8Array): OfficeItem[][] {
+  const pkg = OfficePackage.open(bytes, (name) => /^word\/(document|styles|numbering|footnotes)\.xml$/.test(name) || /^word\/(charts\/[^/]+\.xml|_rels\/document\.xml\.rels|charts\/_rels\/.+)$/.test(name));
+  const document = pkg.xml('word/document.xml');
+  if (!document) throw new OfficeReadError('the file has no word/document.xml; it is not a Word document');
+  const body = child(document, 'w:body');
+  if (!body) throw new OfficeReadError('the Word document has no body');
+  const raw = pkg.text('word/document.xml') ?? '';
+  const rels = pkg.relationships('word/document.xml');
+  const ctx: Context = {
+    styles: readStyles(pkg.xml('word/styles.xml')),
+    numbering: readNumbering(pkg.xml('word/numbering.xml')),
+    counters: new Map(),
+    footnotes: readFootnotes(pkg.xml('word/footnotes.xml')),
+    cited: [],
+    pages: [[]],
+    breaks: raw.includes('w:lastRenderedPageBreak') ? 'rendered' : 'explicit',
+    chart: (id) => {
+      const target = rels.get(id)?.target;
+      return target ? readChart(pkg, target) : [];
+    },
+  };
+  readBlocks(body.children, ctx);
+  endPage(ctx);
+  const pages = ctx.pages.filter((p) => p.length > 0);
+  return pages.length ? pages : [[]];
+}
+
+function current(ctx: Context): OfficeItem[] {
+  return ctx.pages[ctx.pages.length - 1];
+}
+
+function endPage(ctx: Context): void {
+  for (const id of ctx.cited) {
+    const text = ctx.footnotes.get(id);
+    if (text) current(ctx).push({ kind: 'footnote', text });
+  }
+  ctx.cited = [];
+}
+
+function newPage(ctx: Context): void {
+  if (current(ctx).length === 0) return;
+  endPage(ctx);
+  ctx.pages.push([]);
+}
+
+function readBlocks(nodes: XmlNode[], ctx: Context): void {
+  for (const node of nodes) {
+    if (node.name === 'w:p') readParagraph(node, ctx);
+    else if (node.name === 'w:tbl') current(ctx).push(readTable(node, ctx));
+    else if (node.name === 'w:sdt') readBlocks(child(node, 'w:sdtContent')?.children ?? [], ctx);
+    else if (node.name === 'w:customXml' || node.name === 'w:smartTag') readBlocks(node.children, ctx);
+  }
+}
+
+/** What a paragraph holds: runs of text, and the things anchored in it (text boxes, pictures). */
+interface ParagraphParts {
+  text: string;
+  pictures: number;
+  /** Relationship ids of charts drawn in the paragraph. */
+  charts: string[];
+  boxes: XmlNode[][];
+  /** Text before a rendered or explicit page break inside the paragraph ends the page. */
+  breakAt: number[];
+}
+
+function readParagraph(p: XmlNode, ctx: Context): void {
+  const pPr = child(p, 'w:pPr');
+  const breakBefore = child(pPr, 'w:pageBreakBefore');
+  if (ctx.breaks === 'explicit' && breakBefore && breakBefore.attrs['w:val'] !== '0' && breakBefore.attrs['w:val'] !== 'false') newPage(ctx);
+  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [] };
+  collectRuns(p.children, parts, ctx);
+  const styleId = child(pPr, 'w:pStyle')?.attrs['w:val'] ?? null;
+  const style = styleId ? ctx.styles.get(styleId) : undefined;
+  const styleName = style?.name.toLowerCase() ?? '';
+  // A page break at the very start of the paragraph opens the new page before it.
+  if (parts.breakAt.length > 0 && parts.breakAt[0] === 0 && parts.text.trim()) {
+    newPage(ctx);
+    parts.breakAt.shift();
+  }
+  const segments: string[] = [];
+  let from = 0;
+  for (const at of parts.breakAt) {
+    segments.push(parts.text.slice(from, at));
+    from = at;
+  }
+  segments.push(parts.text.slice(from));
+  segments.forEach((segment, i) => {
+    if (i > 0) newPage(ctx);
+    const text = segment.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').trim();
+    if (!text) return;
+    current(ctx).push(classify(text, pPr, style, styleName, ctx));
+  });
+  for (let k = 0; k < parts.pictures; k++) current(ctx).push({ kind: 'figure', caption: null });
+  for (const id of parts.charts) current(ctx).push(...ctx.chart(id));
+  for (const box of parts.boxes) readBlocks(box, ctx);
+  // A section that starts on a new page closes this one.
+  const sectionType = child(child(pPr, 'w:sectPr'), 'w:type')?.attrs['w:val'];
+  if (ctx.breaks === 'explicit' && child(pPr, 'w:sectPr') && (sectionType === undefined || sectionType === 'nextPage' || sectionType === 'oddPage' || sectionType === 'evenPage')) newPage(ctx);
+}
+
+function classify(text: string, pPr: XmlNode | undefined, style: Style | undefined, styleName: string, ctx: Context): OfficeItem {
+  if (styleName === 'title') return { kind: 'title', text: oneLine(text) };
+  const heading = /^heading\s*(\d)$/.exec(styleName);
+  const outline = outlineLevel(pPr, style, ctx);
+  if (heading || outline !== null) return { kind: 'heading', level: heading ? Number(heading[1]) : outline! + 1, text: oneLine(text) };
+  if (styleName === 'caption') return { kind: 'caption', text };
+  const numPr = child(pPr, 'w:numPr') ?? numberingOfStyle(style, ctx);
+  const numId = child(numPr, 'w:numId')?.attrs['w:val'];
+  if (numPr && numId && numId !== '0') {
+    const depth = Number(child(numPr, 'w:ilvl')?.attrs['w:val'] ?? 0);
+    return { kind: 'list_item', text, depth, marker: listMarker(numId, depth, ctx) };
+  }
+  if (/^list bullet/.test(styleName)) return { kind: 'list_item', text, depth: 0, marker: '•' };
+  return { kind: 'paragraph', text };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
+/** The outline level from the paragraph or its style chain (0 for a level 1 heading). */
+function outlineLevel(pPr: XmlNode | undefined, style: Style | undefined, ctx: Context): number | null {
+  const own = child(pPr, 'w:outlineLvl')?.attrs['w:val'];
+  if (own !== undefined) return Number(own) < 9 ? Number(own) : null;
+  for (let s = style, hops = 0; s && hops < 10; s = s.basedOn ? ctx.styles.get(s.basedOn) : undefined, hops++) {
+    if (s.outline !== null) return s.outline < 9 ? s.outline : null;
+  }
+  return null;
+}
+
+/** Numbering a paragraph gets from its style chain. */
+function numberingOfStyle(style: Style | undefined, ctx: Context): XmlNode | undefined {
+  for (let s = style, hops = 0; s && hops < 10; s = s.basedOn ? ctx.styles.get(s.basedOn) : undefined, hops++) {
+    if (s.numPr) return s.numPr;
+  }
+  return undefined;
+}
+
+/** The marker Word shows for the next item of a list at a level: a bullet or the formatted number. */
+function listMarker(numId: string, depth: number, ctx: Context): string {
+  const levels = ctx.numbering.get(numId);
+  const level = levels?.[depth];
+  if (!level || level.format === 'bullet' || level.format === 'none') return '•';
+  const counters = ctx.counters.get(numId) ?? [];
+  ctx.counters.set(numId, counters);
+  counters[depth] = (counters[depth] ?? (levels[depth].start - 1)) + 1;
+  counters.length = depth + 1; // deeper levels restart
+  return level.text.replace(/%(\d)/g, (_, n: string) => {
+    const d = Number(n) - 1;
+    const value = counters[d] ?? levels[d]?.start ?? 1;
+    return formatNumber(value, levels[d]?.format ?? 'decimal');
+  });
+}
+
+function formatNumber(value: number, format: string): string {
+  switch (format) {
+    case 'lowerLetter':
+      return letters(value).toLowerCase();
+    case 'upperLetter':
+      return letters(value);
+    case 'lowerRoman':
+      return roman(value).toLowerCase();
+    case 'upperRoman':
+      return roman(value);
+    default:
+      return String(value);
+  }
+}
+
+function letters(n: number): string {
+  let s = '';
+  for (let v = n; v > 0; v = Math.floor((v - 1) / 26)) s = String.fromCharCode(65 + ((v - 1) % 26)) + s;
+  return s;
+}
+
+function roman(n: number): string {
+  const table: [number, string][] = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+  let out = '';
+  let v = n;
+  for (const [k, s] of table) while (v >= k) { out += s; v -= k; }
+  return out;
+}
+
+/** Text of runs (and of hyperlinks, fields, insertions) in order; deletions are left out. */
+function collectRuns(nodes: XmlNode[], parts: ParagraphParts, ctx: Context): void {
+  for (const node of nodes) {
+    switch (node.name) {
+      case 'w:r':
+        readRun(node, parts, ctx);
+        break;
+      case 'w:hyperlink':
+      case 'w:ins':
+      case 'w:smartTag':
+      case 'w:customXml':
+      case 'w:fldSimple':
+      case 'w:bdo':
+      case 'w:dir':
+        collectRuns(node.children, parts, ctx);
+        break;
+      case 'w:sdt':
+        collectRuns(child(node, 'w:sdtContent')?.children ?? [], parts, ctx);
+        break;
+      case 'm:oMath':
+      case 'm:oMathPara':
+        parts.text += ` ${mathText(node)} `;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function readRun(run: XmlNode, parts: ParagraphParts, ctx: Context): void {
+  for (const node of run.children) {
+    switch (node.name) {
+      case 'w:t':
+        parts.text += textOf(node);
+        break;
+      case 'w:tab':
+      case 'w:ptab':
+        parts.text += '\t';
+        break;
+      case 'w:br':
+      case 'w:cr':
+        if (node.attrs['w:type'] === 'page') {
+          if (ctx.breaks === 'explicit') parts.breakAt.push(parts.text.length);
+        } else parts.text += '\n';
+        break;
+      case 'w:lastRenderedPageBreak':
+        if (ctx.breaks === 'rendered') parts.breakAt.push(parts.text.length);
+        break;
+      case 'w:noBreakHyphen':
+        parts.text += '-';
+        break;
+      case 'w:sym':
+        parts.text += symbol(node.attrs['w:char']);
+        break;
+      case 'w:footnoteReference': {
+        const id = node.attrs['w:id'];
+        if (id && ctx.footnotes.has(id)) ctx.cited.push(id);
+        break;
+      }
+      case 'w:drawing':
+      case 'w:pict':
+      case 'mc:AlternateContent':
+        readDrawing(node, parts);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** A symbol-font character (w:sym): private-use codes F0xx stand for the ASCII code xx. */
+function symbol(hex: string | undefined): string {
+  if (!hex) return '';
+  const code = parseInt(hex, 16);
+  if (!Number.isFinite(code)) return '';
+  return String.fromCodePoint(code >= 0xf000 && code <= 0xf0ff ? code - 0xf000 : code);
+}
+
+/** Pictures and text boxes in a drawing; of alternate contents only the first choice is read. */
+function readDrawing(node: XmlNode, parts: ParagraphParts): void {
+  if (node.name === 'mc:Fallback') return;
+  if (node.name === 'w:txbxContent') {
+    parts.boxes.push(node.children);
+    return;
+  }
+  if (node.name === 'pic:pic' || node.name === 'v:imagedata') {
+    parts.pictures++;
+    return;
+  }
+  if (node.name === 'c:chart' && node.attrs['r:id']) {
+    parts.charts.push(node.attrs['r:id']);
+    return;
+  }
+  for (const c of node.children) {
+    readDrawing(c, parts);
+    if (node.name === 'mc:AlternateContent' && c.name === 'mc:Choice') break;
+  }
+}
+
+/** The plain text of an equation (the linear text of its runs). */
+function mathText(node: XmlNode): string {
+  if (node.name === 'm:t') return textOf(node);
+  return node.children.map(mathText).join('');
+}
+
+function readTable(tbl: XmlNode, ctx: Context): Extract<OfficeItem, { kind: 'table' }> {
+  const cells: Extract<OfficeItem, { kind: 'table' }>['cells'] = [];
+  /** For each grid column, the cell a vertical merge continues. */
+  const open = new Map<number, (typeof cells)[number]>();
+  let columnCount = 0;
+  let headerRows = 0;
+  const rows = children(tbl, 'w:tr');
+  rows.forEach((tr, row) => {
+    const trPr = child(tr, 'w:trPr');
+    if (child(trPr, 'w:tblHeader') && headerRows === row) headerRows++;
+    let column = Number(child(trPr, 'w:gridBefore')?.attrs['w:val'] ?? 0);
+    for (const tc of children(tr, 'w:tc')) {
+      const tcPr = child(tc, 'w:tcPr');
+      const span = Math.max(1, Number(child(tcPr, 'w:gridSpan')?.attrs['w:val'] ?? 1));
+      const vMerge = child(tcPr, 'w:vMerge');
+      const text = cellText(tc, ctx);
+      if (vMerge && vMerge.attrs['w:val'] !== 'restart' && open.has(column)) {
+        const above = open.get(column)!;
+        above.rowSpan = row - above.row + 1;
+        if (text) above.text = above.text ? `${above.text} ${text}` : text;
+      } else {
+        const cell = { row, column, rowSpan: 1, columnSpan: span, text };
+        cells.push(cell);
+        for (let c = column; c < column + span; c++) open.delete(c);
+        if (vMerge) open.set(column, cell);
+      }
+      column += span;
+    }
+    columnCount = Math.max(columnCount, column);
+  });
+  return { kind: 'table', rowCount: rows.length, columnCount, cells, headerRows };
+}
+
+/** A cell's paragraphs (and nested tables, row by row) as one text. */
+function cellText(tc: XmlNode, ctx: Context): string {
+  const out: string[] = [];
+  const walk = (nodes: XmlNode[]) => {
+    for (const node of nodes) {
+      if (node.name === 'w:p') {
+        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [] };
+        collectRuns(node.children, parts, { ...ctx, cited: ctx.cited });
+        const text = parts.text.replace(/\s+/g, ' ').trim();
+        if (text) out.push(text);
+      } else if (node.name === 'w:tbl') {
+        for (const tr of children(node, 'w:tr')) for (const inner of children(tr, 'w:tc')) walk(inner.children);
+      } else if (node.name === 'w:sdt') walk(child(node, 'w:sdtContent')?.children ?? []);
+    }
+  };
+  walk(tc.children);
+  return out.join(' ');
+}
+
+function readStyles(styles: XmlNode | null): Map<string, Style> {
+  const out = new Map<string, Style>();
+  for (const s of children(styles ?? undefined, 'w:style')) {
+    const id = s.attrs['w:styleId'];
+    if (!id) continue;
+    const outline = child(child(s, 'w:pPr'), 'w:outlineLvl')?.attrs['w:val'];
+    out.set(id, {
+      name: child(s, 'w:name')?.attrs['w:val'] ?? id,
+      basedOn: child(s, 'w:basedOn')?.attrs['w:val'] ?? null,
+      outline: outline === undefined ? null : Number(outline),
+      numPr: child(child(s, 'w:pPr'), 'w:numPr'),
+    });
+  }
+  return out;
+}
+
+function readNumbering(numbering: XmlNode | null): Map<string, Level[]> {
+  const abstract = new Map<string, Level[]>();
+  for (const a of children(numbering ?? undefined, 'w:abstractNum')) {
+    const levels: Level[] = [];
+    for (const lvl of children(a, 'w:lvl')) {
+      levels[Number(lvl.attrs['w:ilvl'] ?? 0)] = {
+        format: child(lvl, 'w:numFmt')?.attrs['w:val'] ?? 'decimal',
+        text: child(lvl, 'w:lvlText')?.attrs['w:val'] ?? '%1.',
+        start: Number(child(lvl, 'w:start')?.attrs['w:val'] ?? 1),
+      };
+    }
+    abstract.set(a.attrs['w:abstractNumId'], levels);
+  }
+  const out = new Map<string, Level[]>();
+  for (const num of children(numbering ?? undefined, 'w:num')) {
+    const id = child(num, 'w:abstractNumId')?.attrs['w:val'];
+    if (id !== undefined && abstract.has(id)) out.set(num.attrs['w:numId'], abstract.get(id)!);
+  }
+  return out;
+}
+
+function readFootnotes(footnotes: XmlNode | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const note of children(footnotes ?? undefined, 'w:footnote')) {
+    const type = note.attrs['w:type'];
+    if (type === 'separator' || type === 'continuationSeparator') continue;
+    const text = children(note, 'w:p')
+      .map((p) => textOf(p).trim())
+      .filter(Boolean)
+      .join(' ');
+    if (text) out.set(note.attrs['w:id'], text);
+  }
+  return out;
+}
