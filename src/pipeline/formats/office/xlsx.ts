@@ -216,7 +216,16 @@ function tablesOf(cells: Cell[], merges: Merge[]): Placed[] {
     }
     items.push({ top, left, items: [regionItem(inside, merges, bottom, right)] });
   };
-  split(Math.min(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.column)), Math.max(...cells.map((c) => c.column)), true, 0);
+  // The used range, merged ranges included: a merge may reach past the last filled cell.
+  const live = merges.filter((m) => occupied.has(`${m.r0}:${m.c0}`));
+  split(
+    Math.min(...cells.map((c) => c.row)),
+    Math.max(...cells.map((c) => c.row), ...live.map((m) => m.r1)),
+    Math.min(...cells.map((c) => c.column)),
+    Math.max(...cells.map((c) => c.column), ...live.map((m) => m.c1)),
+    true,
+    0,
+  );
   return items;
 }
 
