@@ -258,7 +258,8 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
     }
   });
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
-  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box) };
+  const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
+  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box), halves };
 }
 
 /**

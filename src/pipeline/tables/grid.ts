@@ -24,6 +24,8 @@ export interface GridTable {
   source: Table['source'];
   /** Leading rows known to be headers from the drawing (shading, a rule under them); -1 unknown. */
   headerRows: number;
+  /** For grids found by alignment: the two halves of the page each column spans, when it is so. */
+  halves?: boolean;
 }
 
 /**
@@ -120,7 +122,7 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
     if (rowCount < 3 || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
-    if (columnCount === 2 && alikeColumns(cells)) return null;
+    if (columnCount === 2 && (alikeColumns(cells, 0.25) || (grid.halves && alikeColumns(cells, 0.4)))) return null;
   }
   cells.sort((a, b) => a.row - b.row || a.column - b.column);
   // Header rows, unless the drawing told: leading rows set in bold when the body is not; else a
@@ -155,7 +157,7 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
  * columns, not a table: a table's columns hold different things (labels and figures, terms and
  * explanations).
  */
-function alikeColumns(cells: TableCell[]): boolean {
+function alikeColumns(cells: TableCell[], digitsTolerance: number): boolean {
   const profile = (column: number) => {
     const texts = cells.filter((c) => c.column === column && c.text).map((c) => c.text);
     const share = (test: (t: string) => boolean) => texts.filter(test).length / Math.max(1, texts.length);
@@ -168,7 +170,7 @@ function alikeColumns(cells: TableCell[]): boolean {
   const a = profile(0);
   const b = profile(1);
   const ratio = Math.max(a.length, b.length) / Math.max(1, Math.min(a.length, b.length));
-  return a.letters >= 0.7 && b.letters >= 0.7 && Math.abs(a.digits - b.digits) < 0.25 && ratio < 2;
+  return a.letters >= 0.7 && b.letters >= 0.7 && Math.abs(a.digits - b.digits) < digitsTolerance && ratio < 2;
 }
 
 /** For each old index, its new index, or -1 when dropped. */
