@@ -1,6 +1,7 @@
 // Runs the real `folio` command (built to dist/) as child processes, against a fresh SQLite
 // directory or a fresh PostgreSQL schema, and talks to it over HTTP like any client.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,22 @@ import pg from 'pg';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin/folio.js');
-export const CORPUS = path.resolve(ROOT, '../shared/corpus');
+export const CORPUS = findCorpus();
+
+/**
+ * The evaluation corpus sits in `shared/corpus` beside the checkout (`../shared/corpus`); a clone
+ * made elsewhere finds it through FOLIO_CORPUS_DIR, an ancestor's `shared/corpus`, or the
+ * workspace's own copy.
+ */
+function findCorpus(): string {
+  if (process.env.FOLIO_CORPUS_DIR) return path.resolve(process.env.FOLIO_CORPUS_DIR);
+  for (let dir = ROOT; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared/corpus');
+    if (existsSync(path.join(candidate, 'index.json'))) return candidate;
+    if (path.dirname(dir) === dir) break;
+  }
+  return '/work/shared/corpus';
+}
 
 export const STORE = (process.env.FOLIO_TEST_STORE ?? 'sqlite') as 'sqlite' | 'postgres';
 const PG_URL = process.env.FOLIO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
