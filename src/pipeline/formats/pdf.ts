@@ -4,6 +4,8 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
 import { boxArea, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
 import { symbolGlyph } from './dingbats.js';
+import { builtinGlyphNames, type CodeNames } from './font-program.js';
+import { combiningAccent, glyphNameText, MAPSTO, symbolPrivateUseText } from './glyph-names.js';
 import { readGraphics } from './pdf-graphics.js';
 import { apply, heaps, native, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
 
@@ -162,9 +164,13 @@ interface FontInfo {
   name: string;
   bold: boolean;
   italic: boolean;
+  /** Custom glyph names of the embedded program's built-in encoding, by code; null when none. */
+  codeNames: CodeNames | null;
 }
 
 const FONT_ITALIC_FLAG = 0x40;
+/** Programs larger than this are TrueType or CJK fonts, never TeX's small Type 1 subsets. */
+const MAX_PROGRAM_BYTES = 2 << 20;
 
 function fontOf(lib: WrappedPdfiumModule, textObject: number, nameBuffer: Scratch, fonts: Map<number, FontInfo>): FontInfo {
   const font = textObject ? lib.FPDFTextObj_GetFont(textObject) : 0;
@@ -180,9 +186,24 @@ function fontOf(lib: WrappedPdfiumModule, textObject: number, nameBuffer: Scratc
     name,
     bold: /bold|black|heavy|semibold|demi/i.test(name),
     italic: (flags & FONT_ITALIC_FLAG) !== 0 || /italic|oblique/i.test(name),
+    codeNames: font ? programGlyphNames(lib, font, nameBuffer) : null,
   };
   fonts.set(font, info);
   return info;
+}
+
+function programGlyphNames(lib: WrappedPdfiumModule, font: number, scratch: Scratch): CodeNames | null {
+  if (!lib.FPDFFont_GetIsEmbedded(font)) return null;
+  if (!lib.FPDFFont_GetFontData(font, 0, 0, scratch.ptr)) return null;
+  const length = heaps(lib).HEAP32[scratch.ptr >> 2];
+  if (length <= 4 || length > MAX_PROGRAM_BYTES) return null;
+  const buffer = lib.pdfium.wasmExports.malloc(length);
+  try {
+    if (!lib.FPDFFont_GetFontData(font, buffer, length, scratch.ptr)) return null;
+    return builtinGlyphNames(heaps(lib).HEAPU8.subarray(buffer, buffer + length));
+  } finally {
+    lib.pdfium.wasmExports.free(buffer);
+  }
 }
 
 function isBreakingSpace(code: number): boolean {
@@ -269,33 +290,91 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let last: Box | null = null;
   let lastSize = 0;
   let lastObject = -1;
-  let font: FontInfo = { name: '', bold: false, italic: false };
+  let font: FontInfo = { name: '', bold: false, italic: false, codeNames: null };
   let scale = 1;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   let glyphStart = -1;
+  /** The word holds combining marks, so it is composed (NFC) when done. */
+  let combined = false;
+  /** An accent drawn before the glyph it sits on, waiting for that glyph. */
+  let pendingAccent: { char: string; mark: string; box: Box; size: number } | null = null;
+  /** The last glyph of the word pushed last, which an accent drawn after a space may still sit on. */
+  let lastWordEnd: Box | null = null;
   const flush = () => {
     if (current && current.text.length > 0) {
       // An unreadable symbol alone marks an item; inside other text it is dropped.
       const alone = /^\u0000+$/.test(current.text);
       current.text = alone ? '•' : expandLigatures(current.text.replace(/\u0000/g, ''));
-      if (current.text.length > 0) words.push(current);
+      if (combined) current.text = current.text.normalize('NFC');
+      if (current.text.length > 0) {
+        words.push(current);
+        lastWordEnd = last;
+      }
     }
     current = null;
     last = null;
     glyphStart = -1;
+    combined = false;
+  };
+  const addGlyph = (char: string, box: Box, size: number, index: number) => {
+    if (current && last && startsNewWord(last, lastSize, box, size)) flush();
+    if (!current) {
+      current = {
+        text: char,
+        box: { ...box },
+        fontName: font.name,
+        fontSize: round2(size),
+        bold: font.bold || native(lib).FPDFText_GetFontWeight(textPage, index) >= 600,
+        italic: font.italic,
+        confidence: 100,
+        hyphenated: false,
+      };
+      glyphStart = 0;
+    } else {
+      const w = current as Word;
+      const sameGlyph = last !== null && sameBox(last, box);
+      if (sameGlyph && RTL.test(char) && glyphStart >= 0) {
+        // A right-to-left ligature (lam-alef) is stored in visual order: put its letters back in
+        // logical order by placing each further letter before the glyph's first one.
+        w.text = w.text.slice(0, glyphStart) + char + w.text.slice(glyphStart);
+      } else {
+        if (!sameGlyph) glyphStart = w.text.length;
+        w.text += char;
+      }
+      growBox(w.box, box);
+    }
+    last = box;
+    lastSize = size;
+  };
+  /** A pending accent that found no glyph under it stays the spacing character it is. */
+  const settleAccent = (index: number) => {
+    if (!pendingAccent) return;
+    const accent = pendingAccent;
+    pendingAccent = null;
+    addGlyph(SPACING_FORM[accent.char] ?? accent.char, accent.box, accent.size, index);
   };
   const count = native(lib).FPDFText_CountChars(textPage);
+  /** A control code that is really a glyph's raw code, in a font that names that glyph (cmex's big parentheses sit at 0x00-0x1F). */
+  const controlCodeIsGlyph = (index: number, code: number): boolean => {
+    if (code === 0x09 || code === 0x0a || code === 0x0d) return false;
+    const object = native(lib).FPDFText_GetTextObject(textPage, index);
+    return object !== 0 && glyphText(code, fontOf(lib, object, nameBuffer, fonts)) !== undefined;
+  };
   for (let i = 0; i < count; i++) {
     const code = native(lib).FPDFText_GetUnicode(textPage, i);
     if (code === PDFIUM_SOFT_HYPHEN) {
+      settleAccent(i);
       if (current) (current as Word).hyphenated = true;
       flush();
       continue;
     }
-    if (isBreakingSpace(code)) {
+    if (isBreakingSpace(code) && !(code < 0x20 && controlCodeIsGlyph(i, code))) {
       // PDFium breaks the line it thinks it sees before a raised or lowered glyph (R², x₁); where
       // a word really ends the glyphs' positions tell, so its generated line breaks are ignored.
       if ((code === 0x0a || code === 0x0d) && native(lib).FPDFText_IsGenerated(textPage, i) === 1) continue;
+      // PDFium often makes up a space between an accent and the raised glyph it sits on; the
+      // accent waits for the next glyph all the same.
+      if (!pendingAccent || native(lib).FPDFText_IsGenerated(textPage, i) !== 1) settleAccent(i);
       flush();
       continue;
     }
@@ -313,43 +392,78 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     // Many producers set a 1-point font and scale it with the text matrix; the size that means
     // something for layout is the one on the page.
     const size = native(lib).FPDFText_GetFontSize(textPage, i) * scale;
-    if (current && last && startsNewWord(last, lastSize, box, size)) flush();
-    const symbol = symbolGlyph(code, font.name);
-    const char = symbol ?? String.fromCodePoint(code);
-    if (!current) {
-      current = {
-        text: char,
-        box: { ...box },
-        fontName: font.name,
-        fontSize: round2(size),
-        bold: font.bold || native(lib).FPDFText_GetFontWeight(textPage, i) >= 600,
-        italic: font.italic,
-        confidence: 100,
-        hyphenated: false,
-      };
-      glyphStart = 0;
-    } else {
-      const w = current as Word;
-      const sameGlyph = last !== null && sameBox(last, box);
-      if (sameGlyph && RTL.test(char) && glyphStart >= 0) {
-        // A right-to-left ligature (lam-alef) is stored in visual order: put its letters back in
-        // logical order by placing each further letter before the glyph's first one.
-        w.text = w.text.slice(0, glyphStart) + char + w.text.slice(glyphStart);
+    const named = glyphText(code, font);
+    if (named === '') continue;
+    const char = named ?? symbolGlyph(code, font.name) ?? String.fromCodePoint(code);
+
+    // An accent over a glyph (TeX's \tilde, \hat, \not, a text accent) becomes the combining mark
+    // after that glyph, whichever of the two the file draws first.
+    const mark = combiningAccent(char);
+    if (mark) {
+      settleAccent(i);
+      if (current && last && overlapsAcross(last, box)) {
+        (current as Word).text += mark;
+        combined = true;
+      } else if (!current && lastWordEnd && words.length > 0 && overlapsAcross(lastWordEnd, box)) {
+        const previous = words[words.length - 1];
+        previous.text = (previous.text + mark).normalize('NFC');
       } else {
-        if (!sameGlyph) glyphStart = w.text.length;
-        w.text += char;
+        pendingAccent = { char, mark, box, size };
       }
-      w.box.x0 = Math.min(w.box.x0, box.x0);
-      w.box.y0 = Math.min(w.box.y0, box.y0);
-      w.box.x1 = Math.max(w.box.x1, box.x1);
-      w.box.y1 = Math.max(w.box.y1, box.y1);
+      continue;
     }
-    last = box;
-    lastSize = size;
+    // TeX's ↦ is a bar and an arrow: the bar already reads as the whole sign.
+    if (char === '\u2192' && current && last && (current as Word).text.endsWith(MAPSTO) && box.x0 - last.x1 < size * 0.3) {
+      growBox((current as Word).box, box);
+      last = box;
+      continue;
+    }
+    const accent = pendingAccent as { char: string; mark: string; box: Box; size: number } | null;
+    if (accent && overlapsAcross(accent.box, box)) {
+      pendingAccent = null;
+      addGlyph(char, box, size, i);
+      (current as unknown as Word).text += accent.mark;
+      growBox((current as unknown as Word).box, accent.box);
+      combined = true;
+      continue;
+    }
+    settleAccent(i);
+    addGlyph(char, box, size, i);
   }
+  settleAccent(count);
   flush();
   for (const word of words) roundBox(word.box);
   return words;
+}
+
+/**
+ * The text PDFium could not give for a character: Adobe Symbol's private-use pieces, and glyphs
+ * whose names PDFium does not know, for which it reports the raw character code (TeX's prime then
+ * reads "0"). Undefined keeps PDFium's reading; an empty string drops the glyph.
+ */
+function glyphText(code: number, font: FontInfo): string | undefined {
+  if (code >= 0xf8e6 && code <= 0xf8fe) return symbolPrivateUseText(code);
+  if (code > 0xff || !font.codeNames || font.codeNames.ascii.has(code)) return undefined;
+  const name = font.codeNames.custom.get(code);
+  return name === undefined ? undefined : glyphNameText(name);
+}
+
+/** Marks that fonts draw as glyphs of their own, as characters when they stand alone. */
+const SPACING_FORM: Record<string, string> = { '\u0303': '\u02DC', '\u0302': '\u02C6', '\u0338': '/', '\u20D7': '\u2192' };
+
+/** Two glyphs stacked on each other: most of the narrower one's width is over the other, and they touch or nearly. */
+function overlapsAcross(a: Box, b: Box): boolean {
+  const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const narrower = Math.min(a.x1 - a.x0, b.x1 - b.x0);
+  const apart = Math.max(a.y0, b.y0) - Math.min(a.y1, b.y1);
+  return narrower > 0 && overlap >= narrower * 0.5 && apart < Math.max(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
+}
+
+function growBox(target: Box, box: Box): void {
+  target.x0 = Math.min(target.x0, box.x0);
+  target.y0 = Math.min(target.y0, box.y0);
+  target.x1 = Math.max(target.x1, box.x1);
+  target.y1 = Math.max(target.y1, box.y1);
 }
 
 function sameBox(a: Box, b: Box): boolean {

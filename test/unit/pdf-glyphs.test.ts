@@ -1,0 +1,92 @@
+// Glyphs that PDFium reads as raw character codes (issue 5): TeX's math fonts name their glyphs
+// (`prime`, `bardbl`, `parenleftbigg`) with names PDFium does not know, so the reader takes the
+// names from the embedded font program. Checked on the corpus' GeoTopo book, whose fonts carry no
+// ToUnicode maps, and on small programs written here.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtinGlyphNames } from '../../src/pipeline/formats/font-program.js';
+import { combiningAccent, glyphNameText } from '../../src/pipeline/formats/glyph-names.js';
+import { readPdf } from '../../src/pipeline/formats/pdf.js';
+import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
+import { CORPUS } from '../helpers/folio.js';
+
+describe('glyph names', () => {
+  it('maps TeX math names, their size variants and uniXXXX names', () => {
+    expect(glyphNameText('prime')).toBe('\u2032');
+    expect(glyphNameText('bardbl')).toBe('\u2016');
+    expect(glyphNameText('parenleftbigg')).toBe('(');
+    expect(glyphNameText('bracerightBigg')).toBe('}');
+    expect(glyphNameText('summationdisplay')).toBe('\u2211');
+    expect(glyphNameText('uniontext')).toBe('\u22C3');
+    expect(glyphNameText('tildewidest')).toBe('\u0303');
+    expect(glyphNameText('uni2032')).toBe('\u2032');
+    expect(glyphNameText('radicalvertex')).toBe('');
+    expect(glyphNameText('A')).toBeUndefined();
+    expect(glyphNameText('d47')).toBeUndefined();
+  });
+
+  it('knows the combining mark of each spacing accent', () => {
+    expect(combiningAccent('\u02DC')).toBe('\u0303');
+    expect(combiningAccent('\u00A8')).toBe('\u0308');
+    expect(combiningAccent('a')).toBeUndefined();
+  });
+});
+
+describe('builtinGlyphNames', () => {
+  it('reads the clear-text encoding of a Type 1 program, leaving standard names to PDFium', () => {
+    const program = new TextEncoder().encode(
+      '%!PS-AdobeFont-1.0: CMSY10 003.002\n/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\n' +
+        'dup 48 /prime put\ndup 65 /A put\ndup 107 /bardbl put\nreadonly def\ncurrentfile eexec\n\x8f\x01\x02',
+    );
+    const names = builtinGlyphNames(program);
+    expect(names?.custom).toEqual(new Map([[48, 'prime'], [107, 'bardbl']]));
+    expect(names?.ascii.has(0x41)).toBe(true);
+  });
+
+  it('ignores a Type 1 program in the standard encoding, and bytes that are no font program', () => {
+    const standard = new TextEncoder().encode('%!FontType1-1.0: Times\n/Encoding StandardEncoding def\ncurrentfile eexec\n');
+    expect(builtinGlyphNames(standard)).toBeNull();
+    expect(builtinGlyphNames(new Uint8Array([0, 1, 0, 0, 0, 12]))).toBeNull();
+    expect(builtinGlyphNames(new Uint8Array([1, 0, 4, 1, 0xff, 0xff, 9]))).toBeNull();
+  });
+});
+
+describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
+  let texts: string[] = [];
+  beforeAll(async () => {
+    const bytes = await readFile(path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf'));
+    texts = analyzeDocument(await readPdf(bytes)).map(pageText);
+  }, 60_000);
+  const page = (n: number) => texts[n - 1];
+
+  it('reads primes, norms and sums instead of the raw codes 0, k and P', () => {
+    expect(page(93)).toContain('κ(t) := ‖γ′′(t)‖');
+    expect(page(31)).toContain('x′ := (x2,');
+    expect(page(29)).toContain('‖(u, v)‖ < 1');
+    expect(page(29)).toContain('∑');
+    expect(page(85)).not.toMatch(/a0z/);
+  });
+
+  it('reads a slash over a relation as its negation and a bar before an arrow as ↦', () => {
+    expect(page(29)).toContain('xi ≠ 0');
+    expect(page(29)).toContain('↦');
+    expect(page(29)).not.toMatch(/\b6=/);
+  });
+
+  it('puts an accent drawn over a letter after it as a combining mark', () => {
+    expect(page(36)).toContain('F\u0303−1');
+    expect(page(61)).toContain('γ\u0303(1)');
+    // About 200 tildes sit over their letters; a few are set beside them (TeX shifts accents over
+    // italic letters) and stay spacing tildes.
+    const all = texts.join('\n');
+    expect(all.match(/\u0303/g)?.length ?? 0).toBeGreaterThan(150);
+    expect(all.match(/\u02DC/g)?.length ?? 0).toBeLessThan(15);
+  });
+
+  it('reads big delimiters, which sit at control codes, as delimiters', () => {
+    expect(texts.join('\n')).toContain('⎛');
+    expect(texts.join('\n')).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  });
+});
