@@ -58,6 +58,7 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
   // Pass 2: runs on one visual line are joined (content streams often draw a line in pieces),
   // except across a gutter: a gap that the lines above and below leave empty too is a column
   // or table boundary, not a space between words.
+  const pageColumns = leaderPageColumns(segments, boxes, words);
   const order = segments.map((_, i) => i).sort((a, b) => centerY(boxes[a]) - centerY(boxes[b]) || boxes[a].x0 - boxes[b].x0);
   const merged: { words: number[]; box: Box; size: number }[] = [];
   for (const index of order) {
@@ -71,6 +72,15 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       // belongs to the line.
       const left = line.box.x0 <= box.x0 ? line.words : segments[index];
       if (gap > 0 && gap <= lineSize * 4 && left.length === 1 && LIST_MARKER.test(words[left[0]].text)) return true;
+      // So does a section number before its title ("2  Mannigfaltigkeiten", "4.1  Axiome").
+      if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && SECTION_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[(left === line.words ? segments[index] : line.words)[0]].text)) return true;
+      // A page number after a dot leader (a table of contents, an index) ends its entry's line,
+      // however far right it is set.
+      const right = left === line.words ? segments[index] : line.words;
+      if (gap > 0 && gap <= lineSize * 12 && endsWithLeader(left, words) && isPageReference(right, words)) return true;
+      // A heading's page number in the same right-aligned column as the leader lines' numbers.
+      const rightRun = unionBox(right.map((i) => words[i].box));
+      if (gap > 0 && isPageReference(right, words) && pageColumns.some((x1) => Math.abs(rightRun.x1 - x1) < 1.5)) return true;
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
       if (gap <= lineSize * 0.35) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
@@ -97,6 +107,32 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
   return merged
     .map(({ words: w, box }) => ({ words: w, box }))
     .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+}
+
+/** Right edges of the page numbers that follow dot leaders: the page column of a table of contents. */
+function leaderPageColumns(segments: number[][], boxes: Box[], words: Word[]): number[] {
+  const columns: number[] = [];
+  segments.forEach((segment, i) => {
+    if (!isPageReference(segment, words)) return;
+    const size = Math.max(...segment.map((w) => words[w].fontSize), 1);
+    const led = segments.some((other, j) => j !== i && verticalOverlap(boxes[j], boxes[i]) >= 0.6 && boxes[j].x1 <= boxes[i].x0 && boxes[i].x0 - boxes[j].x1 <= size * 12 && endsWithLeader(other, words));
+    if (led && !columns.some((x) => Math.abs(x - boxes[i].x1) < 1.5)) columns.push(boxes[i].x1);
+  });
+  return columns;
+}
+
+const SECTION_NUMBER = /^\d{1,2}(\.\d{1,2}){0,3}$/;
+
+/** Dots or a leader glyph at the end of a run: ". . . ." or "……". */
+function endsWithLeader(run: number[], words: Word[]): boolean {
+  const tail = [...run].sort((a, b) => words[a].box.x0 - words[b].box.x0).slice(-3);
+  const text = tail.map((i) => words[i].text).join('');
+  return /(\.{3,}|…+|·{3,})$/.test(text);
+}
+
+/** One or two words of page numbers: "17", "iii", "11–14". */
+function isPageReference(run: number[], words: Word[]): boolean {
+  return run.length <= 2 && run.every((i) => /^([0-9]{1,4}|[ivxlcdm]{1,6})([–-][0-9]{1,4})?,?$/i.test(words[i].text));
 }
 
 /** Whether the horizontal gap [from, to] on this line stays empty in the nearby lines. */

@@ -55,6 +55,27 @@ function blocksOf(page: Page): { type: Block['type']; text: string; level?: numb
 }
 
 describe('buildLines', () => {
+  it('reads a table of contents line by line: entry, dot leader and page number, and a heading with its number and page', () => {
+    const words: Word[] = [];
+    // Section numbers stand 20 units before their titles; page numbers are set flush right at 400,
+    // after leaders or, for a chapter heading, after a wide gap; every line leaves the same gutter.
+    const entry = (number: string, title: string, page: string, y: number, leader: boolean) => {
+      words.push(word(number, 20, y));
+      const titleWords = lineWords(title, 20 + number.length * 5 + 20, y);
+      words.push(...titleWords);
+      if (leader) for (let x = titleWords[titleWords.length - 1].box.x1 + 8; x < 360; x += 10) words.push(word('.', x, y));
+      words.push(word(page, 400 - page.length * 5, y));
+    };
+    entry('1', 'Grundbegriffe', '2', 100, false);
+    entry('1.1', 'Topologische Räume', '2', 114, true);
+    entry('1.2', 'Metrische Räume', '6', 128, true);
+    entry('1.3', 'Stetigkeit', '11', 142, true);
+    const lines = lineTexts(words);
+    expect(lines[0]).toBe('1 Grundbegriffe 2');
+    expect(lines[1]).toMatch(/^1\.1 Topologische Räume \. (\. )+2$/);
+    expect(lines[3]).toMatch(/^1\.3 Stetigkeit \. (\. )+11$/);
+  });
+
   it('joins the words of one baseline, left to right, whatever order they were drawn in', () => {
     const words = [...lineWords('world again', 47, 100), ...lineWords('Hello', 20, 100)];
     expect(lineTexts(words)).toEqual(['Hello world again']);
