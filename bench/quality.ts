@@ -26,8 +26,9 @@
 //   ocr_scans            CER = Levenshtein(output, truth) / truth length (lower is better).
 //   tables               ICDAR 2013 adjacency-relation F1 of each truth table against the best
 //                        returned table on its pages, averaged over the case's truth tables.
-//   forms_kv             share of truth values found among the returned key/values. The receipts
-//                        (sroie-*) need the model layer's four-field extraction: n/a for now.
+//   forms_kv             share of truth values found among the returned key/values; the receipts
+//                        (sroie-*) are sent with a four-field schema (company, date, address,
+//                        total) and scored as the share of fields the model layer got right.
 //   unsupported          legacy .doc/.xls/.ppt and WebP must be refused with 415; counted apart
 //                        and left out of their category's mean.
 // A document whose type had no reader (in results of earlier builds) failed with processing_failed;
@@ -55,6 +56,7 @@ import {
   stripMarkdown,
   stripPageHeaders,
   stripTableMarkup,
+  receiptFields,
   valuesInText,
   type Grid,
 } from './quality/metrics.js';
@@ -92,6 +94,17 @@ const caseFile = (c: IndexCase, name: string) => path.join(CORPUS, c.dir, name);
 const isUnsupported = (c: IndexCase) => UNSUPPORTED_EXTENSIONS.includes(path.extname(c.document).toLowerCase());
 const isReceipt = (c: IndexCase) => c.category === 'forms_kv' && c.id.startsWith('sroie-');
 
+/** The four fields of the SROIE receipt truth, asked of the model layer as a JSON Schema. */
+const RECEIPT_SCHEMA = {
+  type: 'object',
+  properties: {
+    company: { type: 'string', description: 'Name of the company that issued the receipt' },
+    date: { type: 'string', description: 'Date of the receipt as printed' },
+    address: { type: 'string', description: 'Address of the company' },
+    total: { type: 'string', description: 'Total amount paid' },
+  },
+};
+
 /** The truth as plain text, for the text metrics. */
 async function truthText(c: IndexCase): Promise<{ text: string; file: string; raw?: string }> {
   if (c.truth.includes('truth.txt')) return { text: await readFile(caseFile(c, 'truth.txt'), 'utf8'), file: 'truth.txt' };
@@ -126,6 +139,8 @@ interface FolioRun {
   text?: string;
   markdown?: string;
   pages?: WirePage[];
+  /** `result.data` of a document sent with extraction. */
+  data?: Record<string, unknown>;
 }
 
 async function json(client: Client, url: string): Promise<any> {
@@ -136,7 +151,7 @@ async function json(client: Client, url: string): Promise<any> {
 
 async function runFolio(client: Client, c: IndexCase): Promise<FolioRun> {
   const bytes = await readFile(caseFile(c, c.document));
-  const options = c.category === 'layout_markdown' ? { markdown: true } : undefined;
+  const options = c.category === 'layout_markdown' ? { markdown: true } : isReceipt(c) ? { extraction: { schema: RECEIPT_SCHEMA } } : undefined;
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   let accepted = await client.upload([['file', c.document, bytes]], options);
@@ -180,6 +195,7 @@ async function runFolio(client: Client, c: IndexCase): Promise<FolioRun> {
   const include = c.category === 'layout_markdown' ? 'text,markdown' : 'text';
   const doc = await json(client, `${docPath}?include=${include}`);
   run.text = doc.text ?? '';
+  if (doc.result?.data) run.data = doc.result.data;
   if (c.category === 'layout_markdown') run.markdown = doc.markdown ?? '';
   const pageIncludes = c.category === 'tables' ? '?include=tables' : c.category === 'forms_kv' ? '?include=key_values' : '';
   if (pageIncludes || c.id === MULTICOLUMN_PAGE1) {
@@ -312,19 +328,24 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
   }
 
   if (isReceipt(c)) {
-    result.in_mean = false;
-    result.outcome = 'n/a';
-    const reader = /The (\S+) reader/.exec(run.error_message ?? '')?.[1];
-    result.note = `n/a (model layer not built)${readerMissing(run) ? `; not read (${reader ? `${reader} ` : ''}reader missing)` : ''}`;
     result.truth_file = 'truth.kv.json';
-    if (run.status === 'completed') {
-      // Until extraction exists, what OCR read is checked: are the four values in the text?
-      const truth = JSON.parse(await readFile(caseFile(c, 'truth.kv.json'), 'utf8')) as { fields: { key: string; value: string }[] };
-      const inText = valuesInText(truth.fields, stripPageHeaders(run.text ?? ''));
-      result.details.values_in_text = inText.found;
-      result.details.truth_fields = inText.total;
-      result.note += `; OCR text holds ${inText.found}/${inText.total} truth values`;
+    if (run.status !== 'completed') {
+      result.score = worst;
+      result.outcome = 'failed';
+      result.note = `${run.status}: ${run.error_type ?? ''} ${(run.error_message ?? '').slice(0, 80)}`.trim();
+      return result;
     }
+    // The four fields the built-in model extracted with the receipt schema, each right when it
+    // matches the truth after normalising (amounts by value, dates by day), and what OCR read:
+    // are the four values in the text at all?
+    const truth = JSON.parse(await readFile(caseFile(c, 'truth.kv.json'), 'utf8')) as { fields: { key: string; value: string }[] };
+    const fields = receiptFields(truth.fields, run.data ?? {});
+    result.score = fields.right / fields.total;
+    result.details.fields = fields.per_field;
+    const inText = valuesInText(truth.fields, stripPageHeaders(run.text ?? ''));
+    result.details.values_in_text = inText.found;
+    result.details.truth_fields = inText.total;
+    result.note = `${fields.right}/${fields.total} fields right (${fields.soft}/${fields.total} within 0.9 similarity); OCR text holds ${inText.found}/${inText.total} truth values`;
     return result;
   }
 
@@ -548,7 +569,7 @@ function categoryNote(cat: CategoryResult): string {
   if (cat.not_read) parts.push(`${cat.not_read} not read`);
   if (cat.failed) parts.push(`${cat.failed} failed`);
   if (cat.no_text) parts.push(`${cat.no_text} completed with no text`);
-  if (cat.excluded.n_a) parts.push(`${cat.excluded.n_a} n/a (model layer not built), not in mean`);
+  if (cat.excluded.n_a) parts.push(`${cat.excluded.n_a} n/a, not in mean`);
   if (cat.excluded.unsupported) parts.push(`${cat.excluded.unsupported} unsupported type (415), not in mean`);
   return parts.join('; ');
 }
@@ -569,6 +590,8 @@ function summaryLine(categories: CategoryResult[], cases: CaseResult[]): string 
   if (receipts.length) {
     const complete = receipts.filter((c) => c.details.values_in_text === c.details.truth_fields).length;
     parts.push(`receipts with all values in OCR text ${complete}/${cases.filter((c) => c.category === 'forms_kv' && c.id.startsWith('sroie-')).length}`);
+    const fields = receipts.flatMap((c) => Object.values((c.details.fields as Record<string, boolean> | undefined) ?? {}));
+    if (fields.length) parts.push(`receipt fields extracted right ${fields.filter(Boolean).length}/${fields.length}`);
   }
   return `quality: ${parts.join(' | ')}`;
 }
@@ -772,6 +795,7 @@ async function dumpOutputs(dir: string, cases: IndexCase[], runs: FolioRun[]): P
     if (run.text !== undefined) await writeFile(`${base}.text.txt`, run.text);
     if (run.markdown !== undefined) await writeFile(`${base}.md`, run.markdown);
     if (run.pages !== undefined) await writeFile(`${base}.pages.json`, JSON.stringify(run.pages, null, 2));
+    if (run.data !== undefined) await writeFile(`${base}.data.json`, JSON.stringify(run.data, null, 2));
   }
   log(`outputs written to ${dir}`);
 }

@@ -420,6 +420,51 @@ export function valuesInText(truth: { key?: string; value: string }[], text: str
   return { found, total: truth.length };
 }
 
+/** A date as day, month and year, from "25/12/2018", "18-01-2018", "2018-12-25" or "25 Dec 2018". */
+export function dateKey(text: string): string | null {
+  const iso = /(\d{4})-(\d{1,2})-(\d{1,2})/.exec(text);
+  if (iso) return `${Number(iso[3])}.${Number(iso[2])}.${iso[1]}`;
+  const dmy = /(\d{1,2})[./-](\d{1,2})[./-](\d{2,4})/.exec(text);
+  if (dmy) return `${Number(dmy[1])}.${Number(dmy[2])}.${dmy[3].length === 2 ? `20${dmy[3]}` : dmy[3]}`;
+  const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+  const named = /(\d{1,2})\s*([a-z]{3})[a-z]*\.?\s*(\d{4})/i.exec(text);
+  if (named && months.includes(named[2].toLowerCase())) return `${Number(named[1])}.${months.indexOf(named[2].toLowerCase()) + 1}.${named[3]}`;
+  return null;
+}
+
+/** A money value as a number, from "9.00", "RM 9.00", "1,428.00" or 9. */
+export function amountKey(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string') return null;
+  const m = /-?\d[\d,]*(\.\d+)?/.exec(value.replace(/\s/g, ''));
+  return m ? Number(m[0].replace(/,/g, '')) : null;
+}
+
+/**
+ * Receipt fields (SROIE: company, date, address, total) extracted by the model against the truth:
+ * right when equal after normalising (spaces ignored; the total by value; the date by day, month
+ * and year), and "soft" right when the character similarity is at least 0.9 (the truth has the odd
+ * typo and upper-cases some fields).
+ */
+export function receiptFields(truth: { key: string; value: string }[], data: Record<string, unknown>): { right: number; soft: number; total: number; per_field: Record<string, boolean> } {
+  let right = 0;
+  let soft = 0;
+  const perField: Record<string, boolean> = {};
+  const squash = (s: string) => normalizeValue(s).replace(/\s+/g, '');
+  for (const field of truth) {
+    const got = data[field.key];
+    const text = typeof got === 'number' ? String(got) : typeof got === 'string' ? got : '';
+    let ok = false;
+    if (field.key === 'total') ok = amountKey(got) !== null && amountKey(got) === amountKey(field.value);
+    else if (field.key === 'date') ok = dateKey(text) !== null && dateKey(text) === dateKey(field.value);
+    else ok = text !== '' && squash(text) === squash(field.value);
+    perField[field.key] = ok;
+    if (ok) right++;
+    if (ok || (text !== '' && similarity(squash(text), squash(field.value)) >= 0.9)) soft++;
+  }
+  return { right, soft, total: truth.length, per_field: perField };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 

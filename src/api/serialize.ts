@@ -44,8 +44,8 @@ export function documentToWire(row: DocumentRow): DocumentListItem {
 
 export function fullDocumentToWire(row: DocumentRow): Document {
   const doc: Document = documentToWire(row);
-  // The model layer is not built yet, so a completed document has no extraction result.
-  if (row.status === 'completed') doc.result = null;
+  // SPEC.md: `result` once completed, null unless extraction or queries were sent.
+  if (row.status === 'completed') doc.result = row.result === null ? null : (JSON.parse(row.result) as Document['result']);
   return doc;
 }
 
@@ -79,7 +79,7 @@ export interface PageIncludes {
 }
 
 export function pageToWire(row: PageRow, includes: PageIncludes): Page {
-  const page: Page = { page: row.page_number, text: row.text, word_count: row.word_count, result: null };
+  const page: Page = { page: row.page_number, text: row.text, word_count: row.word_count, result: row.result === null ? null : JSON.parse(row.result) };
   if (includes.tables) page.tables = JSON.parse(row.tables);
   if (includes.key_values) page.key_values = JSON.parse(row.key_values);
   if (includes.layout) page.layout = JSON.parse(row.layout);

@@ -12,6 +12,8 @@ import type { Page } from './page-model.js';
 import type { RenderedPicture } from './threads/reader-thread.js';
 import type { ReaderPool } from './threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
+import type { PageOutputs } from './outputs/page-outputs.js';
+import type { ModelRun } from './stages/extracting.js';
 
 export interface RunContext {
   store: Store;
@@ -33,6 +35,10 @@ export interface RunContext {
   pictures: RenderedPicture[];
   /** Pages read so far, which a failure still charges (SPEC.md: the work done before it). */
   pagesRead: number;
+  /** Every page's outputs, once computed from the page model. */
+  outputs: PageOutputs[] | null;
+  /** What the model read and wrote, once `extracting` ran; a later failure still charges it. */
+  model: ModelRun | null;
 }
 
 /** The document fails with a type from SPEC.md; the stage it happened at is recorded. */

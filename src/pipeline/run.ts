@@ -13,6 +13,7 @@ import { fetchDocument } from './stages/fetching.js';
 import { finalizeDocument } from './stages/finalizing.js';
 import { picturesPlanned, renderPictures } from './stages/rendering.js';
 import { reserveCredit } from './stages/reserving.js';
+import { extractDocument } from './stages/extracting.js';
 import * as clock from '../domain/clock.js';
 
 export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
@@ -47,9 +48,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
     if (picturesPlanned(ctx).length > 0) await step('rendering', () => renderPictures(ctx));
     if (doc.mode === 'live') await step('reserving', () => reserveCredit(ctx));
     if (modelRuns(ctx.options)) {
-      await step('extracting', async () => {
-        throw new DocumentFailure('processing_failed', 'Extraction and queries are not available on this server yet: the model layer is not built.');
-      });
+      await step('extracting', () => extractDocument(ctx));
     }
     if (ctx.options.embeddings !== false) {
       await step('embedding', async () => {
@@ -73,7 +72,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
 /** Records the failure and charges only the pages read before it. */
 async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: Stage, timings: Record<string, number>): Promise<boolean> {
   const { doc } = ctx;
-  const charges = ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : [];
+  const charges = [...(ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : []), ...(ctx.model?.charges ?? [])];
   return ctx.store.writeTransaction(async (tx) => {
     if (!(await stillHeld(tx, ctx.lease))) return false;
     const settled = await settleDocument(tx, doc, charges);

@@ -104,6 +104,8 @@ export class WorkerRunner {
         pages: null,
         pictures: [],
         pagesRead: 0,
+        outputs: null,
+        model: null,
       });
       log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: clock.now() - started }, 'document processed');
     } catch (error) {

@@ -28,7 +28,7 @@ export async function sweepExpired(store: Store): Promise<number> {
     const flipped = await store.writeTransaction(async (tx) => {
       const result = await tx
         .updateTable('documents')
-        .set({ status: 'expired', purged_at: clock.now(), upload_key: null })
+        .set({ status: 'expired', purged_at: clock.now(), upload_key: null, result: null })
         .where('id', '=', doc.id)
         .where('status', '=', 'completed')
         .executeTakeFirst();

@@ -6,6 +6,7 @@ import type { DatabaseHandle, Dialect } from './database.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-request-counters.js';
 import * as m003 from './migrations/003-idempotency.js';
+import * as m004 from './migrations/004-model-layer.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -18,6 +19,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 1, ...m001 },
   { id: 2, ...m002 },
   { id: 3, ...m003 },
+  { id: 4, ...m004 },
 ];
 
 const LOCK_KEY = 4_242_001;

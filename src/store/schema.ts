@@ -68,6 +68,8 @@ export interface DocumentsTable {
   error_type: string | null;
   error_message: string | null;
   error_stage: string | null;
+  /** ExtractionResult as JSON, once completed with extraction or queries. */
+  result: string | null;
   upload_key: string | null;
   created_at: number;
   started_at: number | null;
@@ -93,6 +95,8 @@ export interface DocumentPagesTable {
   key_values: string;
   layout: string;
   markdown: string | null;
+  /** With extraction.per_page: this page's `{data, citations}` as JSON. */
+  result: string | null;
 }
 
 export interface ImagesTable {
@@ -109,6 +113,37 @@ export interface ImagesTable {
   bbox: string | null;
   blob_key: string;
   created_at: number;
+}
+
+export interface QueriesTable {
+  id: string;
+  document_id: string;
+  workspace_id: string;
+  mode: 'live' | 'test';
+  question: string;
+  instructions: string | null;
+  /** JSON Schema as JSON. */
+  schema: string | null;
+  status: string;
+  model_requested: string;
+  model_used: string;
+  estimated_micro: number;
+  settled_micro: number | null;
+  /** Credit currently held for this query (part of the workspace's held_micro). */
+  hold_micro: number;
+  /** QueryAnswer as JSON. */
+  answer: string | null;
+  error_type: string | null;
+  error_message: string | null;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  run_at: number;
+  attempts: number;
+  locked_by: string | null;
+  lease_token: string | null;
+  lease_expires_at: number | null;
 }
 
 export interface UsageRecordsTable {
@@ -164,6 +199,7 @@ export interface Database {
   documents: DocumentsTable;
   document_pages: DocumentPagesTable;
   images: ImagesTable;
+  queries: QueriesTable;
   usage_records: UsageRecordsTable;
   folio_migrations: MigrationsTable;
   rate_counters: RateCountersTable;

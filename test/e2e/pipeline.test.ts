@@ -174,14 +174,6 @@ describe('failures', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { type: 'analysis_failed', stage: 'analyzing' }, cost: { settled_micro: 0 } });
     expect(failed.error.message).toMatch(/not a valid PDF|damaged/);
   });
-
-  it('extraction fails at extracting until the model layer exists, charging only the pages read', async () => {
-    const id = (await live.upload([['file', 'a.pdf', await textPdf([['Invoice 42']])]], { extraction: { fields: ['title'] } })).json.id;
-    const failed = await live.waitFor(id);
-    expect(failed).toMatchObject({ status: 'failed', error: { type: 'processing_failed', stage: 'extracting' }, cost: { settled_micro: 25_000 } });
-    const usage = (await live.get(`/api/v1/documents/${id}?include=usage`)).json.usage;
-    expect(usage.by_sku).toEqual({ 'pages.layout': { quantity: 1, amount_micro: 25_000 } });
-  });
 });
 
 describe('key/values from form fields (issue 5, scope 4)', () => {

@@ -17,6 +17,9 @@ import {
   stripMarkdown,
   stripPageHeaders,
   truthValue,
+  amountKey,
+  dateKey,
+  receiptFields,
 } from '../../bench/quality/metrics.js';
 
 /** Textbook O(n·m) dynamic programme, to check the fast implementations against. */
@@ -262,5 +265,37 @@ describe('helpers', () => {
     expect(mean([1, 2])).toBe(1.5);
     expect(round3(0.12345)).toBe(0.123);
     expect(round3(null)).toBeNull();
+  });
+});
+
+describe('receipt fields', () => {
+  const truth = [
+    { key: 'company', value: 'BOOK TA .K (TAMAN DAYA) SDN BHD' },
+    { key: 'date', value: '25/12/2018' },
+    { key: 'address', value: 'NO.53 55,57 & 59, JALAN SAGU 18, TAMAN DAYA, 81100 JOHOR BAHRU, JOHOR.' },
+    { key: 'total', value: '9.00' },
+  ];
+
+  it('reads dates by day and amounts by value', () => {
+    expect(dateKey('25/12/2018')).toBe('25.12.2018');
+    expect(dateKey('2018-12-25')).toBe('25.12.2018');
+    expect(dateKey('25 Dec 2018')).toBe('25.12.2018');
+    expect(dateKey('18-01-18')).toBe('18.1.2018');
+    expect(dateKey('no date')).toBeNull();
+    expect(amountKey('RM 9.00')).toBe(9);
+    expect(amountKey(1428)).toBe(1428);
+    expect(amountKey('1,428.00')).toBe(1428);
+  });
+
+  it('counts a field right when it matches after normalising, and soft-right when nearly', () => {
+    const got = receiptFields(truth, {
+      company: 'Book Ta .K (Taman Daya) Sdn Bhd',
+      date: '2018-12-25',
+      address: 'NO.57 55,57 & 59, JALAN SAGU 18, TAMAN DAYA, 81100 JOHOR BAHRU, JOHOR',
+      total: 9,
+    });
+    expect(got).toMatchObject({ right: 3, soft: 4, total: 4 });
+    expect(got.per_field).toEqual({ company: true, date: true, address: false, total: true });
+    expect(receiptFields(truth, {})).toMatchObject({ right: 0, soft: 0 });
   });
 });

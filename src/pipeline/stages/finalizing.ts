@@ -1,6 +1,7 @@
-// `finalizing`: every output is computed from the page model, pictures are stored, and the
-// results, the charge and the `completed` status are written in one transaction that first
-// checks the lease: a worker that lost its document writes nothing, so results exist once.
+// `finalizing`: every output is computed from the page model (once, shared with `extracting`),
+// pictures are stored, and the results, the charges and the `completed` status are written in
+// one transaction that first checks the lease: a worker that lost its document writes nothing, so
+// results exist once.
 import { newId } from '../../domain/ids.js';
 import { pageCharge } from '../../domain/billing.js';
 import { expiresAt } from '../../domain/retention.js';
@@ -8,26 +9,25 @@ import { insertImages, insertPages } from '../../store/documents.js';
 import { settleDocument } from '../../store/settle.js';
 import { LEASE_CLEARED, stillHeld, updateHeld } from '../../queue/leases.js';
 import { LeaseLost, type RunContext } from '../context.js';
-import { fractionBox, pageLayout } from '../outputs/layout.js';
-import { pageMarkdown } from '../outputs/markdown.js';
-import { pageKeyValues } from '../outputs/key-values.js';
-import { pageText } from '../outputs/text.js';
-import { pageTables } from '../outputs/tables.js';
+import { fractionBox } from '../outputs/layout.js';
+import { documentOutputs } from './extracting.js';
 import * as clock from '../../domain/clock.js';
 
 export async function finalizeDocument(ctx: RunContext, timings: Record<string, number>, startedStage: number): Promise<void> {
   const { store, doc, options } = ctx;
   const pages = ctx.pages!;
   const now = clock.now();
-  const pageRows = pages.map((page) => ({
+  const pageResults = ctx.model?.pageResults;
+  const pageRows = documentOutputs(ctx).map((outputs) => ({
     document_id: doc.id,
-    page_number: page.number,
-    text: pageText(page),
-    word_count: page.words.length,
-    tables: JSON.stringify(pageTables(page)),
-    key_values: JSON.stringify(pageKeyValues(page)),
-    layout: JSON.stringify(pageLayout(page)),
-    markdown: options.markdown ? pageMarkdown(page) : null,
+    page_number: outputs.page,
+    text: outputs.text,
+    word_count: outputs.wordCount,
+    tables: JSON.stringify(outputs.tables),
+    key_values: JSON.stringify(outputs.keyValues),
+    layout: JSON.stringify(outputs.layout),
+    markdown: outputs.markdown,
+    result: pageResults?.has(outputs.page) ? JSON.stringify(pageResults.get(outputs.page)) : null,
   }));
   const pageSize = new Map(pages.map((p) => [p.number, p]));
   const imageRows = ctx.pictures.map((picture) => {
@@ -56,7 +56,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
   // Blobs first, under fresh ids: if the transaction below finds the lease gone, they are
   // removed and nothing refers to them.
   await Promise.all(imageRows.map((image) => store.blobs.put(image.row.blob_key, Buffer.from(image.bytes))));
-  const charge = pageCharge(pages.length, options, ctx.config.prices, doc.mode);
+  const charges = [pageCharge(pages.length, options, ctx.config.prices, doc.mode), ...(ctx.model?.charges ?? [])];
   try {
     await store.writeTransaction(async (tx) => {
       const finishedAt = clock.now();
@@ -65,7 +65,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
       if (!(await stillHeld(tx, ctx.lease))) throw new LeaseLost();
       await insertPages(tx, pageRows);
       await insertImages(tx, imageRows.map((image) => image.row));
-      const settled = await settleDocument(tx, doc, [charge]);
+      const settled = await settleDocument(tx, doc, charges);
       const done = await updateHeld(tx, ctx.lease, {
         status: 'completed',
         stage: 'done',
@@ -75,6 +75,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
         timings: JSON.stringify(timings),
         completed_at: finishedAt,
         expires_at: expires,
+        ...(ctx.model ? { result: JSON.stringify(ctx.model.result), model_used: ctx.model.modelUsed } : {}),
         ...LEASE_CLEARED,
       });
       if (!done) throw new LeaseLost();

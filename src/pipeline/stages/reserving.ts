@@ -1,13 +1,17 @@
-// `reserving`: the credit hold is re-sized to the real page count. A URL document is estimated
-// here for the first time; a document whose estimate the credit cannot cover fails.
+// `reserving`: the credit hold is re-sized to the real page count (and, when the model runs, to
+// the document's real length in tokens). A URL document is estimated here for the first time; a
+// document whose estimate the credit cannot cover fails.
 import { estimateMicro } from '../../domain/billing.js';
 import { holdCredit, releaseHeld } from '../../store/documents.js';
 import { updateHeld } from '../../queue/leases.js';
 import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
+import { modelRuns } from '../../domain/options.js';
+import { documentOutputs, documentTokens } from './extracting.js';
 
 export async function reserveCredit(ctx: RunContext): Promise<void> {
   const { doc, store } = ctx;
-  const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode);
+  const tokens = modelRuns(ctx.options) ? documentTokens(documentOutputs(ctx)) : undefined;
+  const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode, tokens);
   const firstEstimate = doc.source_url !== null && doc.estimated_micro === 0;
   const covered = await store.writeTransaction(async (tx) => {
     const delta = needed - doc.hold_micro;
@@ -21,7 +25,7 @@ export async function reserveCredit(ctx: RunContext): Promise<void> {
   if (!covered) {
     throw new DocumentFailure(
       'insufficient_credits',
-      `The document's ${doc.page_count} pages cost ${needed} micro-USD, more than the available credit.`,
+      `The document's ${doc.page_count} pages${tokens === undefined ? '' : ` and the model's tokens`} are estimated at ${needed} micro-USD, more than the available credit.`,
     );
   }
 }

@@ -1,0 +1,134 @@
+// Rules of the model layer (SPEC.md "Model choice", picture rule 6, Limits; DECISIONS D8): how
+// tokens are counted, which tier reads a document, what a model run is estimated to cost before
+// it runs, and what it is charged after.
+import type { ResolvedOptions } from '../api/schemas/options.js';
+import type { Charge } from './billing.js';
+import { amountMicro, type PriceTable } from './prices.js';
+import type { Mode } from './states.js';
+
+export type ModelChoice = 'auto' | 'swift' | 'summit';
+export type Tier = 'swift' | 'summit';
+
+/** Context sizes in tokens (SPEC.md: swift about 180k, summit about 900k, auto switches at 150k). */
+export const CONTEXT_TOKENS: Record<Tier, number> = { swift: 180_000, summit: 900_000 };
+export const AUTO_SWITCH_TOKENS = 150_000;
+
+/** SPEC.md Limits: per-page extraction covers at most 200 pages. */
+export const PER_PAGE_MAX_PAGES = 200;
+
+/** SPEC.md picture rule 6: one model request carries at most 20 images and 10 MB. */
+export const MAX_PICTURES_PER_REQUEST = 20;
+export const MAX_PICTURE_BYTES_PER_REQUEST = 10 * 1024 * 1024;
+const PICTURE_TOKEN_CAP = 1_600;
+
+/**
+ * Tokens of a text. Folio counts about four characters per token, the usual figure for English
+ * with the vendors' tokenizers; it is the same count for every provider, so a price is a price.
+ */
+export function textTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** A picture read by the model: about width x height / 750 tokens, at most about 1,600. */
+export function pictureTokens(width: number, height: number): number {
+  return Math.min(PICTURE_TOKEN_CAP, Math.ceil((width * height) / 750));
+}
+
+/**
+ * The tier that reads `tokens`, or null when the document is too long for it: `auto` moves to
+ * summit past 150k tokens; a pinned tier takes what fits its context.
+ */
+export function chooseTier(choice: ModelChoice, tokens: number): Tier | null {
+  const tier: Tier = choice === 'auto' ? (tokens > AUTO_SWITCH_TOKENS ? 'summit' : 'swift') : choice;
+  return tokens <= CONTEXT_TOKENS[tier] ? tier : null;
+}
+
+/** `model.used` before the model runs: the tier the choice would take for a short document. */
+export function modelLabel(tier: Tier, version: number): string {
+  return `svc-${tier}-${version}`;
+}
+
+/** The prompt a run sends besides the document, in tokens (one request). */
+export function promptTokens(parts: { fields: readonly string[]; schema: unknown; instructions: string | null; questions: readonly string[] }): number {
+  // The fixed part is the task description every provider is given; the rest is what the
+  // client sent.
+  const FIXED = 600;
+  const schemaText = parts.schema ? JSON.stringify(parts.schema) : '';
+  return FIXED + textTokens(parts.fields.join(', ') + schemaText + (parts.instructions ?? '') + parts.questions.join('\n'));
+}
+
+export interface TokenEstimate {
+  tier: Tier;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * What a model run over a document is expected to read and write, for holding credit: every
+ * request's input (document text, pictures, prompt) and at most `maxOutputTokens` written per
+ * request.
+ */
+export function estimateRun(
+  options: Pick<ResolvedOptions, 'extraction' | 'queries'>,
+  documentTokens: number,
+  pages: number,
+  tier: Tier,
+  maxOutputTokens: number,
+): TokenEstimate {
+  const extraction = options.extraction;
+  const questions = options.queries;
+  if (extraction?.per_page) {
+    const perPagePrompt = promptTokens({ fields: extraction.fields, schema: extraction.schema, instructions: extraction.instructions, questions: [] });
+    let input = documentTokens + pages * perPagePrompt;
+    let requests = pages;
+    if (questions.length) {
+      input += documentTokens + promptTokens({ fields: [], schema: null, instructions: extraction.instructions, questions });
+      requests += 1;
+    }
+    return { tier, inputTokens: input, outputTokens: requests * maxOutputTokens };
+  }
+  const prompt = promptTokens({
+    fields: extraction?.fields ?? [],
+    schema: extraction?.schema ?? null,
+    instructions: extraction?.instructions ?? null,
+    questions,
+  });
+  return { tier, inputTokens: documentTokens + prompt, outputTokens: maxOutputTokens };
+}
+
+/** Most tokens one model request may write. */
+export const MAX_OUTPUT_TOKENS_PER_REQUEST = 4_096;
+
+/** Before a document is read, its text is guessed at this many tokens a page. */
+export const TOKENS_PER_PAGE_GUESS = 1_000;
+
+export function tokenCharges(
+  stage: 'extraction' | 'query',
+  tier: Tier,
+  model: string,
+  tokens: { input: number; output: number },
+  prices: PriceTable,
+  mode: Mode,
+): Charge[] {
+  return (['input', 'output'] as const)
+    .filter((kind) => tokens[kind] > 0)
+    .map((kind) => {
+      const sku = `${tier}.${kind}` as const;
+      const price = prices[sku];
+      return {
+        stage,
+        sku,
+        model,
+        quantity: tokens[kind],
+        unit_price_micro: price.unit_price_micro,
+        unit_divisor: price.unit_divisor,
+        amount_micro: mode === 'test' ? 0 : amountMicro(tokens[kind], price),
+      };
+    });
+}
+
+export function tokenCost(estimate: TokenEstimate, prices: PriceTable): number {
+  return (
+    amountMicro(estimate.inputTokens, prices[`${estimate.tier}.input`]) + amountMicro(estimate.outputTokens, prices[`${estimate.tier}.output`])
+  );
+}

@@ -1,0 +1,78 @@
+// Dates written in a text, read with chrono-node in its strict mode (written dates only, never
+// "tomorrow": the same text must give the same dates on any day) and given in ISO 8601.
+// Numeric dates are ambiguous (03/04/2020); a document is read day-first or month-first as a
+// whole, by the evidence of its own dates.
+import * as chrono from 'chrono-node';
+
+export interface FoundDate {
+  /** The date as printed. */
+  text: string;
+  /** ISO 8601: `YYYY-MM-DD`, or `YYYY-MM` when only month and year are written. */
+  iso: string;
+  /** Offset of `text` in the text searched. */
+  index: number;
+}
+
+export type DateOrder = 'day-first' | 'month-first';
+
+const REFERENCE = new Date(Date.UTC(2000, 0, 1));
+const dayFirst = new chrono.Chrono(chrono.en.configuration.createConfiguration(true, true));
+const monthFirst = new chrono.Chrono(chrono.en.configuration.createConfiguration(true, false));
+
+const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTH_YEAR = new RegExp(`\\b(${MONTHS})\\.?,?\\s+((?:19|20)\\d{2})\\b`, 'gi');
+const MONTH_INDEX: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Which way a document writes numeric dates: a first number over 12 means day first. */
+export function dateOrderOf(text: string): DateOrder {
+  let dayFirstVotes = 0;
+  let monthFirstVotes = 0;
+  for (const match of text.matchAll(/\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})\b/g)) {
+    const a = Number(match[1]);
+    const b = Number(match[2]);
+    if (a > 12 && b <= 12) dayFirstVotes++;
+    if (b > 12 && a <= 12) monthFirstVotes++;
+  }
+  if (dayFirstVotes !== monthFirstVotes) return dayFirstVotes > monthFirstVotes ? 'day-first' : 'month-first';
+  // No telling date: dollar documents are read the American way, the rest day first.
+  return /\$\s?\d|\bUSD\b/.test(text) && !/[€£]|\bRM\s?\d|\bEUR\b|\bGBP\b/.test(text) ? 'month-first' : 'day-first';
+}
+
+/** Every full date written in `text` (day, month and year; or a month name and year). */
+export function findDates(text: string, order: DateOrder): FoundDate[] {
+  const parser = order === 'day-first' ? dayFirst : monthFirst;
+  const found: FoundDate[] = [];
+  for (const result of parser.parse(text, REFERENCE)) {
+    const start = result.start;
+    if (!start.isCertain('year') || !start.isCertain('month') || !start.isCertain('day')) continue;
+    const year = start.get('year')!;
+    if (year < 1800 || year > 2200) continue;
+    // Only dates written out: "within 30 days" is a date only relative to a day not written.
+    if (!/\b\d{4}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b|['’]\d{2}\b/.test(result.text)) continue;
+    // The date part only: a time printed beside it stays out of the value.
+    const text = dateTextOf(result.text);
+    found.push({ text, iso: `${year}-${pad(start.get('month')!)}-${pad(start.get('day')!)}`, index: result.index });
+  }
+  for (const match of text.matchAll(MONTH_YEAR)) {
+    const index = match.index!;
+    if (found.some((d) => index >= d.index && index < d.index + d.text.length + 12)) continue;
+    const month = MONTH_INDEX[match[1].slice(0, 3).toLowerCase()];
+    found.push({ text: match[0], iso: `${match[2]}-${pad(month)}`, index });
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+/** "06/03/2018 20:01" -> "06/03/2018"; "March 5, 2021 at 10am" -> "March 5, 2021". */
+function dateTextOf(text: string): string {
+  const cut = text.search(/\s+(?:at\s+)?\d{1,2}:\d{2}|\s+at\s+/i);
+  return cut > 0 ? text.slice(0, cut) : text;
+}
+
+/** ISO dates written in a text, for checking a cited date against its quote. */
+export function isoDatesIn(text: string): string[] {
+  const dates = new Set<string>();
+  for (const order of ['day-first', 'month-first'] as const) for (const d of findDates(text, order)) dates.add(d.iso);
+  return [...dates];
+}

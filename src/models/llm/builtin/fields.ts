@@ -1,0 +1,479 @@
+// SPEC.md's built-in fields, read from the document view without a language model: the title
+// from the layout, the type from a word classifier, dates with chrono-node, money with its
+// currency, parties from labels, company suffixes and contract openings, and the summary and key
+// facts as the document's most informative sentences. What is not found is left out.
+import type { BuiltinField, RawCitation } from '../types.js';
+import { findAmounts, MONEY_WORDS } from './amounts.js';
+import { classifyDocument } from './classify.js';
+import { contentWords, type DocumentView, type Sentence, type TextLine } from './view.js';
+
+export interface FieldResult {
+  data: Record<string, unknown>;
+  citations: RawCitation[];
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function readBuiltinFields(view: DocumentView, fields: readonly BuiltinField[]): FieldResult {
+  const out: FieldResult = { data: {}, citations: [] };
+  const cite = (path: string, page: number, quote: string, confidence: number) =>
+    out.citations.push({ path, page, quote, confidence: round(confidence) });
+  for (const field of fields) {
+    switch (field) {
+      case 'title': {
+        const title = findTitle(view);
+        if (title) {
+          out.data.title = title.text;
+          cite('data.title', title.page, title.text, title.confidence);
+        }
+        break;
+      }
+      case 'document_type': {
+        const guess = classifyDocument(view);
+        if (guess) {
+          out.data.document_type = guess.type;
+          cite('data.document_type', guess.line.page, guess.line.text, guess.confidence);
+        }
+        break;
+      }
+      case 'summary': {
+        const summary = summarize(view);
+        if (summary) {
+          out.data.summary = summary.text;
+          cite('data.summary', summary.page, summary.quote, summary.confidence);
+        }
+        break;
+      }
+      case 'dates': {
+        const dates = findLabelledDates(view);
+        if (dates.length) {
+          out.data.dates = dates.map((d) => ({ label: d.label, date: d.iso }));
+          dates.forEach((d, i) => {
+            cite(`data.dates[${i}].label`, d.page, d.quote, d.confidence);
+            cite(`data.dates[${i}].date`, d.page, d.quote, d.confidence);
+          });
+        }
+        break;
+      }
+      case 'parties': {
+        const parties = findParties(view);
+        if (parties.length) {
+          out.data.parties = parties.map((p) => ({ name: p.name, role: p.role }));
+          parties.forEach((p, i) => {
+            cite(`data.parties[${i}].name`, p.page, p.quote, p.confidence);
+            cite(`data.parties[${i}].role`, p.page, p.quote, p.confidence * 0.9);
+          });
+        }
+        break;
+      }
+      case 'amounts': {
+        const amounts = findLabelledAmounts(view);
+        if (amounts.length) {
+          out.data.amounts = amounts.map((a) => (a.currency ? { label: a.label, amount: a.amount, currency: a.currency } : { label: a.label, amount: a.amount }));
+          amounts.forEach((a, i) => {
+            cite(`data.amounts[${i}].label`, a.page, a.quote, a.confidence);
+            cite(`data.amounts[${i}].amount`, a.page, a.quote, a.confidence);
+            if (a.currency) cite(`data.amounts[${i}].currency`, a.page, a.quote, a.confidence * 0.9);
+          });
+        }
+        break;
+      }
+      case 'key_facts': {
+        const facts = findKeyFacts(view);
+        if (facts.length) {
+          out.data.key_facts = facts.map((f) => f.text);
+          facts.forEach((f, i) => cite(`data.key_facts[${i}]`, f.page, f.quote, f.confidence));
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// ---- title ----
+
+interface Located {
+  text: string;
+  page: number;
+  confidence: number;
+}
+
+const GENERIC_HEADINGS = /^(tax invoice|invoice|receipt|cash bill|contents|table of contents|abstract|introduction|page \d+|confidential|draft)$/i;
+
+export function findTitle(view: DocumentView): Located | null {
+  const first = view.pages[0];
+  if (!first) return null;
+  const usable = (text: string) => {
+    const words = text.split(/\s+/).length;
+    return words >= 1 && words <= 25 && /\p{L}{2}/u.test(text) && !GENERIC_HEADINGS.test(text.trim()) && text.length <= 200;
+  };
+  const pick = (types: string[], confidence: number): Located | null => {
+    for (const page of view.pages.slice(0, 2)) {
+      const headings = page.layout.filter((e) => types.includes(e.type) && usable(e.text));
+      if (!headings.length) continue;
+      const best = headings.reduce((a, b) => ((b.level ?? 9) < (a.level ?? 9) ? b : a));
+      const text = best.text.replace(/\s+/g, ' ').trim();
+      if (view.onPage(page.page, text)) return { text, page: page.page, confidence };
+    }
+    return null;
+  };
+  const titled = pick(['title'], 0.9) ?? pick(['heading'], 0.75);
+  if (titled) return titled;
+  const line = view.lines.find((l) => l.page === first.page && l.cells === null && usable(l.text) && !/^[\d\W]+$/.test(l.text) && l.element !== 'page_header');
+  return line ? { text: line.text, page: line.page, confidence: 0.45 } : null;
+}
+
+// ---- summary and key facts ----
+
+interface ScoredSentence {
+  sentence: Sentence;
+  score: number;
+}
+
+function scoreSentences(view: DocumentView): ScoredSentence[] {
+  const frequency = new Map<string, number>();
+  for (const s of view.sentences) for (const w of s.words) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  const title = new Set(contentWords(findTitle(view)?.text ?? ''));
+  const total = Math.max(1, view.sentences.length);
+  return view.sentences
+    .map((sentence) => {
+      const length = sentence.text.split(/\s+/).length;
+      if (length < 6 || length > 60) return { sentence, score: 0 };
+      const letters = sentence.text.replace(/[^\p{L}]/gu, '').length / sentence.text.length;
+      if (letters < 0.6) return { sentence, score: 0 };
+      let weight = 0;
+      for (const word of new Set(sentence.words)) {
+        if (word.length < 3 || /^\d+$/.test(word)) continue;
+        weight += Math.log(1 + (frequency.get(word) ?? 0)) * view.idf(word) * (title.has(word) ? 2 : 1);
+      }
+      const position = 1 + 0.5 * (1 - sentence.order / total);
+      const score = (weight / Math.sqrt(sentence.words.length)) * position;
+      return { sentence, score };
+    })
+    .filter((s) => s.score > 0);
+}
+
+function summarize(view: DocumentView): { text: string; page: number; quote: string; confidence: number } | null {
+  const scored = scoreSentences(view).sort((a, b) => b.score - a.score);
+  const chosen: ScoredSentence[] = [];
+  let words = 0;
+  for (const candidate of scored) {
+    if (chosen.length === 3) break;
+    const length = candidate.sentence.text.split(/\s+/).length;
+    if (chosen.length >= 2 && words + length > 90) continue;
+    if (chosen.some((c) => overlap(c.sentence.words, candidate.sentence.words) > 0.6)) continue;
+    chosen.push(candidate);
+    words += length;
+  }
+  if (chosen.length >= 2) {
+    const best = chosen[0];
+    const text = [...chosen].sort((a, b) => a.sentence.order - b.sentence.order).map((c) => c.sentence.text).join(' ');
+    return { text, page: best.sentence.page, quote: best.sentence.text, confidence: 0.6 };
+  }
+  // A document without running sentences (a receipt, a form) is summed up from what it states.
+  const type = classifyDocument(view);
+  const parties = findParties(view);
+  // "From" only for the party that issued it; a customer is who it is for.
+  const issuer = parties.find((p) => ISSUING_ROLES.has(p.role));
+  const customer = parties.find((p) => p.role === 'customer' || p.role === 'recipient');
+  const party = issuer ?? customer;
+  const date = findLabelledDates(view)[0];
+  const total = pickTotal(findLabelledAmounts(view));
+  const parts: string[] = [];
+  const subject = type ? type.type[0].toUpperCase() + type.type.slice(1) : 'Document';
+  parts.push(issuer ? `${subject} from ${issuer.name}` : customer ? `${subject} for ${customer.name}` : subject);
+  if (date) parts.push(`dated ${date.text}`);
+  let summary = `${parts.join(', ')}.`;
+  if (total) summary += ` ${total.label}: ${total.text}.`;
+  const anchor = party ?? date ?? total;
+  if (!anchor || (!party && !date && !total)) return chosen[0] ? { text: chosen[0].sentence.text, page: chosen[0].sentence.page, quote: chosen[0].sentence.text, confidence: 0.4 } : null;
+  return { text: summary, page: anchor.page, quote: anchor.quote, confidence: 0.5 };
+}
+
+const ISSUING_ROLES = new Set(['issuer', 'seller', 'employer', 'landlord', 'licensor', 'lender', 'contractor']);
+
+function overlap(a: string[], b: string[]): number {
+  const setB = new Set(b);
+  const shared = new Set(a.filter((w) => setB.has(w))).size;
+  return shared / Math.max(1, Math.min(new Set(a).size, setB.size));
+}
+
+function findKeyFacts(view: DocumentView): { text: string; page: number; quote: string; confidence: number }[] {
+  const facts: { text: string; page: number; quote: string; confidence: number; order: number }[] = [];
+  const scored = scoreSentences(view)
+    .filter((s) => s.sentence.text.split(/\s+/).length <= 35)
+    .map((s) => ({ ...s, score: s.score * (/\d/.test(s.sentence.text) ? 1.5 : 1) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 5);
+  for (const s of scored) facts.push({ text: s.sentence.text, page: s.sentence.page, quote: s.sentence.text, confidence: 0.6, order: s.sentence.order });
+  // Stated values of a form or receipt are facts too, as printed ("Invoice no: 3139").
+  for (const kv of view.keyValues) {
+    if (facts.length >= 8) break;
+    if (kv.selected !== null || !kv.value || kv.value.length > 80) continue;
+    const line = view.lines.find((l) => l.page === kv.page && l.text.includes(kv.key) && l.text.includes(kv.value) && l.text.length <= 120);
+    if (!line) continue;
+    if (facts.some((f) => f.text === line.text)) continue;
+    facts.push({ text: line.text, page: line.page, quote: line.text, confidence: 0.7 * kv.confidence + 0.2, order: 1e6 + line.order });
+  }
+  return facts;
+}
+
+// ---- dates ----
+
+interface LabelledDate {
+  label: string;
+  iso: string;
+  text: string;
+  page: number;
+  quote: string;
+  confidence: number;
+}
+
+/** A label as printed: the words before a value, without trailing colons and dashes. */
+export function cleanLabel(text: string): string {
+  return text
+    .replace(/[\s:;,\-–—=|#*.]+$/u, '')
+    .replace(/^[\s:;,\-–—=|#*+•·]+/u, '')
+    .split(/\s+/)
+    .slice(-6)
+    .join(' ')
+    .trim();
+}
+
+function isLabelLike(line: TextLine | null): boolean {
+  if (!line || line.cells) return false;
+  const words = line.text.split(/\s+/).length;
+  return words <= 5 && /\p{L}/u.test(line.text) && (/[:#]\s*$/.test(line.text) || words <= 3) && !/\d{2}/.test(line.text);
+}
+
+/** A line of money words alone ("TOTAL INCL GST RM"), whose amounts are on the next line. */
+function isMoneyLabelLine(line: TextLine | null): boolean {
+  if (!line || line.cells) return false;
+  const words = line.text.split(/\s+/).length;
+  return words <= 10 && MONEY_WORDS.test(line.text) && !/\d[.,]\d{2}\b/.test(line.text);
+}
+
+export function findLabelledDates(view: DocumentView): LabelledDate[] {
+  const out: LabelledDate[] = [];
+  const seen = new Set<string>();
+  for (const line of view.lines) {
+    for (const date of view.datesIn(line.text)) {
+      let label = '';
+      let quote = line.text;
+      if (line.cells) {
+        const cellIndex = line.cells.findIndex((c) => c.includes(date.text));
+        const cell = line.cells[cellIndex] ?? '';
+        label = cleanLabel(cell.slice(0, cell.indexOf(date.text)));
+        if (!label && cellIndex > 0 && /\p{L}/u.test(line.cells[cellIndex - 1]) && !view.datesIn(line.cells[cellIndex - 1]).length) label = cleanLabel(line.cells[cellIndex - 1]);
+        quote = label ? `${label} ${date.text}` : date.text;
+        if (!view.onPage(line.page, quote)) quote = cell || date.text;
+      } else {
+        label = cleanLabel(line.text.slice(0, date.index).split(/[.;!?]\s/).pop() ?? '');
+        if (!label) {
+          const previous = view.previousLine(line);
+          if (isLabelLike(previous)) {
+            label = cleanLabel(previous!.text);
+            quote = `${previous!.text} ${line.text}`;
+          }
+        }
+      }
+      if (!label) label = kvLabelFor(view, line.page, date.text) ?? 'date';
+      if (label.length > 60) label = label.split(/\s+/).slice(-4).join(' ');
+      const key = `${label.toLowerCase()}|${date.iso}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const verified = view.quoteOn(line.page, quote, line.text, date.text);
+      if (!verified) continue;
+      out.push({ label, iso: date.iso, text: date.text, page: line.page, quote: verified, confidence: label === 'date' ? 0.7 : 0.9 });
+      if (out.length >= 50) return out;
+    }
+  }
+  return out;
+}
+
+function kvLabelFor(view: DocumentView, page: number, value: string): string | null {
+  const kv = view.keyValues.find((k) => k.page === page && k.value.includes(value));
+  return kv ? cleanLabel(kv.key) : null;
+}
+
+// ---- amounts ----
+
+export interface LabelledAmount {
+  label: string;
+  amount: number;
+  currency: string | null;
+  text: string;
+  page: number;
+  quote: string;
+  confidence: number;
+  order: number;
+}
+
+export function findLabelledAmounts(view: DocumentView): LabelledAmount[] {
+  const out: LabelledAmount[] = [];
+  const seen = new Set<string>();
+  for (const line of view.lines) {
+    const previous = view.previousLine(line);
+    const labelledByPrevious = !line.cells && isMoneyLabelLine(previous) && /^[^\p{L}]*(?:\p{Lu}{2,3}\s?)?[\d.,' ]+[^\p{L}]*$/u.test(line.text);
+    const labelled = MONEY_WORDS.test(line.text) || labelledByPrevious;
+    const amounts = findAmounts(line.text, labelled, view.currency);
+    for (const amount of amounts) {
+      let label = '';
+      let quote = line.text;
+      if (line.cells) {
+        label = tableAmountLabel(line, amount.text);
+      } else {
+        label = cleanLabel(afterLastAmount(line.text.slice(0, amount.index)));
+        if (!label && labelledByPrevious) {
+          label = previous!.text.replace(/[\s:;,\-=|]+$/, '').trim();
+          quote = `${previous!.text} ${line.text}`;
+        }
+      }
+      if (!label) label = kvLabelFor(view, line.page, amount.text) ?? '';
+      if (!label || !/\p{L}/u.test(label)) continue;
+      const key = `${label.toLowerCase()}|${amount.amount}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const verified = view.quoteOn(line.page, quote, line.text);
+      if (!verified) continue;
+      out.push({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote: verified, confidence: amount.currency ? 0.85 : 0.7, order: line.order });
+      if (out.length >= 50) return out;
+    }
+  }
+  return out;
+}
+
+/**
+ * The label of an amount in a table row: the row's own label (its first wordy cell before the
+ * amount) and, in a table with headings, the heading of the amount's column ("Garden work
+ * Total"); a cell that holds its own label ("Total 9.00") keeps it.
+ */
+function tableAmountLabel(line: TextLine, amountText: string): string {
+  const cells = line.cells!;
+  const index = cells.findIndex((c) => c.includes(amountText));
+  const cell = cells[index] ?? '';
+  const own = cleanLabel(afterLastAmount(cell.slice(0, cell.indexOf(amountText))));
+  if (/\p{L}{2}/u.test(own) && !/^(?:\p{Lu}{3}|RM|Rs)$/u.test(own)) return own;
+  const rowLabel = cells.slice(0, Math.max(0, index)).find((c) => /\p{L}{2}/u.test(c) && !findAmounts(c, true, null).length) ?? '';
+  const heading = line.header?.[index]?.trim() ?? '';
+  const parts = [cleanLabel(rowLabel)];
+  if (heading && /\p{L}/u.test(heading) && heading !== rowLabel && !parts[0].toLowerCase().includes(heading.toLowerCase())) parts.push(heading);
+  const label = parts.filter(Boolean).join(' ');
+  return label || cleanLabel(afterLastAmount(cells.slice(0, Math.max(0, index)).join(' ')));
+}
+
+/** The words after the last number of a text: the label of the amount that follows it. */
+function afterLastAmount(text: string): string {
+  const parts = text.split(/-?\d[\d.,]*\d|\d/);
+  const tail = parts[parts.length - 1];
+  return /\p{L}/u.test(tail) ? tail : text.replace(/-?\d[\d.,]*/g, ' ');
+}
+
+const TOTAL_LABEL = /\b(grand total|total payable|amount payable|total due|amount due|balance due|total amount|net payable|total incl|total \(?inc|bill amount|invoice total|total)\b/i;
+const NOT_TOTAL = /\b(sub-?total|saving|savings|discount|tax|gst|vat|item|items|quantity|qty|supplies|excl|before|points?|change|tender|cash|rounding adj)\b/i;
+
+/** The amount a reader would call the total: the last "grand"/"payable"/"due" total, else the last total. */
+export function pickTotal(amounts: LabelledAmount[]): LabelledAmount | null {
+  // "Total incl. GST" and "Total after tax" are totals; "GST" or "Total tax" alone are not.
+  const totals = amounts.filter((a) => TOTAL_LABEL.test(a.label) && !NOT_TOTAL.test(a.label.replace(/\b(incl?|inc|inci|including|inclusive|after|with)\b\.?.{0,20}?\b(gst|vat|tax|sst)\b/gi, ' ')));
+  if (!totals.length) return null;
+  const strong = totals.filter((a) => /\b(grand|payable|due|incl|inc|bill amount|net)\b/i.test(a.label));
+  const pool = strong.length ? strong : totals;
+  // The largest of the totals is the one after tax and fees.
+  return pool.reduce((a, b) => (b.amount > a.amount || (b.amount === a.amount && b.order < a.order) ? b : a));
+}
+
+// ---- parties ----
+
+interface Party {
+  name: string;
+  role: string;
+  page: number;
+  quote: string;
+  confidence: number;
+}
+
+const ROLE_WORDS: [RegExp, string][] = [
+  [/^(bill(ed)? to|sold to|customer|client|buyer|purchaser|invoice to)$/i, 'customer'],
+  [/^(ship(ped)? to|deliver(ed)? to|recipient|consignee)$/i, 'recipient'],
+  [/^(vendor|seller|supplier|merchant|from|sold by|issued by|company|store|payee|payable to)$/i, 'seller'],
+  [/^(employer)$/i, 'employer'],
+  [/^(employee|staff name|employee name)$/i, 'employee'],
+  [/^(landlord|lessor)$/i, 'landlord'],
+  [/^(tenant|lessee)$/i, 'tenant'],
+  [/^(licensor)$/i, 'licensor'],
+  [/^(licensee)$/i, 'licensee'],
+  [/^(borrower)$/i, 'borrower'],
+  [/^(lender)$/i, 'lender'],
+  [/^(contractor|consultant|service provider)$/i, 'contractor'],
+  [/^(patient)$/i, 'patient'],
+  [/^(insured|policyholder|policy holder)$/i, 'insured'],
+  [/^(applicant|name of applicant)$/i, 'applicant'],
+  [/^(payer|payable by)$/i, 'payer'],
+  [/^(account holder)$/i, 'account holder'],
+  [/^(to|attention|attn)$/i, 'addressee'],
+];
+
+// Case matters: "AG", "SA" and "CO" are suffixes, "ag" and "sa" are not.
+export const ORG_SUFFIX =
+  /^(.{2,80}?\b(?:Inc|INC|Incorporated|LLC|L\.L\.C|Ltd|LTD|Limited|LIMITED|GmbH|GMBH|AG|S\.A|PLC|plc|Corp|CORP|Corporation|CORPORATION|Co|CO|Company|COMPANY|Sdn\.?\s*Bhd|SDN\.?\s*BHD|Bhd|BHD|Berhad|BERHAD|Pty\.?\s*Ltd|PTY\.?\s*LTD|LLP|N\.V|B\.V|S\.p\.A|S\.r\.l|SARL|Oy|AB|Pte\.?\s*Ltd|PTE\.?\s*LTD|Pvt\.?\s*Ltd|PVT\.?\s*LTD)\b\.?)(?=\s|,|$|\()/;
+
+export function findParties(view: DocumentView): Party[] {
+  const out: Party[] = [];
+  const add = (party: Party) => {
+    const name = party.name.replace(/\s+/g, ' ').trim().replace(/[,;:]$/, '');
+    if (name.length < 2 || !/\p{L}{2}/u.test(name) || name.split(/\s+/).length > 10) return;
+    if (out.some((p) => p.name.toLowerCase() === name.toLowerCase())) return;
+    out.push({ ...party, name });
+  };
+  for (const kv of view.keyValues) {
+    const role = ROLE_WORDS.find(([pattern]) => pattern.test(kv.key.trim().replace(/[:.]$/, '')))?.[1];
+    if (!role || kv.selected !== null) continue;
+    const name = kv.value.split('\n')[0];
+    add({ name, role, page: kv.page, quote: view.keyValueQuote(kv), confidence: 0.8 * kv.confidence + 0.1 });
+  }
+  // "This Agreement is made between Acme Corp. ("Seller") and Bob Ltd. ("Buyer")".
+  for (const sentence of view.sentences) {
+    const match = /\bbetween\s+(.{2,120}?)(?:\s*\(([^)]{0,80})\))?,?\s+and\s+(.{2,120}?)(?:\s*\(([^)]{0,80})\))?(?:[,.;]|$)/i.exec(sentence.text);
+    if (!match) continue;
+    const roleOf = (defined: string | undefined) => (defined ? (/["“']([^"”']+)["”']/.exec(defined)?.[1] ?? 'party').toLowerCase() : 'party');
+    add({ name: match[1], role: roleOf(match[2]), page: sentence.page, quote: sentence.text, confidence: 0.7 });
+    add({ name: match[3], role: roleOf(match[4]), page: sentence.page, quote: sentence.text, confidence: 0.7 });
+  }
+  // Company names by their legal suffix; the first near the top of page one issued the document.
+  let firstOrg = true;
+  for (const line of view.lines) {
+    if (out.length >= 12) break;
+    const text = line.cells ? (line.cells.find((c) => ORG_SUFFIX.test(c)) ?? '') : line.text;
+    const name = organizationIn(text);
+    if (!name) continue;
+    const issuer = firstOrg && line.page === view.pages[0]?.page && line.order < 15;
+    firstOrg = false;
+    add({ name, role: issuer ? 'issuer' : 'organization', page: line.page, quote: view.quoteOn(line.page, line.text, name) ?? name, confidence: issuer ? 0.75 : 0.6 });
+  }
+  return out;
+}
+
+/** The first company name in a text, by its legal suffix ("AEON CO. (M) BHD" whole). */
+export function organizationIn(text: string): string | null {
+  const match = ORG_SUFFIX.exec(text);
+  if (!match) return null;
+  let raw = match[1];
+  const more = /^\s*\([A-Z]{1,3}\)\s*(?:SDN\.?\s*BHD|Sdn\.?\s*Bhd|BHD|Bhd|BERHAD|Berhad|LTD|Ltd|LIMITED|Limited)\b\.?/.exec(text.slice(raw.length));
+  if (more) raw += more[0];
+  return organizationName(raw);
+}
+
+/** The company name in front of its suffix: after any label, without leading filler words. */
+export function organizationName(raw: string): string | null {
+  let name = raw.replace(/^.*?:\s*/, '').trim();
+  // A sentence mentioning a company: keep the capitalized run that ends in the suffix.
+  const words = name.split(/\s+/);
+  let start = words.length - 1;
+  while (start > 0 && /^[\p{Lu}\d&("'.,-]/u.test(words[start - 1])) start--;
+  name = words.slice(start).join(' ');
+  if (!/^[\p{Lu}\d]/u.test(name)) return null;
+  if (/^(co|company|inc|ltd|limited|bhd)\.?$/i.test(name)) return null;
+  return name;
+}

@@ -1,0 +1,164 @@
+// The grounding guarantee: a quote is returned only when its words really are on the cited page,
+// and a value only when its quote bears it out. Page text is compared as words: Unicode forms,
+// typographic quotes and dashes, line breaks and table pipes do not count, the words do.
+import type { PageOutputs } from '../outputs/page-outputs.js';
+
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+const TYPOGRAPHY: [RegExp, string][] = [
+  [/[\u2018\u2019\u201a\u201b\u2032]/g, "'"],
+  [/[\u201c\u201d\u201e\u201f\u2033]/g, '"'],
+  [/[\u2010-\u2015\u2212]/g, '-'],
+  [/\u00ad/g, ''],
+];
+
+/** Text as compared: NFKC, plain quotes and dashes, no table pipes, single spaces. */
+export function normalizeText(text: string): string {
+  let out = text.normalize('NFKC');
+  for (const [pattern, replacement] of TYPOGRAPHY) out = out.replace(pattern, replacement);
+  return out.replace(/\\?\|/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}$€£¥₹%(]+|[^\p{L}\p{N}%)]+$/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** A quote as compared: normalized, without punctuation hanging at its ends. */
+export function normalizeQuote(quote: string): string {
+  return normalizeText(quote).replace(EDGE_PUNCTUATION, '');
+}
+
+/** Where `needle` occurs in `haystack` on word boundaries (not inside a longer word), or -1. */
+export function findWords(haystack: string, needle: string, from = 0): number {
+  if (!needle) return -1;
+  for (let at = haystack.indexOf(needle, from); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = at > 0 ? haystack[at - 1] : ' ';
+    const after = at + needle.length < haystack.length ? haystack[at + needle.length] : ' ';
+    const startsWord = WORD_CHAR.test(needle[0]);
+    const endsWord = WORD_CHAR.test(needle[needle.length - 1]);
+    if ((startsWord && WORD_CHAR.test(before)) || (endsWord && WORD_CHAR.test(after))) continue;
+    return at;
+  }
+  return -1;
+}
+
+interface PageIndex {
+  text: string;
+  /** Figure captions on the page: a quote may be one when only a picture shows the value. */
+  captions: string[];
+  elements: { text: string; bbox: Box }[];
+}
+
+/** The pages of a document, ready to check quotes against. */
+export class PageTexts {
+  private readonly pages = new Map<number, PageIndex>();
+
+  constructor(pages: readonly PageOutputs[]) {
+    for (const page of pages) {
+      this.pages.set(page.page, {
+        text: normalizeText(page.text),
+        captions: page.layout.filter((e) => e.type === 'figure' && e.text).map((e) => normalizeQuote(e.text)),
+        elements: page.layout.map((e) => ({ text: normalizeText(e.text), bbox: e.bbox })),
+      });
+    }
+  }
+
+  has(page: number): boolean {
+    return this.pages.has(page);
+  }
+
+  /** Whether `quote` is words of `page` (or one of its figure captions). */
+  verify(page: number, quote: string): boolean {
+    const index = this.pages.get(page);
+    const wanted = normalizeQuote(quote);
+    if (!index || !wanted) return false;
+    return findWords(index.text, wanted) >= 0 || index.captions.includes(wanted);
+  }
+
+  /** The box of the layout element holding the quote, when one element holds it whole. */
+  locate(page: number, quote: string): Box | null {
+    const index = this.pages.get(page);
+    const wanted = normalizeQuote(quote);
+    if (!index || !wanted) return null;
+    const element = index.elements.find((e) => findWords(e.text, wanted) >= 0);
+    return element ? element.bbox : null;
+  }
+
+  /** The first page, among those given, whose text holds the quote. */
+  findPage(quote: string): number | null {
+    for (const [number] of this.pages) if (this.verify(number, quote)) return number;
+    return null;
+  }
+}
+
+// ---- Does the quote bear the value out? ----
+
+/** Numbers written in a text, read with either decimal mark. */
+export function numbersIn(text: string): number[] {
+  const out: number[] = [];
+  const normalized = normalizeText(text);
+  for (const match of normalized.matchAll(/-?\d[\d,.']*\d|-?\d/g)) out.push(...numberReadings(match[0]));
+  // Thousands grouped with spaces: "3 949.75".
+  for (const match of normalized.matchAll(/(?<![\d.,])\d{1,3}(?: \d{3})+(?:[.,]\d+)?(?![\d])/g)) out.push(...numberReadings(match[0].replace(/ /g, '')));
+  return out;
+}
+
+/** "1,234.56" and "1.234,56" are both 1234.56; "41,95" is 41.95; "1,234" is 1234. */
+export function numberReadings(raw: string): number[] {
+  const text = raw.replace(/'/g, '');
+  const readings = new Set<number>();
+  const lastDot = text.lastIndexOf('.');
+  const lastComma = text.lastIndexOf(',');
+  const plain = (s: string) => Number(s);
+  if (lastDot < 0 && lastComma < 0) readings.add(plain(text));
+  else {
+    // The last separator as the decimal mark, the other as grouping.
+    const decimal = lastDot > lastComma ? '.' : ',';
+    const grouping = decimal === '.' ? ',' : '.';
+    readings.add(plain(text.split(grouping).join('').replace(decimal, '.')));
+    // And no decimal mark at all ("1,234" or "1.234.567").
+    readings.add(plain(text.replace(/[.,]/g, '')));
+  }
+  return [...readings].filter((n) => Number.isFinite(n));
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})(?:-(\d{2}))?/;
+
+function wordsOf(text: string): string[] {
+  return normalizeText(text)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** Paths whose values are the model's own words by nature (a type, a summary, a role). */
+const FREE_TEXT = /^data\.(summary|key_facts(\[\d+\])?|document_type)$|\.(role|label|currency)$/;
+
+/**
+ * Whether `value` can be read from `quote`: a number must be written in it, a date must be a date
+ * written in it, a short text must share most of its words with it. Long texts (sentences the
+ * model wrote) and free-text fields are taken on the quote alone.
+ */
+export function quoteSupports(value: unknown, quote: string, path: string, dateReader: (text: string) => string[]): boolean {
+  if (typeof value === 'boolean' || value === null) return true;
+  if (typeof value === 'number') {
+    return numbersIn(quote).some((n) => Math.abs(n - value) < 1e-9 || Math.abs(Math.abs(n) - Math.abs(value)) < 1e-9);
+  }
+  if (typeof value !== 'string') return false;
+  if (FREE_TEXT.test(path)) return true;
+  const iso = ISO_DATE.exec(value);
+  if (iso && value.length <= 25) {
+    const day = value.slice(0, iso[3] ? 10 : 7);
+    return dateReader(quote).some((d) => d.startsWith(day)) || normalizeText(quote).includes(value);
+  }
+  const words = wordsOf(value);
+  if (words.length === 0) return normalizeText(quote).includes(normalizeText(value));
+  if (words.length > 12) return true;
+  const quoteWords = new Set(wordsOf(quote));
+  const shared = words.filter((w) => quoteWords.has(w)).length;
+  return shared / words.length >= 0.6;
+}

@@ -1,0 +1,204 @@
+// From a provider's reply to SPEC.md's ExtractionResult: every value is matched with its citation
+// and kept only when the quote is words of the cited page and bears the value out; everything
+// else is left out and counted in `warnings`. Only requested fields and schema properties stay,
+// and the data must then follow the schema (its `required` aside, since a value the document
+// does not state is left out rather than invented), else the run fails with schema_mismatch.
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { isoDatesIn } from '../../models/llm/builtin/dates.js';
+import type { BuiltinField, JsonSchema, ModelReply, RawAnswer, RawCitation } from '../../models/llm/types.js';
+import { quoteSupports, type Box, type PageTexts } from './grounding.js';
+
+const Ajv = AjvModule.default ?? AjvModule;
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+export interface Citation {
+  path: string;
+  page: number;
+  quote: string;
+  confidence: number;
+  bbox?: Box;
+}
+
+export interface GroundedData {
+  data: Record<string, unknown>;
+  citations: Citation[];
+  /** Values left out because their quotes did not verify. */
+  dropped: number;
+}
+
+export interface GroundedAnswer {
+  answer: unknown;
+  not_found: boolean;
+  confidence: number;
+  citations: { page: number; quote: string; bbox?: Box }[];
+}
+
+/** Shapes of SPEC.md's built-in fields, checked like a client's schema. */
+const BUILTIN_SHAPES: Record<BuiltinField, JsonSchema> = {
+  title: { type: 'string' },
+  document_type: { type: 'string' },
+  summary: { type: 'string' },
+  dates: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, date: { type: 'string' } } } },
+  parties: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, role: { type: 'string' } } } },
+  amounts: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' } } } },
+  key_facts: { type: 'array', items: { type: 'string' } },
+};
+
+const clamp01 = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(Math.min(1, Math.max(0, n)) * 100) / 100 : 0.5);
+
+/** The schema the result's data must follow: built-in field shapes plus the client's properties. */
+export function resultSchema(fields: readonly BuiltinField[], schema: JsonSchema | null): JsonSchema {
+  const properties: Record<string, unknown> = { ...((schema?.properties as Record<string, unknown>) ?? {}) };
+  for (const field of fields) properties[field] = BUILTIN_SHAPES[field];
+  const out: JsonSchema = { ...(schema ?? {}), type: 'object', properties };
+  delete out.required;
+  if (!schema) out.additionalProperties = false;
+  return out;
+}
+
+/** A schema without `required` anywhere in it: values the document does not state are left out. */
+export function withoutRequired(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRequired);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'required' && Array.isArray(value)) continue;
+    if (key === 'minItems' || key === 'minProperties') continue;
+    out[key] = withoutRequired(value);
+  }
+  return out;
+}
+
+/** Keeps the values whose citations verify; re-numbers arrays after left-out items. */
+export function groundData(reply: Pick<ModelReply, 'data' | 'citations'>, allowed: Set<string> | null, texts: PageTexts): GroundedData {
+  const byPath = new Map<string, RawCitation[]>();
+  for (const citation of reply.citations ?? []) {
+    if (!citation || typeof citation.path !== 'string') continue;
+    const path = normalizePath(citation.path);
+    const list = byPath.get(path) ?? [];
+    list.push(citation);
+    byPath.set(path, list);
+  }
+  const citations: Citation[] = [];
+  let dropped = 0;
+
+  const citationFor = (path: string, value: unknown): Citation | null => {
+    // The value's own citation first, then one given for an enclosing object or array.
+    const paths = [path];
+    for (let p = parentPath(path); p; p = parentPath(p)) paths.push(p);
+    for (const candidatePath of paths) {
+      for (const raw of byPath.get(candidatePath) ?? []) {
+        const page = Number(raw.page);
+        if (!Number.isInteger(page) || typeof raw.quote !== 'string') continue;
+        if (!texts.verify(page, raw.quote)) continue;
+        if (!quoteSupports(value, raw.quote, path, isoDatesIn)) continue;
+        const citation: Citation = { path, page, quote: raw.quote.replace(/\s+/g, ' ').trim(), confidence: clamp01(raw.confidence) };
+        const bbox = texts.locate(page, raw.quote);
+        if (bbox) citation.bbox = bbox;
+        return citation;
+      }
+    }
+    return null;
+  };
+
+  /** Array items are re-numbered as they are kept: a leaf is looked up under its original path
+   * and cited under the kept one. */
+  const walk = (value: unknown, path: string, original: string): unknown => {
+    if (Array.isArray(value)) {
+      const kept: unknown[] = [];
+      value.forEach((item, i) => {
+        const result = walk(item, `${path}[${kept.length}]`, `${original}[${i}]`);
+        if (result !== undefined) kept.push(result);
+      });
+      return kept.length ? kept : undefined;
+    }
+    if (typeof value === 'object' && value !== null) {
+      const kept: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const result = walk(item, `${path}.${key}`, `${original}.${key}`);
+        if (result !== undefined) kept[key] = result;
+      }
+      return Object.keys(kept).length ? kept : undefined;
+    }
+    if (value === null || value === undefined || value === '') return undefined;
+    const citation = citationFor(original, value);
+    if (!citation) {
+      dropped++;
+      return undefined;
+    }
+    citations.push({ ...citation, path });
+    return value;
+  };
+
+  const data: Record<string, unknown> = {};
+  const source = typeof reply.data === 'object' && reply.data !== null && !Array.isArray(reply.data) ? reply.data : {};
+  for (const [key, value] of Object.entries(source)) {
+    if (allowed && !allowed.has(key)) continue;
+    const kept = walk(value, `data.${key}`, `data.${key}`);
+    if (kept !== undefined) data[key] = kept;
+  }
+  return { data, citations, dropped };
+}
+
+/** `data.amounts.0.amount`, `amounts[0].amount` and `data.amounts[0].amount` are one path. */
+function normalizePath(path: string): string {
+  let p = path.trim().replace(/\.(\d+)(?=\.|$|\[)/g, '[$1]');
+  if (p.startsWith('$.')) p = p.slice(2);
+  if (!p.startsWith('data.') && !p.startsWith('data[') && p !== 'data') p = `data.${p}`;
+  return p;
+}
+
+function parentPath(path: string): string | null {
+  const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+  if (cut <= 0) return null;
+  const parent = path.slice(0, cut);
+  return parent === 'data' ? null : parent;
+}
+
+/** An answer keeps only citations that verify; an answer none bears out becomes not found. */
+export function groundAnswer(raw: RawAnswer | undefined, texts: PageTexts, expectsObject: boolean): { answer: GroundedAnswer; dropped: boolean } {
+  const notFound: GroundedAnswer = { answer: expectsObject ? {} : '', not_found: true, confidence: 0, citations: [] };
+  if (!raw || raw.not_found || raw.answer === null || raw.answer === undefined || raw.answer === '') return { answer: notFound, dropped: false };
+  const verified = (raw.citations ?? [])
+    .filter((c) => c && Number.isInteger(Number(c.page)) && typeof c.quote === 'string' && texts.verify(Number(c.page), c.quote))
+    .map((c) => {
+      const citation: { page: number; quote: string; bbox?: Box } = { page: Number(c.page), quote: c.quote.replace(/\s+/g, ' ').trim() };
+      const bbox = texts.locate(citation.page, c.quote);
+      if (bbox) citation.bbox = bbox;
+      return citation;
+    });
+  const answerText = typeof raw.answer === 'string' ? raw.answer : null;
+  const supported = answerText === null ? verified : verified.filter((c) => quoteSupports(answerText, c.quote, 'answer', isoDatesIn));
+  if (!supported.length) return { answer: notFound, dropped: true };
+  if (expectsObject && (typeof raw.answer !== 'object' || Array.isArray(raw.answer))) return { answer: notFound, dropped: true };
+  return { answer: { answer: raw.answer, not_found: false, confidence: clamp01(raw.confidence), citations: supported }, dropped: false };
+}
+
+// ---- schema checks ----
+
+const strictAjv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const coercingAjv = new Ajv({ allErrors: true, strict: false, coerceTypes: true, validateFormats: false });
+addFormats(strictAjv);
+addFormats(coercingAjv);
+
+/** Whether a client's schema compiles as JSON Schema; the message when it does not. */
+export function schemaProblem(schema: JsonSchema): string | null {
+  try {
+    strictAjv.compile(withoutRequired(schema) as JsonSchema);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * The data made to follow `schema` (numbers written as text become numbers, and so on), or null
+ * when it cannot.
+ */
+export function conform(data: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> | null {
+  const relaxed = withoutRequired(schema) as JsonSchema;
+  if (strictAjv.validate(relaxed, data)) return data;
+  const copy = structuredClone(data);
+  return coercingAjv.validate(relaxed, copy) ? copy : null;
+}

@@ -1,0 +1,155 @@
+// `extracting`: the model reads the page outputs (SPEC.md "Model choice", ExtractionResult,
+// picture rule 6) and fills the requested fields and schema and answers the submitted questions.
+// The tier is chosen from the document's length; every value and answer goes through the
+// grounding check before it is kept, and the tokens read and written are charged per SKU.
+import { chooseTier, CONTEXT_TOKENS, MAX_OUTPUT_TOKENS_PER_REQUEST, modelLabel, PER_PAGE_MAX_PAGES, promptTokens, textTokens, tokenCharges } from '../../domain/model.js';
+import type { Charge } from '../../domain/billing.js';
+import { modelProvider, MODEL_VERSION } from '../../models/llm/index.js';
+import { BUILTIN_FIELDS, type BuiltinField, type JsonSchema, type ModelReply, type ModelTask } from '../../models/llm/types.js';
+import { DocumentFailure, type RunContext } from '../context.js';
+import { PageTexts } from '../extraction/grounding.js';
+import { conform, groundAnswer, groundData, resultSchema, type Citation } from '../extraction/result.js';
+import { pageOutputs, type PageOutputs } from '../outputs/page-outputs.js';
+import { documentText } from '../outputs/text.js';
+
+const MAX_OUTPUT_TOKENS = MAX_OUTPUT_TOKENS_PER_REQUEST;
+
+export interface PageResult {
+  data: Record<string, unknown>;
+  citations: Citation[];
+}
+
+/** SPEC.md's ExtractionResult as stored and served. */
+export interface ExtractionResult {
+  data?: Record<string, unknown>;
+  citations?: Citation[];
+  answers?: WireAnswer[];
+  per_page?: boolean;
+  pages?: ({ page: number } & PageResult)[];
+  warnings?: string[];
+}
+
+interface WireAnswer {
+  question: string;
+  answer: string;
+  page: number | null;
+  quote: string;
+  not_found: boolean;
+  bbox?: Citation['bbox'];
+}
+
+export interface ModelRun {
+  result: ExtractionResult;
+  /** With per_page: each page's `{data, citations}`. */
+  pageResults: Map<number, PageResult>;
+  charges: Charge[];
+  modelUsed: string;
+}
+
+/** Every page's outputs, computed once from the page model and shared by the later stages. */
+export function documentOutputs(ctx: RunContext): PageOutputs[] {
+  ctx.outputs ??= ctx.pages!.map((page) => pageOutputs(page, ctx.options.markdown));
+  return ctx.outputs;
+}
+
+/** Tokens of the text the model reads: every page under its `=== Page N ===` line. */
+export function documentTokens(outputs: readonly PageOutputs[]): number {
+  return textTokens(documentText(outputs.map((p) => ({ page_number: p.page, text: p.text }))));
+}
+
+export async function extractDocument(ctx: RunContext): Promise<void> {
+  const { options, doc } = ctx;
+  const outputs = documentOutputs(ctx);
+  const extraction = options.extraction;
+  const fields = (extraction?.fields ?? []).filter((f): f is BuiltinField => (BUILTIN_FIELDS as readonly string[]).includes(f));
+  const schema = (extraction?.schema ?? null) as JsonSchema | null;
+  const instructions = extraction?.instructions ?? null;
+  const questions = options.queries;
+
+  if (extraction?.per_page && outputs.length > PER_PAGE_MAX_PAGES) {
+    throw new DocumentFailure('document_too_large', `Per-page extraction covers at most ${PER_PAGE_MAX_PAGES} pages; this document has ${outputs.length}.`);
+  }
+  const tokens = documentTokens(outputs) + promptTokens({ fields, schema, instructions, questions });
+  const tier = chooseTier(options.model, tokens);
+  if (!tier) {
+    throw new DocumentFailure(
+      'document_too_large',
+      `The document is about ${tokens} tokens, more than the ${CONTEXT_TOKENS.swift}-token context of model "swift"; send it with model "auto" or "summit".`,
+    );
+  }
+  const provider = modelProvider();
+  const texts = new PageTexts(outputs);
+  const usage = { input: 0, output: 0 };
+  const warnings: string[] = [];
+  let dropped = 0;
+  const run = async (task: Omit<ModelTask, 'tier' | 'instructions' | 'pictures' | 'maxOutputTokens' | 'signal'>): Promise<ModelReply> => {
+    const reply = await provider.run({ ...task, tier, instructions, pictures: [], maxOutputTokens: MAX_OUTPUT_TOKENS, signal: ctx.signal });
+    usage.input += reply.usage.inputTokens;
+    usage.output += Math.min(reply.usage.outputTokens, MAX_OUTPUT_TOKENS);
+    return reply;
+  };
+  const allowed = new Set<string>([...fields, ...Object.keys((schema?.properties as object | undefined) ?? {})]);
+  const shape = resultSchema(fields, schema);
+  const grounded = (reply: ModelReply): PageResult => {
+    const kept = groundData(reply, allowed, texts);
+    dropped += kept.dropped;
+    const data = conform(kept.data, shape);
+    if (!data) throw new DocumentFailure('schema_mismatch', 'The extracted data could not be made to follow the schema.');
+    return { data, citations: kept.citations };
+  };
+
+  const result: ExtractionResult = {};
+  const pageResults = new Map<number, PageResult>();
+  const wantsData = fields.length > 0 || schema !== null;
+  if (wantsData && extraction?.per_page) {
+    result.per_page = true;
+    result.pages = [];
+    for (const page of outputs) {
+      const reply = await run({ pages: [page], fields, schema, questions: [] });
+      const pageResult = grounded(reply);
+      pageResults.set(page.page, pageResult);
+      result.pages.push({ page: page.page, ...pageResult });
+    }
+  }
+  const inOneRequest = wantsData && !extraction?.per_page;
+  if (inOneRequest || questions.length > 0) {
+    const reply = await run({
+      pages: outputs,
+      fields: inOneRequest ? fields : [],
+      schema: inOneRequest ? schema : null,
+      questions: questions.map((question) => ({ question, schema: null })),
+    });
+    if (inOneRequest) Object.assign(result, grounded(reply));
+    if (questions.length > 0) {
+      result.answers = questions.map((question, i) => {
+        const { answer, dropped: unverified } = groundAnswer(reply.answers[i], texts, false);
+        if (unverified) dropped++;
+        const first = answer.citations[0];
+        const wire: WireAnswer = {
+          question,
+          answer: typeof answer.answer === 'string' ? answer.answer : JSON.stringify(answer.answer),
+          page: first?.page ?? null,
+          quote: first?.quote ?? '',
+          not_found: answer.not_found,
+        };
+        if (first?.bbox) wire.bbox = first.bbox;
+        return wire;
+      });
+    }
+  }
+  if (dropped > 0) {
+    warnings.push(`${dropped} value${dropped === 1 ? ' was' : 's were'} left out because ${dropped === 1 ? 'its quote' : 'their quotes'} could not be found on the cited page.`);
+  }
+  if (instructions && provider.name === 'builtin') {
+    warnings.push('The built-in model does not follow free-text instructions; they were not applied.');
+  }
+  if (warnings.length) result.warnings = warnings;
+
+  const modelUsed = modelLabel(tier, MODEL_VERSION);
+  ctx.model = {
+    result,
+    pageResults,
+    charges: tokenCharges('extraction', tier, modelUsed, usage, ctx.config.prices, doc.mode),
+    modelUsed,
+  };
+}
