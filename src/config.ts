@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { priceTable, type PriceTable } from './domain/prices.js';
+import type { ModelSettings } from './models/llm/settings.js';
 import type { OcrSettings } from './models/ocr/index.js';
 
 export interface Config {
@@ -33,6 +34,7 @@ export interface Config {
   };
   readerThreads: number;
   ocr: OcrSettings;
+  model: ModelSettings;
   /** Shift of the service clock (testing aid; 0 in production). */
   clockOffsetMs: number;
   /** How often each process looks for expired results to purge. */
@@ -59,6 +61,27 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
   if (raw === undefined || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+const PROVIDER_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+
+function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
+  const provider = oneOf(env, 'FOLIO_MODEL_PROVIDER', ['builtin', 'openai', 'anthropic'] as const, 'builtin');
+  const settings: ModelSettings = {
+    provider,
+    baseUrl: (env.FOLIO_MODEL_BASE_URL || (provider === 'builtin' ? '' : PROVIDER_BASE_URLS[provider])).replace(/\/+$/, ''),
+    apiKey: env.FOLIO_MODEL_API_KEY || '',
+    models: { swift: env.FOLIO_MODEL_SWIFT || '', summit: env.FOLIO_MODEL_SUMMIT || env.FOLIO_MODEL_SWIFT || '' },
+    timeoutMs: intFromEnv(env, 'FOLIO_MODEL_TIMEOUT_MS', 120_000, 100),
+    retries: intFromEnv(env, 'FOLIO_MODEL_RETRIES', 4, 0),
+    retryBaseMs: intFromEnv(env, 'FOLIO_MODEL_RETRY_BASE_MS', 1_000, 1),
+  };
+  // A vendor provider with no model name would fail every document; say so at start-up instead.
+  if (provider !== 'builtin' && !settings.models.swift) {
+    throw new Error(`FOLIO_MODEL_PROVIDER=${provider} needs FOLIO_MODEL_SWIFT (and optionally FOLIO_MODEL_SUMMIT): the provider's model names for the swift and summit tiers`);
+  }
+  if (provider === 'anthropic' && !settings.apiKey) throw new Error('FOLIO_MODEL_PROVIDER=anthropic needs FOLIO_MODEL_API_KEY');
+  return settings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<Config, 'host' | 'port'>> = {}): Config {
@@ -99,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tesseractPath: env.FOLIO_TESSERACT_PATH || 'tesseract',
       modelDir: path.join(path.resolve(env.FOLIO_DATA_DIR || './data'), 'ocr-models'),
     },
+    model: modelSettings(env),
     clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),
     sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
     fetch: {

@@ -20,6 +20,7 @@ import { accountRoutes } from './routes/account.js';
 import { documentRoutes } from './routes/documents.js';
 import { imageRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
+import { queryRoutes } from './routes/queries.js';
 import { usageRoutes } from './routes/usage.js';
 
 export interface AppDeps {
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     });
     await api.register(documentRoutes(deps));
     await api.register(pageRoutes(deps));
+    await api.register(queryRoutes(deps));
     await api.register(imageRoutes(deps));
     await api.register(accountRoutes(deps));
     await api.register(usageRoutes(deps));

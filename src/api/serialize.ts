@@ -4,7 +4,8 @@ import type { DocumentRow, ImageRow, PageRow, UsageRow } from '../store/document
 import type { DocumentStatus, Stage } from '../domain/states.js';
 import * as clock from '../domain/clock.js';
 import { isExpired } from '../domain/retention.js';
-import type { Accepted, Document, DocumentListItem, Image, Page, UsageRecord } from './schemas/resources.js';
+import type { Accepted, Document, DocumentListItem, Image, Page, Query, UsageRecord } from './schemas/resources.js';
+import type { QueryRow } from '../store/queries.js';
 
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
@@ -113,4 +114,23 @@ export function documentUsage(rows: UsageRow[]) {
     total += row.amount_micro;
   }
   return { amount_micro: total, by_sku: bySku, records: rows.map(usageToWire) };
+}
+
+export function queryToWire(row: QueryRow): Query {
+  const query: Query = {
+    id: row.id,
+    object: 'query',
+    document_id: row.document_id,
+    question: row.question,
+    status: row.status as Query['status'],
+    model: { requested: row.model_requested, used: row.model_used },
+    cost: { estimated_micro: row.estimated_micro, settled_micro: row.settled_micro },
+    created_at: isoTime(row.created_at),
+  };
+  if (row.instructions !== null) query.instructions = row.instructions;
+  if (row.schema !== null) query.schema = JSON.parse(row.schema);
+  if (row.status === 'completed' && row.answer !== null) query.answer = JSON.parse(row.answer);
+  if (row.status === 'failed' && row.error_type) query.error = { type: row.error_type as NonNullable<Query['error']>['type'], message: row.error_message ?? '' };
+  if (row.completed_at !== null) query.completed_at = isoTime(row.completed_at);
+  return query;
 }

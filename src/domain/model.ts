@@ -35,6 +35,23 @@ export function pictureTokens(width: number, height: number): number {
 }
 
 /**
+ * The pictures one request carries (picture rule 6): at most 20 and 10 MB, the largest kept; the
+ * rest are counted for the warning. The kept ones stay in document order.
+ */
+export function picturesForRequest<T extends { width: number; height: number; bytes: { length: number } }>(pictures: readonly T[]): { kept: T[]; leftOut: number } {
+  const bySize = [...pictures].sort((a, b) => b.width * b.height - a.width * a.height);
+  const chosen = new Set<T>();
+  let bytes = 0;
+  for (const picture of bySize) {
+    if (chosen.size >= MAX_PICTURES_PER_REQUEST) break;
+    if (bytes + picture.bytes.length > MAX_PICTURE_BYTES_PER_REQUEST) continue;
+    chosen.add(picture);
+    bytes += picture.bytes.length;
+  }
+  return { kept: pictures.filter((p) => chosen.has(p)), leftOut: pictures.length - chosen.size };
+}
+
+/**
  * The tier that reads `tokens`, or null when the document is too long for it: `auto` moves to
  * summit past 150k tokens; a pinned tier takes what fits its context.
  */

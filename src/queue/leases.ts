@@ -9,7 +9,8 @@ import { sql } from 'kysely';
 import type { Store } from '../store/index.js';
 import type { DocumentRow } from '../store/documents.js';
 import type { Tx } from '../store/database.js';
-import type { DocumentsTable } from '../store/schema.js';
+import type { DocumentsTable, QueriesTable } from '../store/schema.js';
+import type { QueryRow } from '../store/queries.js';
 import type { Updateable } from 'kysely';
 import * as clock from '../domain/clock.js';
 
@@ -97,3 +98,68 @@ export function releaseLease(store: Store, lease: Lease): Promise<boolean> {
 
 /** Fields that end a lease, for the finishing update of a completed or failed document. */
 export const LEASE_CLEARED = { locked_by: null, lease_token: null, lease_expires_at: null } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Queries (DECISIONS D4) are claimed the same way from their own table. They read a finished
+// document's stored outputs, so they do not count against the workspace's max_concurrent_jobs,
+// which limits documents being read.
+
+export interface QueryLease {
+  queryId: string;
+  token: string;
+  workerId: string;
+}
+
+export async function claimNextQuery(store: Store, workerId: string, leaseMs: number): Promise<{ query: QueryRow; lease: QueryLease } | null> {
+  const token = randomUUID();
+  const now = clock.now();
+  const row = await store.writeTransaction(async (tx) => {
+    if (store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
+    const result = await sql<QueryRow>`
+      UPDATE queries
+         SET status = 'processing',
+             locked_by = ${workerId},
+             lease_token = ${token},
+             lease_expires_at = ${now + leaseMs},
+             attempts = attempts + 1,
+             started_at = COALESCE(started_at, ${now})
+       WHERE id = (
+         SELECT q.id FROM queries q
+          WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < ${now}))
+            AND q.run_at <= ${now}
+          ORDER BY q.run_at, q.id
+          LIMIT 1)
+      RETURNING *`.execute(tx);
+    return result.rows[0];
+  });
+  if (!row) return null;
+  return { query: row, lease: { queryId: row.id, token, workerId } };
+}
+
+/** Applies `changes` to the query only while the lease is held. */
+export async function updateQueryHeld(db: Tx, lease: QueryLease, changes: Updateable<QueriesTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('queries')
+    .set(changes)
+    .where('id', '=', lease.queryId)
+    .where('lease_token', '=', lease.token)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function renewQueryLease(store: Store, lease: QueryLease, leaseMs: number): Promise<boolean> {
+  return updateQueryHeld(store.db, lease, { lease_expires_at: clock.now() + leaseMs });
+}
+
+/** Hands a query back to the queue (graceful shutdown); the attempt does not count. */
+export function releaseQueryLease(store: Store, lease: QueryLease): Promise<boolean> {
+  return store.db
+    .updateTable('queries')
+    .set((eb) => ({ status: 'queued', locked_by: null, lease_token: null, lease_expires_at: null, attempts: eb('attempts', '-', 1), run_at: clock.now() }))
+    .where('id', '=', lease.queryId)
+    .where('lease_token', '=', lease.token)
+    .where('status', '=', 'processing')
+    .executeTakeFirst()
+    .then((r) => Number(r.numUpdatedRows) === 1);
+}

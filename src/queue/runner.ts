@@ -1,6 +1,7 @@
-// The worker loop of one process: claims documents while it has free slots, keeps each lease
-// alive with a heartbeat, and runs the pipeline. On SIGTERM it stops claiming, lets in-flight
-// documents finish for a grace period, then hands the rest back to the queue.
+// The worker loop of one process: claims documents (and, when none wait, questions asked of
+// finished documents) while it has free slots, keeps each lease alive with a heartbeat, and runs
+// the work. On SIGTERM it stops claiming, lets in-flight work finish for a grace period, then
+// hands the rest back to the queue.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ResolvedOptions } from '../api/schemas/options.js';
@@ -11,14 +12,25 @@ import type { DocumentRow } from '../store/documents.js';
 import { runDocument, giveUp } from '../pipeline/run.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
-import { claimNext, releaseLease, renewLease, updateHeld, type Lease } from './leases.js';
+import { claimNext, claimNextQuery, releaseLease, releaseQueryLease, renewLease, renewQueryLease, updateHeld, type Lease, type QueryLease } from './leases.js';
+import { giveUpQuery, runQuery } from '../pipeline/query.js';
+import type { QueryRow } from '../store/queries.js';
 import type { Wakeup } from './wakeup.js';
 import * as clock from '../domain/clock.js';
 
 interface Active {
-  lease: Lease;
+  /** Hands the claim back to the queue (graceful shutdown). */
+  release: () => Promise<boolean>;
   abort: AbortController;
   done: Promise<void>;
+}
+
+/** A claimed document or query: how to keep its lease, give it back, and do it. */
+interface Job {
+  id: string;
+  renew: () => Promise<boolean>;
+  release: () => Promise<boolean>;
+  execute: (signal: AbortSignal) => Promise<void>;
 }
 
 export class WorkerRunner {
@@ -42,39 +54,83 @@ export class WorkerRunner {
         await Promise.race([...this.active.values()].map((a) => a.done));
         continue;
       }
-      let claimed: { doc: DocumentRow; lease: Lease } | null = null;
+      let job: Job | null = null;
       try {
-        claimed = await claimNext(store, this.workerId, config.queue.leaseMs);
+        job = await this.claim();
       } catch (error) {
-        log.error({ err: error }, 'claiming a document failed; retrying');
+        log.error({ err: error }, 'claiming work failed; retrying');
       }
-      if (claimed) {
-        this.process(claimed.doc, claimed.lease);
+      if (job) {
+        this.process(job);
       } else {
         await wakeup.wait(config.queue.pollMs);
       }
     }
   }
 
-  private process(doc: DocumentRow, lease: Lease): void {
+  /** Documents first; a question waits for no document being read. */
+  private async claim(): Promise<Job | null> {
+    const { store, config } = this.deps;
+    const claimed = await claimNext(store, this.workerId, config.queue.leaseMs);
+    if (claimed) {
+      const { doc, lease } = claimed;
+      return {
+        id: doc.id,
+        renew: () => renewLease(store, lease, config.queue.leaseMs),
+        release: () => releaseLease(store, lease),
+        execute: (signal) => this.execute(doc, lease, signal),
+      };
+    }
+    const question = await claimNextQuery(store, this.workerId, config.queue.leaseMs);
+    if (!question) return null;
+    const { query, lease } = question;
+    return {
+      id: query.id,
+      renew: () => renewQueryLease(store, lease, config.queue.leaseMs),
+      release: () => releaseQueryLease(store, lease),
+      execute: (signal) => this.answer(query, lease, signal),
+    };
+  }
+
+  private process(job: Job): void {
     const { config, log } = this.deps;
     const abort = new AbortController();
     const heartbeat = setInterval(() => {
-      renewLease(this.deps.store, lease, config.queue.leaseMs)
+      job
+        .renew()
         .then((held) => {
           if (!held) abort.abort(new Error('lease lost'));
         })
-        .catch((error) => log.warn({ err: error, document_id: doc.id }, 'lease renewal failed'));
+        .catch((error) => log.warn({ err: error, job_id: job.id }, 'lease renewal failed'));
     }, Math.max(100, Math.floor(config.queue.leaseMs / 3)));
-    const done = this.execute(doc, lease, abort.signal)
-      .catch((error) => log.error({ err: error, document_id: doc.id }, 'document run crashed'))
+    const done = job
+      .execute(abort.signal)
+      .catch((error) => log.error({ err: error, job_id: job.id }, 'run crashed'))
       .finally(() => {
         clearInterval(heartbeat);
-        this.active.delete(doc.id);
+        this.active.delete(job.id);
         // A finished document frees a workspace slot: another worker may now claim.
         void this.deps.wakeup.notify();
       });
-    this.active.set(doc.id, { lease, abort, done });
+    this.active.set(job.id, { release: job.release, abort, done });
+  }
+
+  private async answer(query: QueryRow, lease: QueryLease, signal: AbortSignal): Promise<void> {
+    const { store, config, log } = this.deps;
+    const ctx = { store, config, log, lease, query, signal };
+    if (query.attempts > config.queue.maxAttempts) {
+      await giveUpQuery(ctx, `Answering stopped ${query.attempts - 1} times without finishing; the question was given up.`);
+      return;
+    }
+    try {
+      const outcome = await runQuery(ctx);
+      log.info({ query_id: query.id, document_id: query.document_id, outcome }, 'query answered');
+    } catch (error) {
+      if (signal.aborted) return;
+      // An unexpected error fails the question rather than retrying it: nothing was charged.
+      log.error({ err: error, query_id: query.id }, 'query run crashed');
+      await giveUpQuery(ctx, 'The question could not be answered because of an internal error.').catch(() => undefined);
+    }
   }
 
   private async execute(doc: DocumentRow, lease: Lease, signal: AbortSignal): Promise<void> {
@@ -140,7 +196,7 @@ export class WorkerRunner {
     await Promise.race([Promise.all(pending.map((a) => a.done)), timeout]);
     for (const entry of this.active.values()) {
       entry.abort.abort(new Error('shutting down'));
-      await releaseLease(this.deps.store, entry.lease).catch(() => undefined);
+      await entry.release().catch(() => undefined);
     }
     await Promise.all([...this.active.values()].map((a) => a.done));
   }

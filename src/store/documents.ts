@@ -139,6 +139,7 @@ export async function deleteDocument(tx: Tx, doc: DocumentRow): Promise<string[]
   const images = await tx.selectFrom('images').select('blob_key').where('document_id', '=', doc.id).execute();
   await tx.deleteFrom('images').where('document_id', '=', doc.id).execute();
   await tx.deleteFrom('document_pages').where('document_id', '=', doc.id).execute();
+  await tx.deleteFrom('queries').where('document_id', '=', doc.id).execute();
   const removed = await tx.deleteFrom('documents').where('id', '=', doc.id).returning('hold_micro').executeTakeFirst();
   if (removed && removed.hold_micro > 0) await releaseHeld(tx, doc.workspace_id, removed.hold_micro);
   return [...images.map((image) => image.blob_key), ...(doc.upload_key ? [doc.upload_key] : [])];

@@ -7,7 +7,11 @@ import type { Tx } from './database.js';
 import { debitBalance, insertUsage, releaseHeld, type DocumentRow } from './documents.js';
 import * as clock from '../domain/clock.js';
 
-export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'workspace_id' | 'mode' | 'hold_micro'>, charges: Charge[]): Promise<number> {
+/**
+ * `doc.hold_micro` is the hold being settled: the document's, or with `queryId` a query's on that
+ * document, whose usage records then carry the query's id.
+ */
+export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'workspace_id' | 'mode' | 'hold_micro'>, charges: Charge[], queryId: string | null = null): Promise<number> {
   const workspace = await tx
     .selectFrom('workspaces')
     .select(['balance_micro', 'held_micro'])
@@ -18,7 +22,7 @@ export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'work
   const rows = charges.map((charge) => {
     const amount = Math.min(charge.amount_micro, payable);
     payable -= amount;
-    return { id: newId('usg'), workspace_id: doc.workspace_id, mode: doc.mode, document_id: doc.id, query_id: null, created_at: now, ...charge, amount_micro: amount };
+    return { id: newId('usg'), workspace_id: doc.workspace_id, mode: doc.mode, document_id: doc.id, query_id: queryId, created_at: now, ...charge, amount_micro: amount };
   });
   const total = rows.reduce((sum, row) => sum + row.amount_micro, 0);
   await releaseHeld(tx, doc.workspace_id, doc.hold_micro);

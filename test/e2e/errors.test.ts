@@ -298,9 +298,12 @@ describe('OpenAPI (D12)', () => {
         '/api/v1/documents/{id}/images',
         '/api/v1/documents/{id}/images/{image_id}',
         '/api/v1/documents/{id}/pages',
+        '/api/v1/documents/{id}/queries',
+        '/api/v1/documents/{id}/queries/{query_id}',
         '/api/v1/usage',
       ].sort(),
     );
+    expect(json.paths['/api/v1/documents/{id}/queries'].post.responses['202']).toBeDefined();
     const post = json.paths['/api/v1/documents'].post;
     expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
     expect(post.responses['202']).toBeDefined();

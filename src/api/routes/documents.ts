@@ -15,6 +15,7 @@ import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';
 import { documentToWire, documentUsage, fullDocumentToWire, pageToWire } from '../serialize.js';
 import { acceptUpload, discardUpload, receiveUpload, submitUrl } from '../submit.js';
+import { unfinishedQueries } from '../../store/queries.js';
 import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import * as clock from '../../domain/clock.js';
 
@@ -175,6 +176,9 @@ export const documentRoutes =
         const blobKeys = await deps.store.writeTransaction(async (tx) => {
           const row = await findDocument(tx, id, scope);
           if (!row) throw notFound();
+          if ((await unfinishedQueries(tx, row.id)) > 0) {
+            throw new FolioError('conflict', 'A question about this document is still being answered; delete it once that is done.');
+          }
           return deleteDocument(tx, row);
         });
         await Promise.all(blobKeys.map((key) => deps.store.blobs.delete(key).catch(() => undefined)));

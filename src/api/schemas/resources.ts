@@ -217,4 +217,38 @@ export const Account = Type.Object({
 });
 
 /** Schemas referenced by `$ref`, registered once with the server. */
-export const SHARED_SCHEMAS = [DocumentOptions, ResolvedOptions, UsageRecord, ExtractionResult, Image, Page, Accepted, DocumentListItem, Document];
+export const QUERY_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
+
+export const Query = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('query'),
+    document_id: Type.String(),
+    question: Type.String(),
+    instructions: Type.Optional(Type.String()),
+    schema: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    status: StringEnum(QUERY_STATUSES),
+    model: Type.Object({ requested: Type.String(), used: Type.String() }),
+    cost: Type.Object({ estimated_micro: Type.Integer(), settled_micro: Nullable(Type.Integer()) }),
+    answer: Type.Optional(
+      Type.Object({
+        answer: Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })]),
+        citations: Type.Array(Type.Object({ page: Type.Integer(), quote: Type.String(), bbox: Type.Optional(BBox) })),
+        confidence: Type.Number(),
+        not_found: Type.Boolean(),
+      }),
+    ),
+    error: Type.Optional(
+      Type.Object({
+        type: StringEnum(['insufficient_credits', 'document_too_large', 'document_expired', 'schema_mismatch', 'query_failed'] as const),
+        message: Type.String(),
+      }),
+    ),
+    created_at: DateTime,
+    completed_at: Type.Optional(DateTime),
+  },
+  { $id: 'Query' },
+);
+export type Query = Static<typeof Query>;
+
+export const SHARED_SCHEMAS = [DocumentOptions, ResolvedOptions, UsageRecord, ExtractionResult, Image, Page, Accepted, DocumentListItem, Document, Query];

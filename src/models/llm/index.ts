@@ -1,16 +1,26 @@
-// The model provider documents and queries are read with. Only the built-in engine exists so far;
-// it is also what test keys use (DECISIONS D3), since it is deterministic and quotes only words
-// of the page. Vendor providers (Anthropic, OpenAI-compatible servers) will be chosen here by
-// configuration.
+// The model provider documents and queries are read with, chosen by configuration (README "The
+// model layer"). Test keys always get the built-in engine (DECISIONS D3): it is deterministic,
+// free and quotes only words of the page, so the same document gives byte-identical results.
+import type { Mode } from '../../domain/states.js';
+import { AnthropicProvider } from './anthropic.js';
 import { BuiltinProvider } from './builtin/index.js';
+import { OpenAiProvider } from './openai.js';
+import type { ModelSettings } from './settings.js';
 import type { ModelProvider } from './types.js';
 
 /** The version in `model.used` (`svc-swift-<n>`); it rises when a better model replaces the old. */
 export const MODEL_VERSION = 1;
 
-let provider: ModelProvider | null = null;
+const builtin = new BuiltinProvider();
 
-export function modelProvider(): ModelProvider {
-  provider ??= new BuiltinProvider();
-  return provider;
+export function modelProvider(settings: ModelSettings, mode: Mode): ModelProvider {
+  if (mode === 'test') return builtin;
+  switch (settings.provider) {
+    case 'openai':
+      return new OpenAiProvider(settings);
+    case 'anthropic':
+      return new AnthropicProvider(settings);
+    default:
+      return builtin;
+  }
 }

@@ -2,10 +2,21 @@
 // picture rule 6) and fills the requested fields and schema and answers the submitted questions.
 // The tier is chosen from the document's length; every value and answer goes through the
 // grounding check before it is kept, and the tokens read and written are charged per SKU.
-import { chooseTier, CONTEXT_TOKENS, MAX_OUTPUT_TOKENS_PER_REQUEST, modelLabel, PER_PAGE_MAX_PAGES, promptTokens, textTokens, tokenCharges } from '../../domain/model.js';
+import {
+  chooseTier,
+  CONTEXT_TOKENS,
+  MAX_OUTPUT_TOKENS_PER_REQUEST,
+  modelLabel,
+  PER_PAGE_MAX_PAGES,
+  pictureTokens,
+  picturesForRequest,
+  promptTokens,
+  textTokens,
+  tokenCharges,
+} from '../../domain/model.js';
 import type { Charge } from '../../domain/billing.js';
 import { modelProvider, MODEL_VERSION } from '../../models/llm/index.js';
-import { BUILTIN_FIELDS, type BuiltinField, type JsonSchema, type ModelReply, type ModelTask } from '../../models/llm/types.js';
+import { BUILTIN_FIELDS, ModelUnavailable, type BuiltinField, type JsonSchema, type ModelPicture, type ModelReply, type ModelTask } from '../../models/llm/types.js';
 import { DocumentFailure, type RunContext } from '../context.js';
 import { PageTexts } from '../extraction/grounding.js';
 import { conform, groundAnswer, groundData, resultSchema, type Citation } from '../extraction/result.js';
@@ -52,6 +63,19 @@ export function documentOutputs(ctx: RunContext): PageOutputs[] {
   return ctx.outputs;
 }
 
+/** The document's pictures as the model reads them, when the configured provider reads pictures. */
+export function documentPictures(ctx: RunContext): ModelPicture[] {
+  if (!modelProvider(ctx.config.model, ctx.doc.mode).readsPictures) return [];
+  return ctx.pictures.map((p) => ({ page: p.request.page, mediaType: p.mediaType, width: p.width, height: p.height, bytes: p.bytes, caption: p.request.caption }));
+}
+
+/** Tokens of the pictures the model reads (picture rule 6), for the credit hold. */
+export function documentPictureTokens(ctx: RunContext): number {
+  const perRequest = documentPictures(ctx).reduce((sum, p) => sum + pictureTokens(p.width, p.height), 0);
+  // Per-page extraction and the questions are separate requests that each read the pictures.
+  return ctx.options.extraction?.per_page && ctx.options.queries.length > 0 ? 2 * perRequest : perRequest;
+}
+
 /** Tokens of the text the model reads: every page under its `=== Page N ===` line. */
 export function documentTokens(outputs: readonly PageOutputs[]): number {
   return textTokens(documentText(outputs.map((p) => ({ page_number: p.page, text: p.text }))));
@@ -77,13 +101,24 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
       `The document is about ${tokens} tokens, more than the ${CONTEXT_TOKENS.swift}-token context of model "swift"; send it with model "auto" or "summit".`,
     );
   }
-  const provider = modelProvider();
+  const provider = modelProvider(ctx.config.model, doc.mode);
+  const pictures = documentPictures(ctx);
   const texts = new PageTexts(outputs);
   const usage = { input: 0, output: 0 };
   const warnings: string[] = [];
   let dropped = 0;
+  let picturesLeftOut = 0;
   const run = async (task: Omit<ModelTask, 'tier' | 'instructions' | 'pictures' | 'maxOutputTokens' | 'signal'>): Promise<ModelReply> => {
-    const reply = await provider.run({ ...task, tier, instructions, pictures: [], maxOutputTokens: MAX_OUTPUT_TOKENS, signal: ctx.signal });
+    const pages = new Set(task.pages.map((p) => p.page));
+    const carried = picturesForRequest(pictures.filter((p) => pages.has(p.page)));
+    picturesLeftOut += carried.leftOut;
+    let reply: ModelReply;
+    try {
+      reply = await provider.run({ ...task, tier, instructions, pictures: carried.kept, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: ctx.signal });
+    } catch (error) {
+      if (error instanceof ModelUnavailable) throw new DocumentFailure('processing_failed', error.message);
+      throw error;
+    }
     usage.input += reply.usage.inputTokens;
     usage.output += Math.min(reply.usage.outputTokens, MAX_OUTPUT_TOKENS);
     return reply;
@@ -139,6 +174,11 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
   }
   if (dropped > 0) {
     warnings.push(`${dropped} value${dropped === 1 ? ' was' : 's were'} left out because ${dropped === 1 ? 'its quote' : 'their quotes'} could not be found on the cited page.`);
+  }
+  if (picturesLeftOut > 0) {
+    warnings.push(
+      `${picturesLeftOut} picture${picturesLeftOut === 1 ? ' was' : 's were'} not shown to the model: one request carries at most 20 pictures and 10 MB, and the largest were kept.`,
+    );
   }
   if (instructions && provider.name === 'builtin') {
     warnings.push('The built-in model does not follow free-text instructions; they were not applied.');

@@ -6,11 +6,11 @@ import { holdCredit, releaseHeld } from '../../store/documents.js';
 import { updateHeld } from '../../queue/leases.js';
 import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
 import { modelRuns } from '../../domain/options.js';
-import { documentOutputs, documentTokens } from './extracting.js';
+import { documentOutputs, documentPictureTokens, documentTokens } from './extracting.js';
 
 export async function reserveCredit(ctx: RunContext): Promise<void> {
   const { doc, store } = ctx;
-  const tokens = modelRuns(ctx.options) ? documentTokens(documentOutputs(ctx)) : undefined;
+  const tokens = modelRuns(ctx.options) ? documentTokens(documentOutputs(ctx)) + documentPictureTokens(ctx) : undefined;
   const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode, tokens);
   const firstEstimate = doc.source_url !== null && doc.estimated_micro === 0;
   const covered = await store.writeTransaction(async (tx) => {

@@ -2,8 +2,8 @@
 // no model weights. It reads fields, fills schemas and answers questions with the rules of the
 // modules beside it; free-text instructions are not understood and change nothing. Its token
 // counts are those of the text it read and the JSON it wrote, as for any provider.
-import { promptTokens, textTokens } from '../../../domain/model.js';
-import { documentText } from '../../../pipeline/outputs/text.js';
+import { textTokens } from '../../../domain/model.js';
+import { requestInputTokens } from '../prompt.js';
 import type { ModelProvider, ModelReply, ModelTask } from '../types.js';
 import { readBuiltinFields } from './fields.js';
 import { answerQuestion } from './questions.js';
@@ -20,8 +20,6 @@ export class BuiltinProvider implements ModelProvider {
     const filled = task.schema ? fillSchema(view, task.schema) : { data: {}, citations: [] };
     const answers = task.questions.map((question) => answerQuestion(view, question));
     const reply = { data: { ...fields.data, ...filled.data }, citations: [...fields.citations, ...filled.citations], answers };
-    const text = documentText(task.pages.map((p) => ({ page_number: p.page, text: p.text })));
-    const prompt = promptTokens({ fields: task.fields, schema: task.schema, instructions: task.instructions, questions: task.questions.map((q) => q.question) });
-    return { ...reply, usage: { inputTokens: textTokens(text) + prompt, outputTokens: textTokens(JSON.stringify(reply)) } };
+    return { ...reply, usage: { inputTokens: requestInputTokens(task), outputTokens: textTokens(JSON.stringify(reply)) } };
   }
 }

@@ -17,8 +17,9 @@ const ASKING = new Set(['which', 'name', 'value', 'state', 'say', 'mention', 'st
 function kindOf(question: string): AnswerKind {
   const q = question.toLowerCase();
   if (/^\s*when\b|\b(what|which) (date|day|year|month)\b|\bdate\b|\bdeadline\b/.test(q)) return 'date';
-  if (/\bhow much\b/.test(q) || (MONEY_WORDS.test(q) && /\b(what|how)\b/.test(q) && !/\bwho\b/.test(q))) return 'amount';
+  // "How many days is payment due" counts days, though "payment" is a money word.
   if (/\bhow many\b|\bnumber of\b/.test(q)) return 'number';
+  if (/\bhow much\b/.test(q) || (MONEY_WORDS.test(q) && /\b(what|how)\b/.test(q) && !/\bwho\b/.test(q))) return 'amount';
   if (/^\s*who\b|\bwhich (company|person|party|vendor|seller|buyer|customer|organi[sz]ation)\b/.test(q)) return 'party';
   if (/^\s*where\b|\baddress\b/.test(q)) return 'place';
   return 'text';

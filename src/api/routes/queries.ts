@@ -1,0 +1,148 @@
+// POST /documents/{id}/queries, GET /documents/{id}/queries, GET /documents/{id}/queries/{query_id}
+// (DECISIONS D4): questions asked of a completed document, answered by a worker.
+import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { modelUsed } from '../../domain/billing.js';
+import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import { TOKENS_PER_PAGE_GUESS } from '../../domain/model.js';
+import { planAllows } from '../../domain/plans.js';
+import { schemaProblem } from '../../pipeline/extraction/result.js';
+import { estimateQueryMicro } from '../../pipeline/query.js';
+import { findDocument, holdCredit } from '../../store/documents.js';
+import { findQuery, insertQuery, listQueries } from '../../store/queries.js';
+import * as clock from '../../domain/clock.js';
+import type { AppDeps } from '../app.js';
+import { scopeOf } from '../auth.js';
+import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
+import { queryToWire } from '../serialize.js';
+import { assertSomeCredit } from '../submit.js';
+import { completedDocument } from './ready.js';
+
+const CreateQuery = Type.Object(
+  {
+    question: Type.String({ minLength: 1, maxLength: 2000 }),
+    instructions: Type.Optional(Type.String({ maxLength: 4000 })),
+    schema: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'JSON Schema the answer must follow.' })),
+    model: Type.Optional(StringEnum(['auto', 'swift', 'summit'] as const)),
+  },
+  { additionalProperties: false },
+);
+
+const DocumentParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const QueryParams = Type.Object({ id: Type.String({ maxLength: 64 }), query_id: Type.String({ maxLength: 64 }) });
+const ListQueriesQuery = Type.Object({ limit: Type.Optional(ListQuery.limit), starting_after: Type.Optional(ListQuery.starting_after) }, { additionalProperties: false });
+
+export const queryRoutes =
+  (deps: AppDeps): FastifyPluginAsync =>
+  async (app) => {
+    app.post(
+      '/documents/:id/queries',
+      {
+        schema: {
+          summary: 'Ask a question of a completed document',
+          params: DocumentParams,
+          body: CreateQuery,
+          response: { 202: Type.Ref('Query'), ...errorResponses(401, 402, 403, 404, 409, 410, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params as Static<typeof DocumentParams>;
+        const body = request.body as Static<typeof CreateQuery>;
+        const { principal } = request;
+        if (!planAllows(principal.plan, 'queries')) {
+          throw new FolioError('not_entitled', 'Your plan does not include the "queries" option.', { feature: 'queries' });
+        }
+        if (body.schema !== undefined) {
+          const schema = body.schema as Record<string, unknown>;
+          const problem = schema.type !== 'object' ? 'the schema must have type "object"' : schemaProblem(schema);
+          if (problem) throw invalidRequest({ schema: [problem] });
+        }
+        const doc = await completedDocument(deps.store.db, id, principal);
+        assertSomeCredit(principal, deps);
+        const mode = principal.key.mode;
+        const query = {
+          question: body.question,
+          instructions: body.instructions ?? null,
+          schema: body.schema === undefined ? null : JSON.stringify(body.schema),
+          model_requested: body.model ?? 'auto',
+        };
+        // Held now from a guess at the document's length; the worker makes the hold whole, and
+        // a question the credit cannot cover is accepted and then fails (SPEC.md, D8).
+        const guessedTokens = doc.page_count * TOKENS_PER_PAGE_GUESS;
+        const estimate = mode === 'test' ? 0 : estimateQueryMicro(query, guessedTokens, deps.config);
+        const queryId = newId('qry');
+        const now = clock.now();
+        await deps.store.writeTransaction(async (tx) => {
+          const held = await holdCredit(tx, principal.workspaceId, estimate);
+          await insertQuery(tx, {
+            id: queryId,
+            document_id: doc.id,
+            workspace_id: principal.workspaceId,
+            mode,
+            ...query,
+            status: 'queued',
+            model_used: modelUsed(query.model_requested, guessedTokens),
+            estimated_micro: estimate,
+            settled_micro: null,
+            hold_micro: held ? estimate : 0,
+            answer: null,
+            error_type: null,
+            error_message: null,
+            created_at: now,
+            started_at: null,
+            completed_at: null,
+            failed_at: null,
+            run_at: now,
+            attempts: 0,
+            locked_by: null,
+            lease_token: null,
+            lease_expires_at: null,
+          });
+        });
+        await deps.wakeup.notify();
+        const row = await findQuery(deps.store.db, doc.id, queryId, scopeOf(principal));
+        return reply.code(202).send(queryToWire(row!));
+      },
+    );
+
+    app.get(
+      '/documents/:id/queries',
+      {
+        schema: {
+          summary: "List a document's queries, newest first",
+          params: DocumentParams,
+          querystring: ListQueriesQuery,
+          response: {
+            200: Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref('Query')), has_more: Type.Boolean() }),
+            ...errorResponses(401, 402, 404, 422, 429),
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as Static<typeof DocumentParams>;
+        const query = request.query as Static<typeof ListQueriesQuery>;
+        const scope = scopeOf(request.principal);
+        if (!(await findDocument(deps.store.db, id, scope))) throw notFound();
+        const { rows, has_more } = await listQueries(deps.store.db, id, scope, { limit: query.limit ?? 20, starting_after: query.starting_after });
+        return { object: 'list', data: rows.map(queryToWire), has_more };
+      },
+    );
+
+    app.get(
+      '/documents/:id/queries/:query_id',
+      {
+        schema: {
+          summary: 'Get a query',
+          params: QueryParams,
+          response: { 200: Type.Ref('Query'), ...errorResponses(401, 402, 404, 429) },
+        },
+      },
+      async (request) => {
+        const { id, query_id } = request.params as Static<typeof QueryParams>;
+        const row = await findQuery(deps.store.db, id, query_id, scopeOf(request.principal));
+        if (!row) throw notFound('query');
+        return queryToWire(row);
+      },
+    );
+  };
