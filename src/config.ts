@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { priceTable, type PriceTable } from './domain/prices.js';
+import type { EmbeddingSettings } from './models/embeddings/settings.js';
 import type { ModelSettings } from './models/llm/settings.js';
 import type { OcrSettings } from './models/ocr/index.js';
 
@@ -35,6 +36,7 @@ export interface Config {
   readerThreads: number;
   ocr: OcrSettings;
   model: ModelSettings;
+  embedding: EmbeddingSettings;
   /** Shift of the service clock (testing aid; 0 in production). */
   clockOffsetMs: number;
   /** How often each process looks for expired results to purge. */
@@ -84,6 +86,21 @@ function modelSettings(env: NodeJS.ProcessEnv): ModelSettings {
   return settings;
 }
 
+function embeddingSettings(env: NodeJS.ProcessEnv): EmbeddingSettings {
+  const provider = oneOf(env, 'FOLIO_EMBEDDING_PROVIDER', ['builtin', 'openai'] as const, 'builtin');
+  const settings: EmbeddingSettings = {
+    provider,
+    baseUrl: (env.FOLIO_EMBEDDING_BASE_URL || PROVIDER_BASE_URLS.openai).replace(/\/+$/, ''),
+    apiKey: env.FOLIO_EMBEDDING_API_KEY || '',
+    model: env.FOLIO_EMBEDDING_MODEL || '',
+    timeoutMs: intFromEnv(env, 'FOLIO_MODEL_TIMEOUT_MS', 120_000, 100),
+    retries: intFromEnv(env, 'FOLIO_MODEL_RETRIES', 4, 0),
+    retryBaseMs: intFromEnv(env, 'FOLIO_MODEL_RETRY_BASE_MS', 1_000, 1),
+  };
+  if (provider === 'openai' && !settings.model) throw new Error('FOLIO_EMBEDDING_PROVIDER=openai needs FOLIO_EMBEDDING_MODEL, the server\'s embedding model name');
+  return settings;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<Config, 'host' | 'port'>> = {}): Config {
   const cores = availableParallelism();
   let prices: PriceTable;
@@ -123,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       modelDir: path.join(path.resolve(env.FOLIO_DATA_DIR || './data'), 'ocr-models'),
     },
     model: modelSettings(env),
+    embedding: embeddingSettings(env),
     clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),
     sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
     fetch: {

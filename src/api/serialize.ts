@@ -3,6 +3,7 @@
 import type { DocumentRow, ImageRow, PageRow, UsageRow } from '../store/documents.js';
 import type { DocumentStatus, Stage } from '../domain/states.js';
 import * as clock from '../domain/clock.js';
+import { unpackEmbedding } from '../domain/embedding.js';
 import { isExpired } from '../domain/retention.js';
 import type { Accepted, Document, DocumentListItem, Image, Page, Query, UsageRecord } from './schemas/resources.js';
 import type { QueryRow } from '../store/queries.js';
@@ -77,6 +78,7 @@ export interface PageIncludes {
   tables?: boolean;
   key_values?: boolean;
   layout?: boolean;
+  embeddings?: boolean;
 }
 
 export function pageToWire(row: PageRow, includes: PageIncludes): Page {
@@ -84,6 +86,7 @@ export function pageToWire(row: PageRow, includes: PageIncludes): Page {
   if (includes.tables) page.tables = JSON.parse(row.tables);
   if (includes.key_values) page.key_values = JSON.parse(row.key_values);
   if (includes.layout) page.layout = JSON.parse(row.layout);
+  if (includes.embeddings && row.embedding !== null) page.embedding = unpackEmbedding(row.embedding);
   return page;
 }
 

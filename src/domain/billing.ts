@@ -2,6 +2,7 @@
 import type { ResolvedOptions } from '../api/schemas/options.js';
 import { amountMicro, pageSku, type PriceTable, type SkuName } from './prices.js';
 import type { Mode } from './states.js';
+import { MAX_EMBEDDING_TOKENS_PER_PAGE } from './embedding.js';
 import { chooseTier, estimateRun, MAX_OUTPUT_TOKENS_PER_REQUEST, tokenCost, TOKENS_PER_PAGE_GUESS } from './model.js';
 
 export interface Charge {
@@ -32,19 +33,22 @@ export function pageCharge(pages: number, options: Pick<ResolvedOptions, 'analys
 }
 
 /**
- * The credit held at acceptance, or re-sized at `reserving`: the pages at the analysis price, and
- * when the model runs, the tokens it is expected to read and at most write. Before the document
- * is read its text is guessed from the page count; at `reserving` it is counted.
+ * The credit held at acceptance, or re-sized at `reserving`: the pages at the analysis price, the
+ * tokens the embedding reads, and when the model runs, the tokens it is expected to read and at
+ * most write. Before the document is read its text is guessed from the page count; at
+ * `reserving` it is counted.
  */
 export function estimateMicro(
   pages: number,
-  options: Pick<ResolvedOptions, 'analysis' | 'extraction' | 'queries' | 'model'>,
+  options: Pick<ResolvedOptions, 'analysis' | 'extraction' | 'queries' | 'model' | 'embeddings'>,
   prices: PriceTable,
   mode: Mode,
   documentTokens: number = pages * TOKENS_PER_PAGE_GUESS,
+  embeddingTokens: number = pages * Math.min(TOKENS_PER_PAGE_GUESS, MAX_EMBEDDING_TOKENS_PER_PAGE),
 ): number {
-  const pagesMicro = pageCharge(pages, options, prices, mode).amount_micro;
-  if (mode === 'test' || (options.extraction === null && options.queries.length === 0)) return pagesMicro;
+  if (mode === 'test') return 0;
+  const pagesMicro = pageCharge(pages, options, prices, mode).amount_micro + (options.embeddings === false ? 0 : amountMicro(embeddingTokens, prices['embedding.input']));
+  if (options.extraction === null && options.queries.length === 0) return pagesMicro;
   // A document too long for a pinned swift fails before the model runs; it is held as summit
   // would read it, the most it can cost.
   const tier = chooseTier(options.model, documentTokens) ?? 'summit';

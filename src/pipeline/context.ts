@@ -14,6 +14,7 @@ import type { ReaderPool } from './threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
 import type { PageOutputs } from './outputs/page-outputs.js';
 import type { ModelRun } from './stages/extracting.js';
+import type { EmbeddingRun } from './stages/embedding.js';
 
 export interface RunContext {
   store: Store;
@@ -39,6 +40,8 @@ export interface RunContext {
   outputs: PageOutputs[] | null;
   /** What the model read and wrote, once `extracting` ran; a later failure still charges it. */
   model: ModelRun | null;
+  /** Each page's vector and the charge for them, once `embedding` ran. */
+  embeddings: EmbeddingRun | null;
 }
 
 /** The document fails with a type from SPEC.md; the stage it happened at is recorded. */

@@ -14,6 +14,7 @@ import { finalizeDocument } from './stages/finalizing.js';
 import { picturesPlanned, renderPictures } from './stages/rendering.js';
 import { reserveCredit } from './stages/reserving.js';
 import { extractDocument } from './stages/extracting.js';
+import { embedDocument } from './stages/embedding.js';
 import * as clock from '../domain/clock.js';
 
 export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
@@ -50,11 +51,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
     if (modelRuns(ctx.options)) {
       await step('extracting', () => extractDocument(ctx));
     }
-    if (ctx.options.embeddings !== false) {
-      await step('embedding', async () => {
-        throw new DocumentFailure('embedding_failed', 'Embeddings are not available on this server yet: the embedding layer is not built.');
-      });
-    }
+    if (ctx.options.embeddings !== false) await step('embedding', () => embedDocument(ctx));
     await enter('finalizing');
     await finalizeDocument(ctx, timings, clock.now());
     return 'completed';

@@ -162,6 +162,7 @@ export class WorkerRunner {
         pagesRead: 0,
         outputs: null,
         model: null,
+        embeddings: null,
       });
       log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: clock.now() - started }, 'document processed');
     } catch (error) {

@@ -7,6 +7,7 @@ import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-request-counters.js';
 import * as m003 from './migrations/003-idempotency.js';
 import * as m004 from './migrations/004-model-layer.js';
+import * as m005 from './migrations/005-page-embeddings.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -20,6 +21,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 2, ...m002 },
   { id: 3, ...m003 },
   { id: 4, ...m004 },
+  { id: 5, ...m005 },
 ];
 
 const LOCK_KEY = 4_242_001;

@@ -97,6 +97,8 @@ export interface DocumentPagesTable {
   markdown: string | null;
   /** With extraction.per_page: this page's `{data, citations}` as JSON. */
   result: string | null;
+  /** With embeddings: `{model, dimensions, vector_f32le}` (base64 float32) as JSON. */
+  embedding: string | null;
 }
 
 export interface ImagesTable {

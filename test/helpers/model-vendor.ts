@@ -2,7 +2,7 @@
 // documentation describes them: OpenAI chat completions (`POST /v1/chat/completions`, JSON reply
 // in `choices[0].message.content`, `usage.prompt_tokens/completion_tokens`) and Anthropic
 // Messages (`POST /v1/messages`, a `tool_use` block, `usage.input_tokens/output_tokens`), with
-// their error bodies. Each test scripts what the next requests get: a reply built from the
+// their error bodies, and OpenAI-compatible embeddings (`POST /v1/embeddings`, `data[].embedding`). Each test scripts what the next requests get: a reply built from the
 // request, an error status (with `Retry-After`), or a delay longer than Folio's timeout.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,9 @@ export type ModelAnswer = Record<string, unknown>;
 export type Step =
   | { kind: 'reply'; answer: (request: RecordedRequest) => ModelAnswer; outputTokens?: number }
   | { kind: 'error'; status: number; retryAfter?: string; message?: string }
-  | { kind: 'hang'; ms: number };
+  | { kind: 'hang'; ms: number }
+  /** Embeddings: each input gets a vector of `length` (default: the `dimensions` asked for). */
+  | { kind: 'embed'; length?: number };
 
 export interface RecordedRequest {
   path: string;
@@ -64,7 +66,8 @@ export class ModelVendor {
 
   private async answer(req: IncomingMessage, raw: string, res: import('node:http').ServerResponse): Promise<void> {
     const anthropic = req.url === '/v1/messages';
-    if (req.method !== 'POST' || (!anthropic && req.url !== '/v1/chat/completions')) {
+    const embeddings = req.url === '/v1/embeddings';
+    if (req.method !== 'POST' || (!anthropic && !embeddings && req.url !== '/v1/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
       return;
     }
@@ -86,6 +89,17 @@ export class ModelVendor {
         ? { type: 'error', error: { type: step.status === 429 ? 'rate_limit_error' : step.status === 529 ? 'overloaded_error' : 'api_error', message } }
         : { error: { message, type: step.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } };
       res.writeHead(step.status, headers).end(JSON.stringify(error));
+      return;
+    }
+    if (step.kind === 'embed') {
+      const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      const length = step.length ?? body.dimensions ?? 1536;
+      const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: Array.from({ length }, (_, i) => Math.sin(i + text.length)) }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 10, total_tokens: 10 } }));
+      return;
+    }
+    if (embeddings) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted a chat reply for an embeddings request' } }));
       return;
     }
     const answer = step.answer(recorded);

@@ -57,7 +57,12 @@ export const pageRoutes =
           object: 'list',
           document_id: row.id,
           data: pages.map((p) => {
-            const page = pageToWire(p, { tables: includes.has('tables'), key_values: includes.has('key_values'), layout: includes.has('layout') });
+            const page = pageToWire(p, {
+              tables: includes.has('tables'),
+              key_values: includes.has('key_values'),
+              layout: includes.has('layout'),
+              embeddings: includes.has('embeddings'),
+            });
             if (wantImages) page.images = imagesByPage.get(p.page_number) ?? [];
             return page;
           }),

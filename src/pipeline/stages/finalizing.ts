@@ -11,6 +11,7 @@ import { LEASE_CLEARED, stillHeld, updateHeld } from '../../queue/leases.js';
 import { LeaseLost, type RunContext } from '../context.js';
 import { fractionBox } from '../outputs/layout.js';
 import { documentOutputs } from './extracting.js';
+import { packEmbedding } from '../../domain/embedding.js';
 import * as clock from '../../domain/clock.js';
 
 export async function finalizeDocument(ctx: RunContext, timings: Record<string, number>, startedStage: number): Promise<void> {
@@ -18,6 +19,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
   const pages = ctx.pages!;
   const now = clock.now();
   const pageResults = ctx.model?.pageResults;
+  const embeddings = ctx.embeddings?.pages;
   const pageRows = documentOutputs(ctx).map((outputs) => ({
     document_id: doc.id,
     page_number: outputs.page,
@@ -28,6 +30,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     layout: JSON.stringify(outputs.layout),
     markdown: outputs.markdown,
     result: pageResults?.has(outputs.page) ? JSON.stringify(pageResults.get(outputs.page)) : null,
+    embedding: embeddings?.has(outputs.page) ? packEmbedding(embeddings.get(outputs.page)!) : null,
   }));
   const pageSize = new Map(pages.map((p) => [p.number, p]));
   const imageRows = ctx.pictures.map((picture) => {
@@ -56,7 +59,11 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
   // Blobs first, under fresh ids: if the transaction below finds the lease gone, they are
   // removed and nothing refers to them.
   await Promise.all(imageRows.map((image) => store.blobs.put(image.row.blob_key, Buffer.from(image.bytes))));
-  const charges = [pageCharge(pages.length, options, ctx.config.prices, doc.mode), ...(ctx.model?.charges ?? [])];
+  const charges = [
+    pageCharge(pages.length, options, ctx.config.prices, doc.mode),
+    ...(ctx.model?.charges ?? []),
+    ...(ctx.embeddings ? [ctx.embeddings.charge] : []),
+  ];
   try {
     await store.writeTransaction(async (tx) => {
       const finishedAt = clock.now();

@@ -1,7 +1,8 @@
-// `reserving`: the credit hold is re-sized to the real page count (and, when the model runs, to
-// the document's real length in tokens). A URL document is estimated here for the first time; a
+// `reserving`: the credit hold is re-sized to the real page count and the tokens the embedding
+// reads (and, when the model runs, to the document's real length in tokens). A URL document is estimated here for the first time; a
 // document whose estimate the credit cannot cover fails.
 import { estimateMicro } from '../../domain/billing.js';
+import { embeddingInput, embeddingTokens } from '../../domain/embedding.js';
 import { holdCredit, releaseHeld } from '../../store/documents.js';
 import { updateHeld } from '../../queue/leases.js';
 import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
@@ -11,7 +12,8 @@ import { documentOutputs, documentPictureTokens, documentTokens } from './extrac
 export async function reserveCredit(ctx: RunContext): Promise<void> {
   const { doc, store } = ctx;
   const tokens = modelRuns(ctx.options) ? documentTokens(documentOutputs(ctx)) + documentPictureTokens(ctx) : undefined;
-  const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode, tokens);
+  const embedded = ctx.options.embeddings === false ? 0 : embeddingTokens(documentOutputs(ctx).map((page) => embeddingInput(page.text)));
+  const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode, tokens, embedded);
   const firstEstimate = doc.source_url !== null && doc.estimated_micro === 0;
   const covered = await store.writeTransaction(async (tx) => {
     const delta = needed - doc.hold_micro;
