@@ -12,6 +12,8 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseUrl: string | null;
+  /** Where uploads and pictures live: `local` files under dataDir, or `database` rows. */
+  blobStore: 'local' | 'database';
   /** Absolute base for `poll_url` and image `url`; else taken from the request's Host. */
   publicUrl: string | null;
   logLevel: string;
@@ -115,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: overrides.port ?? intFromEnv(env, 'PORT', 8080),
     dataDir: path.resolve(env.FOLIO_DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
+    // With PostgreSQL every process shares the blobs through the database, so no shared disk is
+    // needed; a single SQLite machine keeps plain files.
+    blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['local', 'database'] as const, env.DATABASE_URL ? 'database' : 'local'),
     publicUrl: env.FOLIO_PUBLIC_URL ? env.FOLIO_PUBLIC_URL.replace(/\/+$/, '') : null,
     logLevel: env.FOLIO_LOG_LEVEL || 'info',
     prices,

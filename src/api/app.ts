@@ -21,6 +21,8 @@ import { documentRoutes } from './routes/documents.js';
 import { imageRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
 import { queryRoutes } from './routes/queries.js';
+import { operationsRoutes } from './routes/operations.js';
+import { httpDuration, httpRequests } from '../metrics.js';
 import { usageRoutes } from './routes/usage.js';
 
 export interface AppDeps {
@@ -57,6 +59,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
+    // Routes by their pattern, so ids do not make a label per document.
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+    httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     if (reply.statusCode >= 500) request.log.warn({ status: reply.statusCode, url: request.url }, 'request answered with a server error');
   });
 
@@ -75,6 +81,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
+  await app.register(operationsRoutes(deps));
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (api) => {

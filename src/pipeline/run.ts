@@ -16,6 +16,7 @@ import { reserveCredit } from './stages/reserving.js';
 import { extractDocument } from './stages/extracting.js';
 import { embedDocument } from './stages/embedding.js';
 import * as clock from '../domain/clock.js';
+import { workMetrics } from '../metrics.js';
 
 export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
 
@@ -41,6 +42,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
     const started = clock.now();
     await work();
     timings[`${stage}_ms`] = clock.now() - started;
+    workMetrics.stageDuration.observe({ stage }, timings[`${stage}_ms`] / 1000);
   };
 
   try {
@@ -54,6 +56,8 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
     if (ctx.options.embeddings !== false) await step('embedding', () => embedDocument(ctx));
     await enter('finalizing');
     await finalizeDocument(ctx, timings, clock.now());
+    workMetrics.pages.inc({ analysis: ctx.options.analysis }, ctx.pages?.length ?? 0);
+    workMetrics.finished.inc({ outcome: 'completed' });
     return 'completed';
   } catch (error) {
     if (error instanceof LeaseLost) return 'lease_lost';
@@ -69,6 +73,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
 /** Records the failure and charges only the pages read before it. */
 async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: Stage, timings: Record<string, number>): Promise<boolean> {
   const { doc } = ctx;
+  workMetrics.finished.inc({ outcome: 'failed' });
   const charges = [...(ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : []), ...(ctx.model?.charges ?? [])];
   return ctx.store.writeTransaction(async (tx) => {
     if (!(await stillHeld(tx, ctx.lease))) return false;

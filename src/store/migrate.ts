@@ -8,6 +8,7 @@ import * as m002 from './migrations/002-request-counters.js';
 import * as m003 from './migrations/003-idempotency.js';
 import * as m004 from './migrations/004-model-layer.js';
 import * as m005 from './migrations/005-page-embeddings.js';
+import * as m006 from './migrations/006-database-blobs.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -22,6 +23,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 3, ...m003 },
   { id: 4, ...m004 },
   { id: 5, ...m005 },
+  { id: 6, ...m006 },
 ];
 
 const LOCK_KEY = 4_242_001;

@@ -117,6 +117,13 @@ export interface ImagesTable {
   created_at: number;
 }
 
+/** A blob stored in the database: chunk `seq` of the bytes under `key`. */
+export interface BlobChunksTable {
+  key: string;
+  seq: number;
+  data: Buffer;
+}
+
 export interface QueriesTable {
   id: string;
   document_id: string;
@@ -202,6 +209,7 @@ export interface Database {
   document_pages: DocumentPagesTable;
   images: ImagesTable;
   queries: QueriesTable;
+  blob_chunks: BlobChunksTable;
   usage_records: UsageRecordsTable;
   folio_migrations: MigrationsTable;
   rate_counters: RateCountersTable;

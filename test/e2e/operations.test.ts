@@ -1,0 +1,115 @@
+// Operations and scale-out (issue 10 scopes 1 and 4): `/healthz`, `/readyz` (database and blob
+// store reachable), Prometheus `/metrics` (requests by route and status, queue depth, documents by
+// status, stage durations, pages); and with PostgreSQL, API and worker processes that share no
+// disk: uploads and pictures travel through the database.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
+import { pdfWithFigure, textPdf } from '../helpers/pdfs.js';
+
+let install: Installation;
+const servers: Server[] = [];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  install = await Installation.create();
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await install?.destroy();
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** A process of this installation with a data directory of its own (another machine's disk). */
+async function onItsOwnDisk(args: string[] = []): Promise<Server> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'folio-machine-'));
+  dirs.push(dir);
+  const server = await install.start(args, { FOLIO_DATA_DIR: dir });
+  servers.push(server);
+  return server;
+}
+
+function metric(text: string, name: string, labels: Record<string, string> = {}): number | null {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return null;
+}
+
+describe('operations endpoints', () => {
+  it('answer /healthz and /readyz, and /metrics counts requests, pages, stages and documents', async () => {
+    const server = await install.start();
+    servers.push(server);
+    const ws = await install.workspace();
+    const client = new Client(server.url, ws.test);
+    const anonymous = new Client(server.url, null);
+
+    expect(await anonymous.get('/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
+    expect(await anonymous.get('/readyz')).toMatchObject({ status: 200, json: { status: 'ready', checks: { database: 'ok', blobs: 'ok' } } });
+
+    const doc = await client.waitFor((await client.upload([['file', 'a.pdf', await textPdf([['One page'], ['Two pages']])]])).json.id);
+    expect(doc.status).toBe('completed');
+    await client.get('/api/v1/documents/doc_does_not_exist');
+
+    const scraped = await anonymous.get('/metrics');
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = scraped.text;
+    expect(metric(text, 'folio_http_requests_total', { method: 'GET', route: '/api/v1/documents/:id', status: '200' })).toBeGreaterThan(0);
+    expect(metric(text, 'folio_http_requests_total', { method: 'GET', route: '/api/v1/documents/:id', status: '404' })).toBe(1);
+    expect(metric(text, 'folio_http_requests_total', { method: 'POST', route: '/api/v1/documents', status: '202' })).toBe(1);
+    expect(metric(text, 'folio_pages_processed_total', { analysis: 'layout' })).toBe(2);
+    expect(metric(text, 'folio_documents_finished_total', { outcome: 'completed' })).toBe(1);
+    expect(metric(text, 'folio_stage_duration_seconds_count', { stage: 'analyzing' })).toBe(1);
+    expect(metric(text, 'folio_documents', { status: 'completed' })).toBe(1);
+    expect(metric(text, 'folio_queue_depth', { kind: 'documents' })).toBe(0);
+    expect(metric(text, 'folio_process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it.skipIf(STORE !== 'sqlite')('/readyz answers 503 when the blob store is gone', async () => {
+    const server = await onItsOwnDisk(['--no-workers']);
+    const anonymous = new Client(server.url, null);
+    expect((await anonymous.get('/readyz')).status).toBe(200);
+    const dir = dirs[dirs.length - 1];
+    await rm(path.join(dir, 'blobs'), { recursive: true, force: true });
+    const answer = await anonymous.get('/readyz');
+    expect(answer.status).toBe(503);
+    expect(answer.json.status).toBe('unavailable');
+    expect(answer.json.checks.database).toBe('ok');
+    expect(answer.json.checks.blobs).not.toBe('ok');
+    // Up, though not ready.
+    expect((await anonymous.get('/healthz')).status).toBe(200);
+  });
+});
+
+describe.skipIf(STORE !== 'postgres')('API and worker on machines that share no disk (PostgreSQL)', () => {
+  it('reads the upload, stores the pictures and serves them through the database; deleting removes them', async () => {
+    const api = await onItsOwnDisk(['--no-workers']);
+    await onItsOwnDisk(['worker']);
+    const ws = await install.workspace();
+    const client = new Client(api.url, ws.live);
+
+    const doc = await client.waitFor((await client.upload([['file', 'report.pdf', await pdfWithFigure()]])).json.id);
+    expect(doc.status).toBe('completed');
+    const images = (await client.get(`/api/v1/documents/${doc.id}/images`)).json.data;
+    expect(images.length).toBeGreaterThan(0);
+    const picture = await fetch(`${api.url}/api/v1/documents/${doc.id}/images/${images[0].id}`, { headers: client.headers() });
+    expect(picture.status).toBe(200);
+    const bytes = Buffer.from(await picture.arrayBuffer());
+    expect(bytes.length).toBe(images[0].byte_size);
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+
+    expect((await client.request('DELETE', `/api/v1/documents/${doc.id}`)).status).toBeLessThan(300);
+    const pg = (await import('pg')).default;
+    const db = new pg.Client({ connectionString: install.env.DATABASE_URL });
+    await db.connect();
+    const left = await db.query("SELECT count(*)::int AS n FROM blob_chunks WHERE key LIKE '%' || $1 || '%'", [doc.id]);
+    await db.end();
+    expect(left.rows[0].n).toBe(0);
+  });
+});
