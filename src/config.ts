@@ -43,6 +43,8 @@ export interface Config {
   clockOffsetMs: number;
   /** How often each process looks for expired results to purge. */
   sweepMs: number;
+  /** How long an Idempotency-Key may stay claimed by an unfinished request before a retry takes it over. */
+  idempotencyStaleMs: number;
   fetch: {
     allowPrivate: boolean;
     timeoutMs: number;
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedding: embeddingSettings(env),
     clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),
     sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
+    idempotencyStaleMs: intFromEnv(env, 'FOLIO_IDEMPOTENCY_STALE_MS', 60_000, 100),
     fetch: {
       allowPrivate: env.FOLIO_URL_ALLOW_PRIVATE === '1',
       timeoutMs: intFromEnv(env, 'FOLIO_URL_TIMEOUT_MS', 30_000, 100),

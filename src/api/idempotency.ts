@@ -1,11 +1,14 @@
 // Idempotency-Key on POST (DECISIONS D12): the same key and body within 24 hours return the first
 // answer and charge once; the same key with another body is a 422; a key whose first request is
-// still running is a 409 conflict.
+// still running is a 409 conflict. The handler writes the answer in the transaction that creates
+// its documents (`remember`), so an API process killed mid-request leaves no document without
+// its answer: the client's retry either replays the answer or, once the dead claim is stale
+// (FOLIO_IDEMPOTENCY_STALE_MS), is accepted afresh.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as clock from '../domain/clock.js';
 import { FolioError, invalidRequest } from '../domain/errors.js';
-import type { Db } from '../store/database.js';
+import type { Db, Tx } from '../store/database.js';
 import { claimKey, rememberAnswer, releaseKey } from '../store/idempotency.js';
 import { scopeOf } from './auth.js';
 
@@ -32,6 +35,9 @@ export function hashJson(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
 }
 
+/** Writes the answer in the transaction that accepted the request. */
+export type Remember = (tx: Tx, answer: { status: number; body: unknown }) => Promise<void>;
+
 /** Runs `handle` once per key and body; replays the remembered answer otherwise. */
 export async function idempotent(
   db: Db,
@@ -39,23 +45,30 @@ export async function idempotent(
   reply: FastifyReply,
   key: string | null,
   requestHash: string,
-  handle: () => Promise<{ status: number; body: unknown }>,
+  staleMs: number,
+  handle: (remember: Remember) => Promise<{ status: number; body: unknown }>,
 ): Promise<FastifyReply> {
   if (key === null) {
-    const answer = await handle();
+    const answer = await handle(async () => undefined);
     return reply.code(answer.status).send(answer.body);
   }
   const scope = scopeOf(request.principal);
-  const claim = await claimKey(db, scope, key, requestHash, clock.now());
+  const claim = await claimKey(db, scope, key, requestHash, clock.now(), staleMs);
   if (claim.kind === 'mismatch') throw invalidRequest({ 'Idempotency-Key': ['was already used with a different request body'] });
   if (claim.kind === 'in_progress') throw new FolioError('conflict', 'A request with this Idempotency-Key is still being processed; retry later.');
   if (claim.kind === 'replay') return reply.code(claim.status).header('idempotent-replayed', 'true').send(claim.body);
+  let remembered = false;
+  const remember: Remember = async (tx, answer) => {
+    if (!(await rememberAnswer(tx, scope, key, claim.token, answer.status, answer.body))) {
+      throw new FolioError('conflict', 'Another request with this Idempotency-Key took it over; retry to get its answer.');
+    }
+    remembered = true;
+  };
   try {
-    const answer = await handle();
-    await rememberAnswer(db, scope, key, answer.status, answer.body);
+    const answer = await handle(remember);
     return reply.code(answer.status).send(answer.body);
   } catch (error) {
-    await releaseKey(db, scope, key).catch(() => undefined);
+    if (!remembered) await releaseKey(db, scope, key, claim.token).catch(() => undefined);
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 // Accepting documents (SPEC.md POST /documents): an upload (one `file`, or up to ten `files[]`,
 // each its own document) or a URL. Uploads stream to a temporary file — never whole into memory
 // — and stop at the plan's max_upload_bytes; the type is sniffed from the bytes; PDFs are counted
-// so the estimate is real; the document row and its credit hold are written in one transaction.
+// so the estimate is real; the document rows, their credit holds and the remembered answer
+// (Idempotency-Key) are written in one transaction.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
@@ -23,6 +24,8 @@ import { filenameFromUrl } from '../pipeline/fetch-url.js';
 import type { AppDeps } from './app.js';
 import type { Principal } from './auth.js';
 import { acceptedToWire } from './serialize.js';
+import type { Remember } from './idempotency.js';
+import type { Tx } from '../store/database.js';
 import { compileBody, errorDetails } from './validation.js';
 import * as clock from '../domain/clock.js';
 
@@ -95,26 +98,30 @@ function baseRow(principal: Principal, options: ResolvedOptions, now: number) {
   };
 }
 
-export async function submitUrl(deps: AppDeps, principal: Principal, body: { url: string; options?: unknown }, baseUrl: string): Promise<Accepted> {
+export async function submitUrl(deps: AppDeps, principal: Principal, body: { url: string; options?: unknown }, baseUrl: string, remember: Remember): Promise<Accepted> {
   const protocol = new URL(body.url).protocol;
   if (protocol !== 'http:' && protocol !== 'https:') throw invalidRequest({ url: ['must be an http or https URL'] });
   const options = checkOptions(body.options, principal);
   assertSomeCredit(principal, deps);
   const id = newId('doc');
-  await insertDocument(deps.store.db, {
-    ...baseRow(principal, options, clock.now()),
-    id,
-    byte_size: 0,
-    content_type: '',
-    filename: filenameFromUrl(body.url),
-    source_url: body.url,
-    page_count: 0,
-    estimated_micro: 0,
-    hold_micro: 0,
-    upload_key: null,
+  const accepted = acceptedToWire(id, null, baseUrl);
+  await deps.store.writeTransaction(async (tx) => {
+    await insertDocument(tx, {
+      ...baseRow(principal, options, clock.now()),
+      id,
+      byte_size: 0,
+      content_type: '',
+      filename: filenameFromUrl(body.url),
+      source_url: body.url,
+      page_count: 0,
+      estimated_micro: 0,
+      hold_micro: 0,
+      upload_key: null,
+    });
+    await remember(tx, { status: 202, body: accepted });
   });
   await deps.wakeup.notify();
-  return acceptedToWire(id, null, baseUrl);
+  return accepted;
 }
 
 export interface ReceivedUpload {
@@ -172,12 +179,27 @@ export async function discardUpload(upload: ReceivedUpload): Promise<void> {
   await Promise.all([...upload.single, ...upload.batch].map((file) => rm(file.tempPath, { force: true })));
 }
 
-/** Turns a received upload into documents; the caller discards the temporary files after. */
+/** A file checked, counted and stored, waiting for its row and credit hold. */
+interface PreparedFile {
+  id: string;
+  file: ReceivedFile;
+  mediaType: SupportedMediaType;
+  pageCount: number;
+  estimate: number;
+  blobKey: string;
+}
+
+/**
+ * Turns a received upload into documents; the caller discards the temporary files after. Every
+ * file is checked and stored first; then one transaction holds the credit, writes the rows and
+ * remembers the answer, so the request's documents exist exactly when its answer does.
+ */
 export async function acceptUpload(
   deps: AppDeps,
   principal: Principal,
   upload: ReceivedUpload,
   baseUrl: string,
+  remember: Remember,
 ): Promise<{ single: Accepted } | { batch: BatchEntry[] }> {
   const { details, single, batch, optionsText } = upload;
   const received = [...single, ...batch];
@@ -194,20 +216,43 @@ export async function acceptUpload(
   }
   const options = checkOptions(rawOptions, principal);
   assertSomeCredit(principal, deps);
-  if (single.length) return { single: await acceptFile(deps, principal, options, single[0], baseUrl) };
-  const entries: BatchEntry[] = [];
-  for (const file of batch) {
-    try {
-      entries.push(await acceptFile(deps, principal, options, file, baseUrl));
-    } catch (error) {
-      if (!(error instanceof FolioError)) throw error;
-      entries.push({ error: { type: error.type, message: error.message, ...error.extra } });
+
+  // A single file's refusal is the answer; in a batch it is that file's entry.
+  const prepared: (PreparedFile | FolioError)[] = [];
+  try {
+    for (const file of single.length ? single : batch) {
+      try {
+        prepared.push(await prepareFile(deps, principal, options, file));
+      } catch (error) {
+        if (!(error instanceof FolioError) || single.length) throw error;
+        prepared.push(error);
+      }
     }
+    const entries = await deps.store.writeTransaction(async (tx) => {
+      const out: (Accepted | FolioError)[] = [];
+      for (const item of prepared) out.push(item instanceof FolioError ? item : await insertPrepared(tx, deps, principal, options, item, baseUrl));
+      if (single.length && out[0] instanceof FolioError) return out;
+      const body = single.length ? out[0] : { documents: out.map(toBatchEntry) };
+      await remember(tx, { status: 202, body });
+      return out;
+    });
+    const refused = entries.filter((e): e is FolioError => e instanceof FolioError);
+    if (single.length && refused.length) throw refused[0];
+    // Files whose credit ran out were stored for nothing.
+    await Promise.all(prepared.map((p, i) => (!(p instanceof FolioError) && entries[i] instanceof FolioError ? deps.store.blobs.delete(p.blobKey).catch(() => undefined) : null)));
+    if (entries.some((e) => !(e instanceof FolioError))) await deps.wakeup.notify();
+    return single.length ? { single: entries[0] as Accepted } : { batch: entries.map(toBatchEntry) };
+  } catch (error) {
+    await Promise.all(prepared.map((p) => (p instanceof FolioError ? null : deps.store.blobs.delete(p.blobKey).catch(() => undefined))));
+    throw error;
   }
-  return { batch: entries };
 }
 
-async function acceptFile(deps: AppDeps, principal: Principal, options: ResolvedOptions, file: ReceivedFile, baseUrl: string): Promise<Accepted> {
+function toBatchEntry(entry: Accepted | FolioError): BatchEntry {
+  return entry instanceof FolioError ? { error: { type: entry.type, message: entry.message, ...entry.extra } } : entry;
+}
+
+async function prepareFile(deps: AppDeps, principal: Principal, options: ResolvedOptions, file: ReceivedFile): Promise<PreparedFile> {
   const { plan } = principal;
   if (file.truncated) {
     throw new FolioError('payload_too_large', `"${file.filename}" is larger than the plan's limit of ${plan.max_upload_bytes} bytes.`);
@@ -224,46 +269,32 @@ async function acceptFile(deps: AppDeps, principal: Principal, options: Resolved
       `The document has ${pageCount} pages; the plan allows at most ${plan.max_pages_per_document}.`,
     );
   }
-  const mode = principal.key.mode;
-  const estimate = estimateMicro(Math.max(1, pageCount), options, deps.config.prices, mode);
+  const estimate = estimateMicro(Math.max(1, pageCount), options, deps.config.prices, principal.key.mode);
   const id = newId('doc');
-  const key = `uploads/${id}`;
-  await deps.store.blobs.putFile(key, file.tempPath);
-  try {
-    const held = await deps.store.writeTransaction(async (tx) => {
-      if (!(await holdCredit(tx, principal.workspaceId, estimate))) return false;
-      await insertDocument(tx, {
-        ...baseRow(principal, options, clock.now()),
-        id,
-        byte_size: file.bytes,
-        content_type: detected.supported!,
-        filename: file.filename,
-        source_url: null,
-        page_count: pageCount,
-        estimated_micro: estimate,
-        hold_micro: estimate,
-        upload_key: key,
-      });
-      return true;
-    });
-    if (!held) {
-      const available = await deps.store.db
-        .selectFrom('workspaces')
-        .select(['balance_micro', 'held_micro'])
-        .where('id', '=', principal.workspaceId)
-        .executeTakeFirstOrThrow();
-      throw insufficient(
-        available.balance_micro - available.held_micro,
-        deps,
-        `"${file.filename}" is estimated at ${estimate} micro-USD, more than the available credit.`,
-      );
-    }
-  } catch (error) {
-    await deps.store.blobs.delete(key).catch(() => undefined);
-    throw error;
+  const blobKey = `uploads/${id}`;
+  await deps.store.blobs.putFile(blobKey, file.tempPath);
+  return { id, file, mediaType: detected.supported, pageCount, estimate, blobKey };
+}
+
+/** The document row and its credit hold; a FolioError when the credit cannot cover it. */
+async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, options: ResolvedOptions, item: PreparedFile, baseUrl: string): Promise<Accepted | FolioError> {
+  if (!(await holdCredit(tx, principal.workspaceId, item.estimate))) {
+    const available = await tx.selectFrom('workspaces').select(['balance_micro', 'held_micro']).where('id', '=', principal.workspaceId).executeTakeFirstOrThrow();
+    return insufficient(available.balance_micro - available.held_micro, deps, `"${item.file.filename}" is estimated at ${item.estimate} micro-USD, more than the available credit.`);
   }
-  await deps.wakeup.notify();
-  return acceptedToWire(id, estimate, baseUrl);
+  await insertDocument(tx, {
+    ...baseRow(principal, options, clock.now()),
+    id: item.id,
+    byte_size: item.file.bytes,
+    content_type: item.mediaType,
+    filename: item.file.filename,
+    source_url: null,
+    page_count: item.pageCount,
+    estimated_micro: item.estimate,
+    hold_micro: item.estimate,
+    upload_key: item.blobKey,
+  });
+  return acceptedToWire(item.id, item.estimate, baseUrl);
 }
 
 /** Types with pages of their own are counted now; one-page pictures are 1. */

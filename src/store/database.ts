@@ -91,6 +91,10 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   // An idle client that loses its connection emits 'error' on the pool; without a listener the
   // process would crash. The next query gets a fresh connection.
   pool.on('error', () => undefined);
+  // A client that is checked out but between queries (inside a transaction waiting on other
+  // work) gets the same 'error' on itself when the server drops it, with no listener of the
+  // pool's to catch it. Its next query fails and the pool discards it; the process lives on.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -192,6 +192,8 @@ export interface IdempotencyKeysTable {
   status_code: number | null;
   response: string | null;
   created_at: number;
+  /** Which request holds a pending key; a stale claim is taken over under a new token. */
+  claim_token: string | null;
 }
 
 export interface MigrationsTable {

@@ -72,8 +72,8 @@ export const documentRoutes =
         if (request.isMultipart()) {
           const upload = await receiveUpload(request, request.principal, deps.store.blobs.tempDir);
           try {
-            return await idempotent(deps.store.db, request, reply, key, upload.hash, async () => {
-              const outcome = await acceptUpload(deps, request.principal, upload, baseUrl);
+            return await idempotent(deps.store.db, request, reply, key, upload.hash, deps.config.idempotencyStaleMs, async (remember) => {
+              const outcome = await acceptUpload(deps, request.principal, upload, baseUrl, remember);
               return { status: 202, body: 'single' in outcome ? outcome.single : { documents: outcome.batch } };
             });
           } finally {
@@ -84,9 +84,9 @@ export const documentRoutes =
         if (typeof body !== 'object' || body === null) {
           throw invalidRequest({ body: ['send application/json with a "url", or multipart/form-data with a "file"'] });
         }
-        return idempotent(deps.store.db, request, reply, key, hashJson(body), async () => ({
+        return idempotent(deps.store.db, request, reply, key, hashJson(body), deps.config.idempotencyStaleMs, async (remember) => ({
           status: 202,
-          body: await submitUrl(deps, request.principal, body, baseUrl),
+          body: await submitUrl(deps, request.principal, body, baseUrl, remember),
         }));
       },
     );

@@ -1,0 +1,142 @@
+// Faults survived (issue 10 scope 3), on PostgreSQL where many processes share the queue: workers
+// SIGKILLed at random moments twenty times in a row, the database dropping every connection of
+// the service mid-work, and the API killed during uploads that clients then retry with their
+// Idempotency-Key. Afterwards every accepted document is `completed` (or `failed` with a reason),
+// none is stuck, each has one set of pages and one charge, and the credit adds up to the cent.
+import { randomInt } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
+import { longPdf } from '../helpers/pdfs.js';
+
+const CREDITS = 1_000_000_000;
+let install: Installation;
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  if (STORE !== 'postgres') return;
+  // Short leases so a killed worker's document is taken over within seconds; attempts high
+  // enough that a document killed in several rounds is still finished, not given up.
+  install = await Installation.create({ FOLIO_LEASE_MS: '1500', FOLIO_POLL_MS: '100', FOLIO_MAX_ATTEMPTS: '40', FOLIO_IDEMPOTENCY_STALE_MS: '2000' });
+});
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.kill();
+});
+
+afterAll(async () => {
+  await install?.destroy();
+});
+
+async function start(args: string[]): Promise<Server> {
+  const server = await install.start(args);
+  servers.push(server);
+  return server;
+}
+
+async function database<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: install.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return await fn(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Every document finished once: one set of pages, one page charge, the credit adding up. */
+async function expectAllFinishedOnce(client: Client, workspaceId: string, ids: string[], pagesEach: number): Promise<void> {
+  let settled = 0;
+  for (const id of ids) {
+    const doc = await client.waitFor(id, 90_000).catch((error) => {
+      // What the processes said is the first thing to read when a document is stuck.
+      for (const server of servers) console.error(`--- ${server.url || 'worker'} ---\n${server.logs.slice(-6000)}`);
+      throw error;
+    });
+    expect(doc.status, `${id}: ${JSON.stringify(doc.error)}`).toBe('completed');
+    expect(doc.page_count).toBe(pagesEach);
+    const full = (await client.get(`/api/v1/documents/${id}?include=usage`)).json;
+    expect(full.usage.records).toHaveLength(1);
+    expect(full.usage.records[0]).toMatchObject({ sku: 'pages.layout', quantity: pagesEach });
+    settled += doc.cost.settled_micro;
+  }
+  const rows = await database((db) => db.query('SELECT document_id, count(*)::int AS n FROM document_pages WHERE document_id = ANY($1) GROUP BY document_id', [ids]));
+  expect(rows.rows.map((r) => r.n)).toEqual(ids.map(() => pagesEach));
+  const account = (await client.get('/api/v1/account')).json;
+  expect(account.credits.available_micro).toBe(CREDITS - settled);
+  // Nothing is left held: the balance itself went down by exactly what was settled.
+  const workspace = await database((db) => db.query('SELECT balance_micro::bigint AS balance, held_micro::bigint AS held FROM workspaces WHERE id = $1', [workspaceId]));
+  expect(Number(workspace.rows[0].held)).toBe(0);
+  expect(Number(workspace.rows[0].balance)).toBe(CREDITS - settled);
+}
+
+describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
+  it('workers SIGKILLed at random moments twenty times lose nothing and charge once', async () => {
+    const api = await start(['--no-workers']);
+    const ws = await install.workspace({ credits: CREDITS });
+    const client = new Client(api.url, ws.live);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(60)]])).json.id);
+
+    for (let round = 0; round < 20; round++) {
+      const worker = await install.start(['worker']);
+      await new Promise((r) => setTimeout(r, randomInt(100, 1200)));
+      await worker.kill();
+    }
+    await start(['worker']);
+    await expectAllFinishedOnce(client, ws.id, ids, 60);
+  }, 240_000);
+
+  it('recovers when the database drops every connection of the service mid-work', async () => {
+    const api = await start(['--no-workers']);
+    await start(['worker']);
+    const ws = await install.workspace({ credits: CREDITS });
+    const client = new Client(api.url, ws.live);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(120)]])).json.id);
+    for (let drop = 0; drop < 3; drop++) {
+      await new Promise((r) => setTimeout(r, 400));
+      await database((db) =>
+        db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'psql%'"),
+      );
+    }
+    // The API answers again once its pool has reconnected.
+    const deadline = Date.now() + 30_000;
+    while ((await client.get('/api/v1/account')).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await expectAllFinishedOnce(client, ws.id, ids, 120);
+  }, 180_000);
+
+  it('an API killed during uploads: clients retry with their Idempotency-Key and get one document each', async () => {
+    let api = await start(['--no-workers']);
+    await start(['worker']);
+    const ws = await install.workspace({ credits: CREDITS });
+    const bytes = await longPdf(20);
+    const keys = Array.from({ length: 10 }, (_, i) => `upload-${i}-${Math.random().toString(36).slice(2)}`);
+
+    const upload = async (key: string): Promise<string> => {
+      for (;;) {
+        const client = new Client(api.url, ws.live);
+        try {
+          const form = new FormData();
+          form.append('file', new Blob([bytes]), `${key}.pdf`);
+          const answer = await client.request('POST', '/api/v1/documents', { body: form, headers: { 'idempotency-key': key } });
+          if (answer.status === 202) return answer.json.id;
+        } catch {
+          // the connection died with the API; try again
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const uploads = Promise.all(keys.map(upload));
+    await new Promise((r) => setTimeout(r, 150));
+    await api.kill();
+    api = await start(['--no-workers']);
+    const ids = await uploads;
+
+    expect(new Set(ids).size).toBe(keys.length);
+    const client = new Client(api.url, ws.live);
+    const listed = (await client.get('/api/v1/documents?limit=100')).json.data;
+    expect(listed).toHaveLength(keys.length);
+    await expectAllFinishedOnce(client, ws.id, ids, 20);
+  }, 180_000);
+});
