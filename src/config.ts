@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { priceTable, type PriceTable } from './domain/prices.js';
 import type { EmbeddingSettings } from './models/embeddings/settings.js';
+import type { S3Settings } from './store/s3-blobs.js';
 import type { ModelSettings } from './models/llm/settings.js';
 import type { OcrSettings } from './models/ocr/index.js';
 
@@ -12,8 +13,9 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseUrl: string | null;
-  /** Where uploads and pictures live: `local` files under dataDir, or `database` rows. */
-  blobStore: 'local' | 'database';
+  /** Where uploads and pictures live: `local` files under dataDir, `database` rows, or `s3` objects. */
+  blobStore: 'local' | 'database' | 's3';
+  s3: S3Settings | null;
   /** Absolute base for `poll_url` and image `url`; else taken from the request's Host. */
   publicUrl: string | null;
   logLevel: string;
@@ -105,6 +107,26 @@ function embeddingSettings(env: NodeJS.ProcessEnv): EmbeddingSettings {
   return settings;
 }
 
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
+  if (!env.FOLIO_S3_BUCKET) {
+    if (env.FOLIO_BLOB_STORE === 's3') throw new Error('FOLIO_BLOB_STORE=s3 needs FOLIO_S3_BUCKET');
+    return null;
+  }
+  const endpoint = env.FOLIO_S3_ENDPOINT || null;
+  const keyId = env.FOLIO_S3_ACCESS_KEY_ID;
+  const secret = env.FOLIO_S3_SECRET_ACCESS_KEY;
+  if (Boolean(keyId) !== Boolean(secret)) throw new Error('FOLIO_S3_ACCESS_KEY_ID and FOLIO_S3_SECRET_ACCESS_KEY go together');
+  return {
+    bucket: env.FOLIO_S3_BUCKET,
+    endpoint,
+    region: env.FOLIO_S3_REGION || 'us-east-1',
+    credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret } : null,
+    // S3-compatible servers mostly want the bucket in the path, AWS in the host name.
+    forcePathStyle: env.FOLIO_S3_FORCE_PATH_STYLE ? env.FOLIO_S3_FORCE_PATH_STYLE === '1' : endpoint !== null,
+    prefix: env.FOLIO_S3_PREFIX ? `${env.FOLIO_S3_PREFIX.replace(/\/+$/, '')}/` : '',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Pick<Config, 'host' | 'port'>> = {}): Config {
   const cores = availableParallelism();
   let prices: PriceTable;
@@ -121,7 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || null,
     // With PostgreSQL every process shares the blobs through the database, so no shared disk is
     // needed; a single SQLite machine keeps plain files.
-    blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['local', 'database'] as const, env.DATABASE_URL ? 'database' : 'local'),
+    blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['local', 'database', 's3'] as const, env.FOLIO_S3_BUCKET ? 's3' : env.DATABASE_URL ? 'database' : 'local'),
+    s3: s3Settings(env),
     publicUrl: env.FOLIO_PUBLIC_URL ? env.FOLIO_PUBLIC_URL.replace(/\/+$/, '') : null,
     logLevel: env.FOLIO_LOG_LEVEL || 'info',
     prices,

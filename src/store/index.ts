@@ -1,8 +1,9 @@
 // The store: the database and the blob store, opened together from the configuration. Blobs are
-// local files by default and rows of the database with PostgreSQL (FOLIO_BLOB_STORE).
+// local files by default, rows of the database with PostgreSQL, or S3 objects (FOLIO_BLOB_STORE).
 import type { Config } from '../config.js';
 import { LocalBlobStore, type BlobStore } from './blobs.js';
 import { DatabaseBlobStore } from './database-blobs.js';
+import { S3BlobStore } from './s3-blobs.js';
 import { openDatabase, type DatabaseHandle } from './database.js';
 import { migrate } from './migrate.js';
 
@@ -10,15 +11,30 @@ export interface Store extends DatabaseHandle {
   blobs: BlobStore;
 }
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'blobStore'>, options: { migrate?: boolean; poolSize?: number } = {}): Promise<Store> {
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'blobStore'> & Partial<Pick<Config, 's3'>>,
+  options: { migrate?: boolean; poolSize?: number } = {},
+): Promise<Store> {
   const handle = openDatabase({ ...config, poolSize: options.poolSize });
   try {
     if (options.migrate !== false) await migrate(handle);
-    const blobs = config.blobStore === 'database' ? await new DatabaseBlobStore(handle, config.dataDir).init() : await new LocalBlobStore(config.dataDir).init();
+    const blobs = await openBlobs(config, handle);
     return { ...handle, blobs };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;
+  }
+}
+
+function openBlobs(config: Pick<Config, 'dataDir' | 'blobStore'> & Partial<Pick<Config, 's3'>>, handle: DatabaseHandle): Promise<BlobStore> {
+  switch (config.blobStore) {
+    case 'database':
+      return new DatabaseBlobStore(handle, config.dataDir).init();
+    case 's3':
+      if (!config.s3) throw new Error('the s3 blob store needs FOLIO_S3_BUCKET');
+      return new S3BlobStore(config.s3, config.dataDir).init();
+    default:
+      return new LocalBlobStore(config.dataDir).init();
   }
 }
 

@@ -1,11 +1,12 @@
 // Operations and scale-out (issue 10 scopes 1 and 4): `/healthz`, `/readyz` (database and blob
 // store reachable), Prometheus `/metrics` (requests by route and status, queue depth, documents by
-// status, stage durations, pages); and with PostgreSQL, API and worker processes that share no
-// disk: uploads and pictures travel through the database.
-import { mkdtemp, rm } from 'node:fs/promises';
+// status, stage durations, pages); and API and worker processes that share no disk: uploads and
+// pictures travel through PostgreSQL, or through S3-compatible storage (an s3rver started here).
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import S3rver from 's3rver';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
 import { pdfWithFigure, textPdf } from '../helpers/pdfs.js';
 
@@ -17,17 +18,22 @@ beforeAll(async () => {
   install = await Installation.create();
 });
 
+// Each test's processes end with it: a worker of one test (with its own blob store) must not
+// claim another test's documents.
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
   await install?.destroy();
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 /** A process of this installation with a data directory of its own (another machine's disk). */
-async function onItsOwnDisk(args: string[] = []): Promise<Server> {
+async function onItsOwnDisk(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Server> {
   const dir = await mkdtemp(path.join(tmpdir(), 'folio-machine-'));
   dirs.push(dir);
-  const server = await install.start(args, { FOLIO_DATA_DIR: dir });
+  const server = await install.start(args, { FOLIO_DATA_DIR: dir, ...env });
   servers.push(server);
   return server;
 }
@@ -111,5 +117,52 @@ describe.skipIf(STORE !== 'postgres')('API and worker on machines that share no 
     const left = await db.query("SELECT count(*)::int AS n FROM blob_chunks WHERE key LIKE '%' || $1 || '%'", [doc.id]);
     await db.end();
     expect(left.rows[0].n).toBe(0);
+  });
+});
+
+describe('API and worker on machines that share no disk, blobs in S3-compatible storage', () => {
+  it('stores uploads and pictures as objects, serves them, and removes them with the document', async () => {
+    const s3dir = await mkdtemp(path.join(tmpdir(), 'folio-s3-'));
+    dirs.push(s3dir);
+    const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3dir, configureBuckets: [{ name: 'folio', configs: [] }] });
+    const { port } = await s3.run();
+    try {
+      const env = {
+        FOLIO_S3_BUCKET: 'folio',
+        FOLIO_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        FOLIO_S3_ACCESS_KEY_ID: 'S3RVER',
+        FOLIO_S3_SECRET_ACCESS_KEY: 'S3RVER',
+        FOLIO_S3_PREFIX: 'e2e',
+      };
+      // SQLite is one file on one disk; with PostgreSQL each process gets a disk of its own.
+      const start = async (args: string[]) => {
+        if (STORE === 'postgres') return onItsOwnDisk(args, env);
+        const server = await install.start(args, env);
+        servers.push(server);
+        return server;
+      };
+      const api = await start(['--no-workers']);
+      await start(['worker']);
+      const ws = await install.workspace();
+      const client = new Client(api.url, ws.live);
+      expect((await new Client(api.url, null).get('/readyz')).json.checks.blobs).toBe('ok');
+
+      const doc = await client.waitFor((await client.upload([['file', 'report.pdf', await pdfWithFigure()]])).json.id);
+      expect(doc.status).toBe('completed');
+      const images = (await client.get(`/api/v1/documents/${doc.id}/images?include=data`)).json.data;
+      expect(images.length).toBeGreaterThan(0);
+      const picture = await fetch(`${api.url}/api/v1/documents/${doc.id}/images/${images[0].id}`, { headers: client.headers() });
+      expect(picture.status).toBe(200);
+      expect(Buffer.from(await picture.arrayBuffer()).toString('base64')).toBe(images[0].data);
+      // s3rver keeps each object as <bucket>/<key>._S3rver_object.
+      const objects = async () => (await readdir(s3dir, { recursive: true })).filter((f) => f.includes(doc.id) && f.endsWith('._S3rver_object'));
+      expect((await objects()).some((f) => f.includes(`e2e/images/${doc.id}/`))).toBe(true);
+      expect((await objects()).some((f) => f.includes(`e2e/uploads/${doc.id}`))).toBe(true);
+
+      expect((await client.request('DELETE', `/api/v1/documents/${doc.id}`)).status).toBeLessThan(300);
+      expect(await objects()).toEqual([]);
+    } finally {
+      await s3.close();
+    }
   });
 });
