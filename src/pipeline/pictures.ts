@@ -19,6 +19,9 @@ export interface PictureRequest {
   rotation: Page['rotation'];
   skew: number;
   caption: string | null;
+  /** The page has words: its picture is kept however little ink they leave (one short line is
+   * well under the blank threshold on a page rendered at 1568 px). */
+  hasWords: boolean;
 }
 
 /** SPEC.md picture rule 4: a PNG or JPEG upload gets pictures when under 3.75 MB and 8000 px. */
@@ -28,7 +31,16 @@ export const PICTURE_UPLOAD_MAX_SIDE = 8000;
 export function planPictures(pages: Page[], mediaType: string, wanted: boolean, uploadBytes: number): PictureRequest[] {
   if (!wanted || !PICTURE_TYPES.has(mediaType)) return [];
   const requests: PictureRequest[] = [];
-  const pageRequest = (page: Page): PictureRequest => ({ page: page.number, kind: 'page', figureIndex: null, region: null, rotation: page.rotation, skew: page.skew, caption: null });
+  const pageRequest = (page: Page): PictureRequest => ({
+    page: page.number,
+    kind: 'page',
+    figureIndex: null,
+    region: null,
+    rotation: page.rotation,
+    skew: page.skew,
+    caption: null,
+    hasWords: page.words.length > 0,
+  });
   if (mediaType !== 'application/pdf') {
     // The picture itself is kept as the page image, within the size limits.
     if (uploadBytes >= PICTURE_UPLOAD_MAX_BYTES) return [];
@@ -40,7 +52,7 @@ export function planPictures(pages: Page[], mediaType: string, wanted: boolean, 
     for (const figure of page.figures) {
       covered += boxArea(figure.box);
       if (figure.index === null) continue;
-      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, rotation: page.rotation, skew: page.skew, caption: figure.caption });
+      requests.push({ page: page.number, kind: 'figure', figureIndex: figure.index, region: figure.box, rotation: page.rotation, skew: page.skew, caption: figure.caption, hasWords: false });
     }
     // A scanned page is a picture covering the whole page.
     if (page.textSource === 'ocr' || covered >= pageArea * 0.5 || page.words.length < 25) requests.push(pageRequest(page));
@@ -48,7 +60,8 @@ export function planPictures(pages: Page[], mediaType: string, wanted: boolean, 
   return requests;
 }
 
-/** A rendering with (almost) nothing but background is a blank page or an empty crop. */
+/** A rendering with (almost) nothing but background is a blank page or an empty crop (pages with
+ * words are never asked). */
 export function isBlank(rgba: Uint8Array): boolean {
   let inked = 0;
   let sampled = 0;

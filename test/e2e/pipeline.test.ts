@@ -148,6 +148,10 @@ describe('pictures', () => {
     expect(jpeg.headers.get('content-type')).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(await jpeg.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: page.width, height: 1568 });
+    // One short word leaves little ink on a page, but the page is not blank: it has words.
+    const word = (await test.upload([['file', 'word.pdf', await textPdf([['Hi.']])]])).json.id;
+    await test.waitFor(word);
+    expect((await test.get(`/api/v1/documents/${word}/images`)).json.data).toMatchObject([{ kind: 'page', page: 1 }]);
     // Blank pages are skipped (rule 3).
     const blank = (await test.upload([['file', 'blank.pdf', await textPdf([[]])]])).json.id;
     const failed = await test.waitFor(blank);

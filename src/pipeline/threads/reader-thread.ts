@@ -75,7 +75,7 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
   let i = 0;
   for await (const bitmap of reader.render(task.bytes, renders, MAX_PICTURE_SIDE)) {
     const request = task.requests[i++];
-    if (isBlank(bitmap.rgba)) continue;
+    if (!request.hasWords && isBlank(bitmap.rgba)) continue;
     const image = sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } }).removeAlpha();
     const figure = request.kind === 'figure';
     const bytes = figure ? await image.png({ compressionLevel: 4 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
