@@ -1,13 +1,13 @@
 // Faults survived (issue 10 scope 3), on PostgreSQL where many processes share the queue: workers
 // SIGKILLed at random moments twenty times in a row, the database dropping every connection of
-// the service mid-work, and the API killed during uploads that clients then retry with their
-// Idempotency-Key. Afterwards every accepted document is `completed` (or `failed` with a reason),
+// the service mid-work, the API killed during uploads that clients then retry with their
+// Idempotency-Key, and blob writes failing (uploads and pictures). Afterwards every accepted document is `completed` (or `failed` with a reason),
 // none is stuck, each has one set of pages and one charge, and the credit adds up to the cent.
 import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
-import { longPdf } from '../helpers/pdfs.js';
+import { longPdf, textPdf } from '../helpers/pdfs.js';
 
 const CREDITS = 1_000_000_000;
 let install: Installation;
@@ -139,4 +139,67 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
     expect(listed).toHaveLength(keys.length);
     await expectAllFinishedOnce(client, ws.id, ids, 20);
   }, 180_000);
+  it('blob writes that fail lose nothing: a refused upload leaves no document, pictures are written on a later attempt', async () => {
+    const api = await start(['--no-workers']);
+    await start(['worker']);
+    const ws = await install.workspace({ credits: CREDITS });
+    // The database refuses the first 3 upload writes and the first 4 picture writes. Sequences
+    // are not rolled back with the failing transaction, so each refusal is used up once.
+    await database((db) =>
+      db.query(`
+        CREATE SEQUENCE upload_faults; CREATE SEQUENCE picture_faults;
+        CREATE FUNCTION refuse_blob_write() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.key LIKE 'uploads/%' THEN
+            IF nextval('upload_faults') <= 3 THEN RAISE EXCEPTION 'injected failure writing %', NEW.key; END IF;
+          ELSIF NEW.key LIKE 'images/%' THEN
+            IF nextval('picture_faults') <= 4 THEN RAISE EXCEPTION 'injected failure writing %', NEW.key; END IF;
+          END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER refuse_blob_write BEFORE INSERT ON blob_chunks FOR EACH ROW EXECUTE FUNCTION refuse_blob_write();`),
+    );
+    try {
+      const client = new Client(api.url, ws.live);
+      // Three short pages: each keeps its page picture (fewer than 25 words, picture rule 2).
+      const pdf = await textPdf([['First short page.'], ['Second short page.'], ['Third short page.']]);
+      const ids: string[] = [];
+      let refused = 0;
+      for (let i = 0; i < 6; i++) {
+        const key = `blob-fault-${i}`;
+        for (;;) {
+          const form = new FormData();
+          form.append('file', new Blob([pdf]), `b${i}.pdf`);
+          const answer = await client.request('POST', '/api/v1/documents', { body: form, headers: { 'idempotency-key': key } });
+          if (answer.status === 202) {
+            ids.push(answer.json.id);
+            break;
+          }
+          expect(answer.status, answer.text).toBe(500);
+          expect(answer.json.error.type).toBe('internal_error');
+          refused++;
+          // Nothing was created or held for the refused request.
+          const listed = (await client.get('/api/v1/documents?limit=100')).json.data;
+          expect(listed).toHaveLength(ids.length);
+        }
+      }
+      expect(refused).toBe(3);
+      await expectAllFinishedOnce(client, ws.id, ids, 3);
+      // Each document has its three pictures, written once: no blob is left from a failed
+      // attempt or a refused upload (in the whole installation, which other tests share).
+      const images = await database((db) => db.query('SELECT blob_key FROM images WHERE document_id = ANY($1)', [ids]));
+      expect(images.rows).toHaveLength(ids.length * 3);
+      const orphans = await database((db) =>
+        db.query(`SELECT DISTINCT key FROM blob_chunks b
+                   WHERE (key LIKE 'images/%' AND NOT EXISTS (SELECT 1 FROM images i WHERE i.blob_key = b.key))
+                      OR (key LIKE 'uploads/%' AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.upload_key = b.key))`),
+      );
+      expect(orphans.rows).toEqual([]);
+      // The picture failures did happen, in the worker, and were retried.
+      const used = await database((db) => db.query('SELECT last_value::int AS n FROM picture_faults'));
+      expect(used.rows[0].n).toBeGreaterThan(4);
+    } finally {
+      await database((db) => db.query('DROP TRIGGER refuse_blob_write ON blob_chunks'));
+    }
+  }, 120_000);
 });

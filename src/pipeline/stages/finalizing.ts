@@ -56,9 +56,15 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
       bytes: picture.bytes,
     };
   });
-  // Blobs first, under fresh ids: if the transaction below finds the lease gone, they are
-  // removed and nothing refers to them.
-  await Promise.all(imageRows.map((image) => store.blobs.put(image.row.blob_key, Buffer.from(image.bytes))));
+  // Blobs first, under fresh ids: if one of them cannot be written, or the transaction below
+  // finds the lease gone, the ones written are removed and nothing refers to them.
+  const removeWritten = () => Promise.all(imageRows.map((image) => store.blobs.delete(image.row.blob_key).catch(() => undefined)));
+  const written = await Promise.allSettled(imageRows.map((image) => store.blobs.put(image.row.blob_key, Buffer.from(image.bytes))));
+  const failedWrite = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+  if (failedWrite) {
+    await removeWritten();
+    throw failedWrite.reason;
+  }
   const charges = [
     pageCharge(pages.length, options, ctx.config.prices, doc.mode),
     ...(ctx.model?.charges ?? []),
@@ -88,7 +94,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
       if (!done) throw new LeaseLost();
     });
   } catch (error) {
-    await Promise.all(imageRows.map((image) => store.blobs.delete(image.row.blob_key).catch(() => undefined)));
+    await removeWritten();
     throw error;
   }
 }
