@@ -11,6 +11,8 @@ import type { OcrSettings } from './models/ocr/index.js';
 export interface Config {
   host: string;
   port: number;
+  /** `folio worker` serves /healthz, /readyz and /metrics on this port when set (null = none). */
+  metricsPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
   /** Where uploads and pictures live: `local` files under dataDir, `database` rows, or `s3` objects. */
@@ -31,6 +33,9 @@ export interface Config {
     maxAttempts: number;
     /** Fallback poll when no wake-up arrives. */
     pollMs: number;
+    /** Scheduling niceness of document work (reader threads; a worker-only process as a whole),
+     * so that on a shared machine the API answers first. 0 turns it off. */
+    nice: number;
     /** How long SIGTERM waits for in-flight documents before handing them back. */
     shutdownGraceMs: number;
     /** A document's time limit: a base plus a share per page (at least 50 pages counted). */
@@ -139,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     port: overrides.port ?? intFromEnv(env, 'PORT', 8080),
+    metricsPort: env.FOLIO_METRICS_PORT ? intFromEnv(env, 'FOLIO_METRICS_PORT', 0) : null,
     dataDir: path.resolve(env.FOLIO_DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
     // With PostgreSQL every process shares the blobs through the database, so no shared disk is
@@ -158,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       // cross-process signal, so a worker in its own process polls more often.
       pollMs: intFromEnv(env, 'FOLIO_POLL_MS', env.DATABASE_URL ? 1_000 : 250, 10),
       shutdownGraceMs: intFromEnv(env, 'FOLIO_SHUTDOWN_GRACE_MS', 20_000, 0),
+      nice: Math.min(19, intFromEnv(env, 'FOLIO_WORKER_NICE', 10, 0)),
       timeLimitBaseMs: intFromEnv(env, 'FOLIO_TIME_LIMIT_BASE_MS', 120_000, 1),
       timeLimitPerPageMs: intFromEnv(env, 'FOLIO_TIME_LIMIT_PER_PAGE_MS', 3_000, 0),
     },

@@ -63,7 +63,20 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     const route = request.routeOptions.url ?? 'unmatched';
     httpRequests.inc({ method: request.method, route, status: reply.statusCode });
     httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    if (reply.statusCode >= 500) request.log.warn({ status: reply.statusCode, url: request.url }, 'request answered with a server error');
+    // One access line per request, under the request id (`reqId`), with the workspace and the
+    // document it concerns, so a document's story can be followed from its upload to its reads.
+    const documentId = (request.params as { id?: unknown } | undefined)?.id;
+    request.log[reply.statusCode >= 500 ? 'warn' : 'info'](
+      {
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ...(request.principal ? { workspace_id: request.principal.workspaceId } : {}),
+        ...(typeof documentId === 'string' && documentId.startsWith('doc_') ? { document_id: documentId } : {}),
+      },
+      'request',
+    );
   });
 
   await app.register(multipart, { throwFileSizeLimit: false });
@@ -105,4 +118,11 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 /** The address clients should use for links: FOLIO_PUBLIC_URL, else the request's own host. */
 export function baseUrlOf(config: Config, request: { protocol: string; host: string }): string {
   return config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** Only /healthz, /readyz and /metrics: what a worker-only process offers (FOLIO_METRICS_PORT). */
+export async function buildOperationsApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, return503OnClosing: true });
+  await app.register(operationsRoutes(deps));
+  return app;
 }

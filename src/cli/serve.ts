@@ -1,9 +1,10 @@
 // `folio serve` and `folio worker`: thin shells over the app and the worker runner, with
 // graceful shutdown (stop accepting, let documents finish or hand them back, close the store).
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
-import { buildApp } from '../api/app.js';
+import { buildApp, buildOperationsApp } from '../api/app.js';
 import { openStore } from '../store/index.js';
 import { ReaderPool } from '../pipeline/threads/pool.js';
 import { WorkerRunner } from '../queue/runner.js';
@@ -31,7 +32,16 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   const store = await openStore(config);
   const wakeup = new Wakeup(store);
   const withWorkers = !mode.api || !values['no-workers'];
-  const pool = new ReaderPool(withWorkers ? config.readerThreads : 1, { minThreads: withWorkers ? 1 : 0 });
+  // Document work yields to requests: an API on the same machine stays responsive under load
+  // (bench/load.ts). The API-only pool (page counting at upload) keeps normal priority.
+  if (!mode.api && config.queue.nice > 0) {
+    try {
+      os.setPriority(Math.min(19, os.getPriority() + config.queue.nice));
+    } catch {
+      // not permitted here; run at normal priority
+    }
+  }
+  const pool = new ReaderPool(withWorkers ? config.readerThreads : 1, { minThreads: withWorkers ? 1 : 0, nice: withWorkers && mode.api ? config.queue.nice : 0 });
 
   const app = mode.api ? await buildApp({ store, config, pool, wakeup }, { logger: log }) : null;
   if (app) {
@@ -39,6 +49,15 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ url: `http://${config.host}:${port}`, port, store: store.dialect, workers: withWorkers }, 'listening');
+  }
+  // A worker-only process has no API, but its stage durations and pages are only in its own
+  // metrics: FOLIO_METRICS_PORT gives it the operations endpoints to be scraped and probed.
+  const operations = !app && config.metricsPort !== null ? await buildOperationsApp({ store, config, pool, wakeup }) : null;
+  if (operations) {
+    await operations.listen({ port: config.metricsPort!, host: config.host });
+    const address = operations.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.metricsPort;
+    log.info({ url: `http://${config.host}:${port}`, port }, 'operations endpoints listening');
   }
   // The OCR engine starts with the first page that needs it, and is shared by all documents.
   let ocrEngine: Promise<OcrEngine> | null = null;
@@ -66,6 +85,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     log.info({ signal }, 'shutting down');
     try {
       if (app) await app.close();
+      if (operations) await operations.close();
       if (runner) await runner.stop(config.queue.shutdownGraceMs);
       await stopSweeper();
       await wakeup.close();

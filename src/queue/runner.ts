@@ -28,6 +28,8 @@ interface Active {
 /** A claimed document or query: how to keep its lease, give it back, and do it. */
 interface Job {
   id: string;
+  /** How its log lines name it: `{document_id}` or `{query_id}`. */
+  logIds: Record<string, string>;
   renew: () => Promise<boolean>;
   release: () => Promise<boolean>;
   execute: (signal: AbortSignal) => Promise<void>;
@@ -76,6 +78,7 @@ export class WorkerRunner {
       const { doc, lease } = claimed;
       return {
         id: doc.id,
+        logIds: { document_id: doc.id },
         renew: () => renewLease(store, lease, config.queue.leaseMs),
         release: () => releaseLease(store, lease),
         execute: (signal) => this.execute(doc, lease, signal),
@@ -86,6 +89,7 @@ export class WorkerRunner {
     const { query, lease } = question;
     return {
       id: query.id,
+      logIds: { query_id: query.id, document_id: query.document_id },
       renew: () => renewQueryLease(store, lease, config.queue.leaseMs),
       release: () => releaseQueryLease(store, lease),
       execute: (signal) => this.answer(query, lease, signal),
@@ -101,11 +105,11 @@ export class WorkerRunner {
         .then((held) => {
           if (!held) abort.abort(new Error('lease lost'));
         })
-        .catch((error) => log.warn({ err: error, job_id: job.id }, 'lease renewal failed'));
+        .catch((error) => log.warn({ err: error, ...job.logIds }, 'lease renewal failed'));
     }, Math.max(100, Math.floor(config.queue.leaseMs / 3)));
     const done = job
       .execute(abort.signal)
-      .catch((error) => log.error({ err: error, job_id: job.id }, 'run crashed'))
+      .catch((error) => log.error({ err: error, ...job.logIds }, 'run crashed'))
       .finally(() => {
         clearInterval(heartbeat);
         this.active.delete(job.id);

@@ -77,6 +77,44 @@ describe('operations endpoints', () => {
     expect(metric(text, 'folio_process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
+  it('a worker-only process serves them on FOLIO_METRICS_PORT; logs are JSON lines carrying request and document ids', async () => {
+    const api = await install.start(['--no-workers']);
+    const worker = await install.start(['worker'], { FOLIO_METRICS_PORT: '0' });
+    servers.push(api, worker);
+    const listening = worker.logs
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === 'operations endpoints listening');
+    expect(listening?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const operations = new Client(listening.url, null);
+    expect(await operations.get('/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
+    expect(await operations.get('/readyz')).toMatchObject({ status: 200, json: { status: 'ready' } });
+    // The API itself is not served there.
+    expect((await operations.get('/api/v1/account')).status).toBe(404);
+
+    const ws = await install.workspace();
+    const client = new Client(api.url, ws.test);
+    const id = (await client.upload([['file', 'a.pdf', await textPdf([['One page'], ['Two pages'], ['Three pages']])]])).json.id;
+    expect((await client.waitFor(id)).status).toBe('completed');
+    const text = (await operations.get('/metrics')).text;
+    expect(metric(text, 'folio_pages_processed_total', { analysis: 'layout' })).toBe(3);
+    expect(metric(text, 'folio_stage_duration_seconds_count', { stage: 'analyzing' })).toBe(1);
+    expect(metric(text, 'folio_documents_finished_total', { outcome: 'completed' })).toBe(1);
+
+    const entries = (server: Server) =>
+      server.logs
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line));
+    const apiLog = entries(api);
+    const accepted = apiLog.find((e) => e.msg === 'documents accepted');
+    expect(accepted).toMatchObject({ role: 'api', document_ids: [id], workspace_id: ws.id, reqId: expect.stringMatching(/^req_/) });
+    const read = apiLog.find((e) => e.msg === 'request' && e.route === '/api/v1/documents/:id' && e.status === 200);
+    expect(read).toMatchObject({ method: 'GET', document_id: id, workspace_id: ws.id, reqId: expect.stringMatching(/^req_/), ms: expect.any(Number) });
+    expect(entries(worker).find((e) => e.msg === 'document processed')).toMatchObject({ role: 'worker', document_id: id, outcome: 'completed' });
+  });
+
   it.skipIf(STORE !== 'sqlite')('/readyz answers 503 when the blob store is gone', async () => {
     const server = await onItsOwnDisk(['--no-workers']);
     const anonymous = new Client(server.url, null);

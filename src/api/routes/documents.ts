@@ -74,6 +74,8 @@ export const documentRoutes =
           try {
             return await idempotent(deps.store.db, request, reply, key, upload.hash, deps.config.idempotencyStaleMs, async (remember) => {
               const outcome = await acceptUpload(deps, request.principal, upload, baseUrl, remember);
+              const accepted = 'single' in outcome ? [outcome.single.id] : outcome.batch.flatMap((entry) => ('id' in entry ? [entry.id] : []));
+              request.log.info({ workspace_id: request.principal.workspaceId, document_ids: accepted }, 'documents accepted');
               return { status: 202, body: 'single' in outcome ? outcome.single : { documents: outcome.batch } };
             });
           } finally {
@@ -84,10 +86,11 @@ export const documentRoutes =
         if (typeof body !== 'object' || body === null) {
           throw invalidRequest({ body: ['send application/json with a "url", or multipart/form-data with a "file"'] });
         }
-        return idempotent(deps.store.db, request, reply, key, hashJson(body), deps.config.idempotencyStaleMs, async (remember) => ({
-          status: 202,
-          body: await submitUrl(deps, request.principal, body, baseUrl, remember),
-        }));
+        return idempotent(deps.store.db, request, reply, key, hashJson(body), deps.config.idempotencyStaleMs, async (remember) => {
+          const accepted = await submitUrl(deps, request.principal, body, baseUrl, remember);
+          request.log.info({ workspace_id: request.principal.workspaceId, document_ids: [accepted.id] }, 'documents accepted');
+          return { status: 202, body: accepted };
+        });
       },
     );
 

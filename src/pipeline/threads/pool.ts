@@ -9,12 +9,14 @@ import type { Analysis, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture }
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
 
-  constructor(threads: number, options: { idleTimeoutMs?: number; minThreads?: number } = {}) {
+  /** `nice`: added to the threads' scheduling niceness on Linux (Piscina through @napi-rs/nice). */
+  constructor(threads: number, options: { idleTimeoutMs?: number; minThreads?: number; nice?: number } = {}) {
     this.pool = new Piscina({
       filename: new URL('./reader-thread.js', import.meta.url).href,
       maxThreads: threads,
       minThreads: Math.min(threads, options.minThreads ?? 0),
       idleTimeout: options.idleTimeoutMs ?? 60_000,
+      niceIncrement: options.nice ?? 0,
     });
   }
 
