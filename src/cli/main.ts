@@ -1,11 +1,12 @@
-// `folio serve | worker | admin ...` (DECISIONS D1, D2).
-import { runAdmin } from './admin.js';
-import { runServe } from './serve.js';
+// `folio serve | worker | admin ... | parse ...` (DECISIONS D1, D2; issue 11). Each command's
+// module is loaded when it runs, so the client command does not start the document readers.
 
 const USAGE = `Usage:
   folio serve [--port N] [--host H] [--no-workers]   API and workers (API only with --no-workers)
   folio worker                                       workers only
-  folio admin <plan|workspace|key|credits> ...       administration (JSON out)`;
+  folio admin <plan|workspace|key|credits> ...       administration (JSON out)
+  folio parse FILE... [--markdown] [--extract ...] [--ask Q] [--out DIR]
+                                                     send files to a running Folio (FOLIO_URL, FOLIO_API_KEY)`;
 
 export async function main(argv: string[]): Promise<void> {
   try {
@@ -24,11 +25,14 @@ async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return runServe(rest, { api: true });
+      return (await import('./serve.js')).runServe(rest, { api: true });
     case 'worker':
-      return runServe(rest, { api: false });
+      return (await import('./serve.js')).runServe(rest, { api: false });
     case 'admin':
-      process.exitCode = await runAdmin(rest);
+      process.exitCode = await (await import('./admin.js')).runAdmin(rest);
+      return;
+    case 'parse':
+      process.exitCode = await (await import('./parse.js')).runParse(rest);
       return;
     case undefined:
     case '--help':

@@ -19,7 +19,7 @@ import { queryToWire } from '../serialize.js';
 import { assertSomeCredit } from '../submit.js';
 import { completedDocument } from './ready.js';
 
-const CreateQuery = Type.Object(
+export const CreateQuery = Type.Object(
   {
     question: Type.String({ minLength: 1, maxLength: 2000 }),
     instructions: Type.Optional(Type.String({ maxLength: 4000 })),
