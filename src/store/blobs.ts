@@ -22,6 +22,17 @@ export interface BlobStore {
   check(): Promise<void>;
 }
 
+/** Keys are relative paths of safe characters, never climbing out (every store checks them). */
+export function checkBlobKey(key: string): string {
+  if (!/^[A-Za-z0-9_./-]+$/.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
+  return key;
+}
+
+/** A missing blob looks the same from every store: an ENOENT error, as the local files give. */
+export function blobNotFound(key: string): Error {
+  return Object.assign(new Error(`blob not found: ${key}`), { code: 'ENOENT' });
+}
+
 export class LocalBlobStore implements BlobStore {
   readonly tempDir: string;
   private readonly root: string;
@@ -38,8 +49,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private pathOf(key: string): string {
-    if (!/^[A-Za-z0-9_./-]+$/.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
-    return path.join(this.root, key);
+    return path.join(this.root, checkBlobKey(key));
   }
 
   async put(key: string, data: Buffer): Promise<void> {

@@ -7,19 +7,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import type { BlobStore } from './blobs.js';
+import { blobNotFound, checkBlobKey, type BlobStore } from './blobs.js';
 import type { DatabaseHandle } from './database.js';
 
 export const CHUNK_BYTES = 1024 * 1024;
-
-function checkKey(key: string): string {
-  if (!/^[A-Za-z0-9_./-]+$/.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
-  return key;
-}
-
-function missing(key: string): Error {
-  return Object.assign(new Error(`blob not found: ${key}`), { code: 'ENOENT' });
-}
 
 export class DatabaseBlobStore implements BlobStore {
   readonly tempDir: string;
@@ -49,7 +40,7 @@ export class DatabaseBlobStore implements BlobStore {
   }
 
   private async write(key: string, chunks: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<void> {
-    checkKey(key);
+    checkBlobKey(key);
     await this.handle.writeTransaction(async (tx) => {
       await tx.deleteFrom('blob_chunks').where('key', '=', key).execute();
       let seq = 0;
@@ -59,21 +50,21 @@ export class DatabaseBlobStore implements BlobStore {
   }
 
   async get(key: string): Promise<Buffer> {
-    const rows = await this.handle.db.selectFrom('blob_chunks').select('data').where('key', '=', checkKey(key)).orderBy('seq').execute();
-    if (rows.length === 0) throw missing(key);
+    const rows = await this.handle.db.selectFrom('blob_chunks').select('data').where('key', '=', checkBlobKey(key)).orderBy('seq').execute();
+    if (rows.length === 0) throw blobNotFound(key);
     return Buffer.concat(rows.map((r) => r.data));
   }
 
   async stream(key: string): Promise<Readable> {
     const { db } = this.handle;
-    const count = await db.selectFrom('blob_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', checkKey(key)).executeTakeFirstOrThrow();
+    const count = await db.selectFrom('blob_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', checkBlobKey(key)).executeTakeFirstOrThrow();
     const chunks = Number(count.n);
-    if (chunks === 0) throw missing(key);
+    if (chunks === 0) throw blobNotFound(key);
     return Readable.from(
       (async function* () {
         for (let seq = 0; seq < chunks; seq++) {
           const row = await db.selectFrom('blob_chunks').select('data').where('key', '=', key).where('seq', '=', seq).executeTakeFirst();
-          if (!row) throw missing(key);
+          if (!row) throw blobNotFound(key);
           yield row.data;
         }
       })(),
@@ -81,13 +72,13 @@ export class DatabaseBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.handle.db.deleteFrom('blob_chunks').where('key', '=', checkKey(key)).execute();
+    await this.handle.db.deleteFrom('blob_chunks').where('key', '=', checkBlobKey(key)).execute();
   }
 
   async deletePrefix(prefix: string): Promise<void> {
     // An exact comparison of the key's start, the same on both databases (LIKE would need escapes
     // for the `_` in ids, and is case-blind on SQLite).
-    const start = `${checkKey(prefix)}/`;
+    const start = `${checkBlobKey(prefix)}/`;
     await this.handle.db
       .deleteFrom('blob_chunks')
       .where(sql<string>`substr(key, 1, ${start.length})`, '=', start)

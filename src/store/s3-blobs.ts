@@ -16,7 +16,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { BlobStore } from './blobs.js';
+import { blobNotFound, checkBlobKey, type BlobStore } from './blobs.js';
 
 export interface S3Settings {
   bucket: string;
@@ -30,18 +30,9 @@ export interface S3Settings {
   prefix: string;
 }
 
-function checkKey(key: string): string {
-  if (!/^[A-Za-z0-9_./-]+$/.test(key) || key.includes('..')) throw new Error(`invalid blob key: ${key}`);
-  return key;
-}
-
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
-}
-
-function missing(key: string): Error {
-  return Object.assign(new Error(`blob not found: ${key}`), { code: 'ENOENT' });
 }
 
 export class S3BlobStore implements BlobStore {
@@ -67,7 +58,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   private objectKey(key: string): string {
-    return `${this.settings.prefix}${checkKey(key)}`;
+    return `${this.settings.prefix}${checkBlobKey(key)}`;
   }
 
   async put(key: string, data: Buffer): Promise<void> {
@@ -84,7 +75,7 @@ export class S3BlobStore implements BlobStore {
     try {
       return await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
     } catch (error) {
-      if (isMissing(error)) throw missing(key);
+      if (isMissing(error)) throw blobNotFound(key);
       throw error;
     }
   }
