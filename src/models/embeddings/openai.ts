@@ -3,7 +3,6 @@
 // Pages go in batches; a server that answers with vectors of another length (one that ignores
 // `dimensions`) fails the document rather than mixing lengths that cannot be compared.
 import { postJson } from '../llm/http.js';
-import { ModelUnavailable } from '../llm/types.js';
 import type { EmbeddingSettings } from './settings.js';
 import { EmbeddingUnavailable, type EmbeddingDimensions, type EmbeddingProvider } from './types.js';
 
@@ -34,23 +33,18 @@ export class OpenAiEmbedding implements EmbeddingProvider {
   private async request(input: readonly string[], dimensions: EmbeddingDimensions, signal: AbortSignal): Promise<Float32Array[]> {
     const headers: Record<string, string> = {};
     if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
-    let body: EmbeddingsReply;
-    try {
-      body = (await postJson(
-        {
-          url: `${this.settings.baseUrl}/embeddings`,
-          headers,
-          vendor: 'The embedding server',
-          signal,
-          // An empty page is sent as one space: servers refuse empty strings.
-          body: { model: this.settings.model, input: input.map((t) => t || ' '), dimensions, encoding_format: 'float' },
-        },
-        this.settings,
-      )) as EmbeddingsReply;
-    } catch (error) {
-      if (error instanceof ModelUnavailable) throw new EmbeddingUnavailable(error.message.replace('model provider', 'embedding provider'));
-      throw error;
-    }
+    const body = (await postJson(
+      {
+        url: `${this.settings.baseUrl}/embeddings`,
+        headers,
+        vendor: 'The embedding server',
+        signal,
+        failure: (problem) => new EmbeddingUnavailable(`The embedding provider failed: ${problem}.`),
+        // An empty page is sent as one space: servers refuse empty strings.
+        body: { model: this.settings.model, input: input.map((t) => t || ' '), dimensions, encoding_format: 'float' },
+      },
+      this.settings,
+    )) as EmbeddingsReply;
     const data = Array.isArray(body.data) ? body.data : [];
     if (data.length !== input.length) throw new EmbeddingUnavailable(`The embedding server returned ${data.length} vectors for ${input.length} pages.`);
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));

@@ -2,7 +2,7 @@
 // errors, timeouts and dropped connections are tried again after a wait that doubles each time,
 // or after exactly as long as the vendor asks (`Retry-After`, `retry-after-ms`). A request the
 // vendor refuses for good (bad key, bad request) is not repeated. When every attempt fails the
-// run fails with ModelUnavailable, carrying the vendor's own message.
+// run fails with ModelUnavailable (or the caller's own error), carrying the vendor's own message.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelSettings } from './settings.js';
 import { ModelUnavailable } from './types.js';
@@ -20,6 +20,8 @@ export interface JsonRequest {
   signal: AbortSignal;
   /** The vendor's name, for messages. */
   vendor: string;
+  /** The error thrown when every attempt failed; ModelUnavailable unless the caller is not a model. */
+  failure?: (problem: string) => Error;
 }
 
 /** What came back: the parsed body of a 2xx answer. */
@@ -56,7 +58,7 @@ export async function postJson(request: JsonRequest, settings: Pick<ModelSetting
     }
     if (attempt < settings.retries) await sleep(Math.min(waitMs, MAX_WAIT_MS), undefined, { signal: request.signal });
   }
-  throw new ModelUnavailable(`The model provider failed: ${lastProblem}.`);
+  throw request.failure ? request.failure(lastProblem) : new ModelUnavailable(`The model provider failed: ${lastProblem}.`);
 }
 
 /** `Retry-After` (seconds or an HTTP date) or OpenAI's `retry-after-ms`, in milliseconds. */
