@@ -85,6 +85,27 @@ describe('queries (D4)', () => {
     expect(done).toMatchObject({ status: 'completed', answer: { answer: '', not_found: true, citations: [] }, cost: { estimated_micro: 0, settled_micro: 0 } });
   });
 
+  it('honours Idempotency-Key: the same question asked twice with one key is one query, held and charged once', async () => {
+    const documentId = await completedDocument(live);
+    const ask = (question: string, key = 'ask-once') =>
+      live.request('POST', `/api/v1/documents/${documentId}/queries`, { json: { question }, headers: { 'idempotency-key': key } });
+    const first = await ask('Who is billed?');
+    expect(first.status).toBe(202);
+    const again = await ask('Who is billed?');
+    expect(again.status).toBe(202);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // The key with another question is refused (DECISIONS: same key and body).
+    const other = await ask('What is the total?');
+    expect(other.status).toBe(422);
+    expect(other.json.error.details['Idempotency-Key']).toBeDefined();
+    expect((await waitForQuery(live, documentId, first.json.id)).status).toBe('completed');
+    const listed = (await live.get(`/api/v1/documents/${documentId}/queries`)).json.data;
+    expect(listed.map((q: any) => q.id)).toEqual([first.json.id]);
+    const usage = (await live.get(`/api/v1/documents/${documentId}?include=usage`)).json.usage.records;
+    expect(new Set(usage.filter((r: any) => r.stage === 'query').map((r: any) => r.query_id))).toEqual(new Set([first.json.id]));
+  });
+
   it('follows a schema sent with the question', async () => {
     const documentId = await completedDocument(test);
     const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total_due: { type: 'number' } } };

@@ -10,10 +10,11 @@ import { planAllows } from '../../domain/plans.js';
 import { schemaProblem } from '../../pipeline/extraction/result.js';
 import { estimateQueryMicro } from '../../pipeline/query.js';
 import { findDocument, holdCredit } from '../../store/documents.js';
-import { findQuery, insertQuery, listQueries } from '../../store/queries.js';
+import { findQuery, insertQuery, listQueries, type QueryRow } from '../../store/queries.js';
 import * as clock from '../../domain/clock.js';
 import type { AppDeps } from '../app.js';
 import { scopeOf } from '../auth.js';
+import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
 import { queryToWire } from '../serialize.js';
 import { assertSomeCredit } from '../submit.js';
@@ -71,12 +72,14 @@ export const queryRoutes =
         // a question the credit cannot cover is accepted and then fails (SPEC.md, D8).
         const guessedTokens = doc.page_count * TOKENS_PER_PAGE_GUESS;
         const estimate = mode === 'test' ? 0 : estimateQueryMicro(query, guessedTokens, deps.config);
-        const queryId = newId('qry');
-        const now = clock.now();
-        await deps.store.writeTransaction(async (tx) => {
-          const held = await holdCredit(tx, principal.workspaceId, estimate);
-          await insertQuery(tx, {
-            id: queryId,
+        // Idempotency-Key (DECISIONS): the same question asked again with the key is one query,
+        // held and charged once. The document is part of the request, so the key cannot be
+        // replayed onto another document's question.
+        const hash = hashJson({ document: doc.id, ...body });
+        return idempotent(deps.store.db, request, reply, idempotencyKeyOf(request), hash, deps.config.idempotencyStaleMs, async (remember) => {
+          const now = clock.now();
+          const row: QueryRow = {
+            id: newId('qry'),
             document_id: doc.id,
             workspace_id: principal.workspaceId,
             mode,
@@ -85,7 +88,7 @@ export const queryRoutes =
             model_used: modelUsed(query.model_requested, guessedTokens),
             estimated_micro: estimate,
             settled_micro: null,
-            hold_micro: held ? estimate : 0,
+            hold_micro: 0,
             answer: null,
             error_type: null,
             error_message: null,
@@ -98,11 +101,17 @@ export const queryRoutes =
             locked_by: null,
             lease_token: null,
             lease_expires_at: null,
+          };
+          const answer = await deps.store.writeTransaction(async (tx) => {
+            if (await holdCredit(tx, principal.workspaceId, estimate)) row.hold_micro = estimate;
+            await insertQuery(tx, row);
+            const accepted = { status: 202, body: queryToWire(row) };
+            await remember(tx, accepted);
+            return accepted;
           });
+          await deps.wakeup.notify();
+          return answer;
         });
-        await deps.wakeup.notify();
-        const row = await findQuery(deps.store.db, doc.id, queryId, scopeOf(principal));
-        return reply.code(202).send(queryToWire(row!));
       },
     );
 
