@@ -27,7 +27,6 @@ interface Progress {
   state: string;
   stage: string;
   pages: number | null;
-  done: boolean;
 }
 
 /** Draws one line per file; on a terminal the block is redrawn in place. */
@@ -141,7 +140,7 @@ export async function runParse(argv: string[]): Promise<number> {
   await mkdir(outDir, { recursive: true });
 
   const taken = new Set<string>();
-  const jobs = positionals.map((file) => ({ file, output: outputName(file, taken), progress: { name: path.basename(file), state: 'uploading', stage: 'received', pages: null, done: false } as Progress }));
+  const jobs = positionals.map((file) => ({ file, output: outputName(file, taken), progress: { name: path.basename(file), state: 'uploading', stage: 'received', pages: null } as Progress }));
   const view = new ProgressView(
     jobs.map((j) => j.progress),
     Boolean(process.stderr.isTTY),
@@ -181,7 +180,6 @@ export async function runParse(argv: string[]): Promise<number> {
       const reason = error instanceof FolioApiError ? `${error.type}: ${error.message}` : (error as Error).message;
       failures.push(`${job.file}: ${reason}`);
     } finally {
-      progress.done = true;
       view.update();
     }
   };

@@ -40,7 +40,7 @@ export interface List<T> {
 export type DocumentInclude = 'text' | 'markdown' | 'pages' | 'tables' | 'key_values' | 'usage' | 'options';
 export type PageInclude = 'embeddings' | 'tables' | 'key_values' | 'layout' | 'images' | 'image_data';
 
-/** The routes this client calls, by method name; checked against the served OpenAPI document. */
+/** Every route the client calls: each request is made from this table, which a test checks against the served OpenAPI document. */
 export const OPERATIONS = {
   submit: ['POST', '/api/v1/documents'],
   listDocuments: ['GET', '/api/v1/documents'],
@@ -207,8 +207,15 @@ export class FolioClient {
     }
   }
 
-  private async json<T>(method: string, path: string, init: Parameters<FolioClient['send']>[2] = {}): Promise<T> {
-    const response = await this.send(method, path, init);
+  /** One of OPERATIONS, its `{name}` path parameters filled in and the query string added. */
+  private call(operation: keyof typeof OPERATIONS, params: Record<string, string>, search = '', init: Parameters<FolioClient['send']>[2] = {}): Promise<Response> {
+    const [method, template] = OPERATIONS[operation];
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
+    return this.send(method, `${path}${search}`, init);
+  }
+
+  private async json<T>(operation: keyof typeof OPERATIONS, params: Record<string, string>, search = '', init: Parameters<FolioClient['send']>[2] = {}): Promise<T> {
+    const response = await this.call(operation, params, search, init);
     return (await response.json()) as T;
   }
 
@@ -225,7 +232,7 @@ export class FolioClient {
       form.append('file', toBlob(file.data), file.filename);
       return form;
     };
-    return this.json('POST', OPERATIONS.submit[1], { body, headers: this.idempotency(options.idempotencyKey), signal: options.signal });
+    return this.json('submit', {}, '', { body, headers: this.idempotency(options.idempotencyKey), signal: options.signal });
   }
 
   /** Uploads up to 10 files as one batch (`files[]`); each entry is accepted or refused on its own. */
@@ -236,13 +243,13 @@ export class FolioClient {
       for (const file of files) form.append('files[]', toBlob(file.data), file.filename);
       return form;
     };
-    const answer = await this.json<{ documents: BatchEntry[] }>('POST', OPERATIONS.submit[1], { body, headers: this.idempotency(options.idempotencyKey), signal: options.signal });
+    const answer = await this.json<{ documents: BatchEntry[] }>('submit', {}, '', { body, headers: this.idempotency(options.idempotencyKey), signal: options.signal });
     return answer.documents;
   }
 
   /** Asks Folio to download and read a document (`POST /documents`, JSON). */
   submitUrl(url: string, options: SubmitOptions = {}): Promise<Accepted> {
-    return this.json('POST', OPERATIONS.submit[1], {
+    return this.json('submit', {}, '', {
       json: { url, ...(options.options ? { options: options.options } : {}) },
       headers: this.idempotency(options.idempotencyKey),
       signal: options.signal,
@@ -250,7 +257,7 @@ export class FolioClient {
   }
 
   listDocuments(params: { limit?: number; starting_after?: string; status?: DocumentStatus } = {}): Promise<List<DocumentListItem>> {
-    return this.json('GET', `/api/v1/documents${query(params)}`);
+    return this.json('listDocuments', {}, query(params));
   }
 
   /** Every document, newest first, page after page. */
@@ -265,46 +272,46 @@ export class FolioClient {
   }
 
   getDocument(id: string, params: { include?: DocumentInclude[] } = {}, signal?: AbortSignal): Promise<Document> {
-    return this.json('GET', `/api/v1/documents/${encodeURIComponent(id)}${query({ include: params.include })}`, { signal });
+    return this.json('getDocument', { id }, query({ include: params.include }), { signal });
   }
 
   async deleteDocument(id: string): Promise<void> {
-    await this.send('DELETE', `/api/v1/documents/${encodeURIComponent(id)}`);
+    await this.call('deleteDocument', { id });
   }
 
   /** `page` is one page (3) or an inclusive range ("1-3"). */
   getPages(id: string, params: { include?: PageInclude[]; page?: number | string } = {}): Promise<{ object: 'list'; document_id: string; data: Page[] }> {
-    return this.json('GET', `/api/v1/documents/${encodeURIComponent(id)}/pages${query({ include: params.include, page: params.page })}`);
+    return this.json('getPages', { id }, query({ include: params.include, page: params.page }));
   }
 
   listImages(id: string, params: { page?: number | string; data?: boolean } = {}): Promise<{ object: 'list'; document_id: string; data: Image[] }> {
-    return this.json('GET', `/api/v1/documents/${encodeURIComponent(id)}/images${query({ page: params.page, include: params.data ? ['data'] : undefined })}`);
+    return this.json('listImages', { id }, query({ page: params.page, include: params.data ? ['data'] : undefined }));
   }
 
   /** A picture's bytes (PNG for a figure, JPEG for a page). */
   async getImage(id: string, imageId: string): Promise<{ contentType: string; bytes: Uint8Array }> {
-    const response = await this.send('GET', `/api/v1/documents/${encodeURIComponent(id)}/images/${encodeURIComponent(imageId)}`);
+    const response = await this.call('getImage', { id, image_id: imageId });
     return { contentType: response.headers.get('content-type') ?? 'application/octet-stream', bytes: new Uint8Array(await response.arrayBuffer()) };
   }
 
   createQuery(id: string, body: CreateQuery, options: { idempotencyKey?: string | false } = {}): Promise<Query> {
-    return this.json('POST', `/api/v1/documents/${encodeURIComponent(id)}/queries`, { json: body, headers: this.idempotency(options.idempotencyKey) });
+    return this.json('createQuery', { id }, '', { json: body, headers: this.idempotency(options.idempotencyKey) });
   }
 
   listQueries(id: string, params: { limit?: number; starting_after?: string } = {}): Promise<List<Query>> {
-    return this.json('GET', `/api/v1/documents/${encodeURIComponent(id)}/queries${query(params)}`);
+    return this.json('listQueries', { id }, query(params));
   }
 
   getQuery(id: string, queryId: string, signal?: AbortSignal): Promise<Query> {
-    return this.json('GET', `/api/v1/documents/${encodeURIComponent(id)}/queries/${encodeURIComponent(queryId)}`, { signal });
+    return this.json('getQuery', { id, query_id: queryId }, '', { signal });
   }
 
   getAccount(): Promise<Account> {
-    return this.json('GET', '/api/v1/account');
+    return this.json('getAccount', {});
   }
 
   listUsage(params: { limit?: number; starting_after?: string; document_id?: string; since?: string; until?: string } = {}): Promise<List<UsageRecord>> {
-    return this.json('GET', `/api/v1/usage${query(params)}`);
+    return this.json('listUsage', {}, query(params));
   }
 
   /**
@@ -313,19 +320,16 @@ export class FolioClient {
    * A failed document is returned, not thrown: its `error` says why.
    */
   async waitUntilDone(id: string, options: WaitOptions = {}): Promise<Document> {
-    const deadline = Date.now() + (options.timeoutMs ?? 600_000);
-    let interval = options.intervalMs ?? 500;
-    const maxInterval = options.maxIntervalMs ?? 5000;
-    for (;;) {
-      const document = await this.getDocument(id, {}, options.signal);
-      options.onProgress?.(document);
-      if (FINISHED.has(document.status)) {
-        return options.include?.length && document.status === 'completed' ? this.getDocument(id, { include: options.include }, options.signal) : document;
-      }
-      if (Date.now() + interval > deadline) throw new FolioApiError(0, 'timeout', `Document ${id} was still ${document.status} (${document.stage}) when the wait ran out.`);
-      await sleep(interval, options.signal);
-      interval = Math.min(maxInterval, Math.round(interval * 1.5));
-    }
+    const document = await pollUntil(
+      () => this.getDocument(id, {}, options.signal),
+      (d) => {
+        options.onProgress?.(d);
+        return FINISHED.has(d.status);
+      },
+      (d) => `Document ${id} was still ${d.status} (${d.stage}) when the wait ran out.`,
+      options,
+    );
+    return options.include?.length && document.status === 'completed' ? this.getDocument(id, { include: options.include }, options.signal) : document;
   }
 
   /** Uploads a file and waits for its result. */
@@ -335,15 +339,30 @@ export class FolioClient {
   }
 
   /** Polls a question until it is answered or failed. */
-  async waitForQuery(id: string, queryId: string, options: Pick<WaitOptions, 'timeoutMs' | 'intervalMs' | 'maxIntervalMs' | 'signal'> = {}): Promise<Query> {
-    const deadline = Date.now() + (options.timeoutMs ?? 600_000);
-    let interval = options.intervalMs ?? 500;
-    for (;;) {
-      const answer = await this.getQuery(id, queryId, options.signal);
-      if (answer.status === 'completed' || answer.status === 'failed') return answer;
-      if (Date.now() + interval > deadline) throw new FolioApiError(0, 'timeout', `Query ${queryId} was still ${answer.status} when the wait ran out.`);
-      await sleep(interval, options.signal);
-      interval = Math.min(options.maxIntervalMs ?? 5000, Math.round(interval * 1.5));
-    }
+  waitForQuery(id: string, queryId: string, options: Pick<WaitOptions, 'timeoutMs' | 'intervalMs' | 'maxIntervalMs' | 'signal'> = {}): Promise<Query> {
+    return pollUntil(
+      () => this.getQuery(id, queryId, options.signal),
+      (q) => q.status === 'completed' || q.status === 'failed',
+      (q) => `Query ${queryId} was still ${q.status} when the wait ran out.`,
+      options,
+    );
+  }
+}
+
+/** Reads until `done`, the pause between reads growing by half up to `maxIntervalMs`. */
+async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  stillWaiting: (value: T) => string,
+  options: Pick<WaitOptions, 'timeoutMs' | 'intervalMs' | 'maxIntervalMs' | 'signal'>,
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 600_000);
+  let interval = options.intervalMs ?? 500;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() + interval > deadline) throw new FolioApiError(0, 'timeout', stillWaiting(value));
+    await sleep(interval, options.signal);
+    interval = Math.min(options.maxIntervalMs ?? 5000, Math.round(interval * 1.5));
   }
 }
