@@ -13,7 +13,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 
 // The test helpers read the store when they load, so they are loaded after it is set.
 process.env.FOLIO_TEST_STORE = 'postgres';
@@ -45,10 +44,7 @@ try {
     // The worker goes back to waiting before the next one arrives.
     await new Promise((r) => setTimeout(r, 50));
   }
-  const db = new pg.Client({ connectionString: install.env.DATABASE_URL });
-  await db.connect();
-  const rows = (await db.query('SELECT started_at - created_at AS wait FROM documents WHERE id = ANY($1)', [ids])).rows;
-  await db.end();
+  const rows = (await install.database((db) => db.query('SELECT started_at - created_at AS wait FROM documents WHERE id = ANY($1)', [ids]))).rows;
   const waits = rows.map((r) => Number(r.wait)).sort((a, b) => a - b);
   const figures = { samples: waits.length, median_ms: percentile(waits, 50), p95_ms: percentile(waits, 95), max_ms: waits[waits.length - 1], worker_poll_ms: 60_000 };
   console.log(`wakeup: ${figures.samples} documents | created -> claimed median ${figures.median_ms} ms, p95 ${figures.p95_ms} ms, max ${figures.max_ms} ms (worker poll 60 s, so NOTIFY did the waking)`);

@@ -10,7 +10,6 @@
 //   the database itself;
 // - the expiry sweeper, run by all six processes: every expired document purged once, its
 //   pictures and upload gone.
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
 import { longPdf, textPdf } from '../helpers/pdfs.js';
@@ -38,16 +37,6 @@ async function startCluster(env: NodeJS.ProcessEnv = {}): Promise<{ apis: Server
   return { apis, workers };
 }
 
-async function database<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: install.env.DATABASE_URL });
-  await db.connect();
-  try {
-    return await fn(db);
-  } finally {
-    await db.end();
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(STORE !== 'postgres')('three API and three worker processes on one PostgreSQL', () => {
@@ -60,7 +49,7 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
     const statuses = answers.map((a) => a.status);
     expect(new Set(statuses)).toEqual(new Set([200, 429]));
 
-    const windows = await database((db) =>
+    const windows = await install.database((db) =>
       db.query<{ count: number }>(
         `SELECT r.count::int AS count FROM rate_counters r JOIN api_keys k ON k.id = r.key_id WHERE k.workspace_id = $1`,
         [ws.id],
@@ -83,7 +72,7 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
     expect(statuses.filter((s) => s === 402)).toHaveLength(60);
     const refused = answers.find((a) => a.status === 402)!;
     expect(refused.json.error).toMatchObject({ type: 'quota_exceeded', limit: 40, used: 40 });
-    const used = await database((db) => db.query('SELECT count::int AS count FROM request_quota WHERE workspace_id = $1', [ws.id]));
+    const used = await install.database((db) => db.query('SELECT count::int AS count FROM request_quota WHERE workspace_id = $1', [ws.id]));
     expect(used.rows).toEqual([{ count: 40 }]);
   });
 
@@ -110,12 +99,12 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
     for (const ids of perKey) expect(new Set(ids).size).toBe(1);
     const distinct = new Set(perKey.map((ids) => ids[0]));
     expect(distinct.size).toBe(keys.length);
-    const rows = await database((db) => db.query('SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1', [ws.id]));
+    const rows = await install.database((db) => db.query('SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1', [ws.id]));
     expect(rows.rows[0].n).toBe(keys.length);
     const client = new Client(apis[0].url, ws.live);
     for (const id of distinct) expect((await client.waitFor(id, 60_000)).status).toBe('completed');
     // One hold and one charge per document, not per request.
-    const records = await database((db) => db.query('SELECT count(*)::int AS n FROM usage_records WHERE workspace_id = $1', [ws.id]));
+    const records = await install.database((db) => db.query('SELECT count(*)::int AS n FROM usage_records WHERE workspace_id = $1', [ws.id]));
     expect(records.rows[0].n).toBe(keys.length);
   }, 120_000);
 
@@ -133,7 +122,7 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
     // Sampled from the database, where a claim is visible the moment it commits.
     let maxProcessing = 0;
     let done = false;
-    const sampler = database(async (db) => {
+    const sampler = install.database(async (db) => {
       while (!done) {
         const r = await db.query(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND status = 'processing'`, [ws.id]);
         maxProcessing = Math.max(maxProcessing, r.rows[0].n);
@@ -159,7 +148,7 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await client.upload([['file', `e${i}.pdf`, pdf]])).json.id);
     for (const id of ids) expect((await client.waitFor(id)).status).toBe('completed');
-    const before = await database((db) => db.query(`SELECT count(DISTINCT key)::int AS n FROM blob_chunks WHERE key LIKE 'images/%' OR key LIKE 'uploads/%'`));
+    const before = await install.database((db) => db.query(`SELECT count(DISTINCT key)::int AS n FROM blob_chunks WHERE key LIKE 'images/%' OR key LIKE 'uploads/%'`));
     expect(before.rows[0].n).toBeGreaterThanOrEqual(ids.length * 2);
     for (const s of servers.splice(0)) await s.stop();
 
@@ -168,7 +157,7 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
     const cluster = await startCluster(later);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const left = await database((db) => db.query(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND status <> 'expired'`, [ws.id]));
+      const left = await install.database((db) => db.query(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND status <> 'expired'`, [ws.id]));
       if (left.rows[0].n === 0) break;
       if (Date.now() > deadline) throw new Error(`${left.rows[0].n} documents not purged`);
       await sleep(100);
@@ -182,14 +171,14 @@ describe.skipIf(STORE !== 'postgres')('three API and three worker processes on o
       .reduce((sum, line) => sum + JSON.parse(line).purged, 0);
     // Documents of the earlier tests expired too (they share the installation); each purge is
     // logged once by the process that did it.
-    const expired = await database((db) => db.query(`SELECT count(*)::int AS n FROM documents WHERE status = 'expired'`));
+    const expired = await install.database((db) => db.query(`SELECT count(*)::int AS n FROM documents WHERE status = 'expired'`));
     expect(expired.rows[0].n).toBeGreaterThanOrEqual(ids.length);
     expect(purged).toBe(expired.rows[0].n);
     expect(logs).not.toContain('expiry sweep failed');
 
-    const after = await database((db) => db.query(`SELECT count(*)::int AS n FROM blob_chunks WHERE key LIKE 'images/%' OR key LIKE 'uploads/%'`));
+    const after = await install.database((db) => db.query(`SELECT count(*)::int AS n FROM blob_chunks WHERE key LIKE 'images/%' OR key LIKE 'uploads/%'`));
     expect(after.rows[0].n).toBe(0);
-    const pages = await database((db) => db.query('SELECT count(*)::int AS n FROM document_pages WHERE document_id = ANY($1)', [ids]));
+    const pages = await install.database((db) => db.query('SELECT count(*)::int AS n FROM document_pages WHERE document_id = ANY($1)', [ids]));
     expect(pages.rows[0].n).toBe(0);
     const gone = await new Client(cluster.apis[1].url, ws.live).get(`/api/v1/documents/${ids[0]}`);
     expect(gone.status).toBe(410);

@@ -4,7 +4,6 @@
 // Idempotency-Key, and blob writes failing (uploads and pictures). Afterwards every accepted document is `completed` (or `failed` with a reason),
 // none is stuck, each has one set of pages and one charge, and the credit adds up to the cent.
 import { randomInt } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
 import { longPdf, textPdf } from '../helpers/pdfs.js';
@@ -34,16 +33,6 @@ async function start(args: string[]): Promise<Server> {
   return server;
 }
 
-async function database<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: install.env.DATABASE_URL });
-  await db.connect();
-  try {
-    return await fn(db);
-  } finally {
-    await db.end();
-  }
-}
-
 /** Every document finished once: one set of pages, one page charge, the credit adding up. */
 async function expectAllFinishedOnce(client: Client, workspaceId: string, ids: string[], pagesEach: number): Promise<void> {
   let settled = 0;
@@ -60,12 +49,12 @@ async function expectAllFinishedOnce(client: Client, workspaceId: string, ids: s
     expect(full.usage.records[0]).toMatchObject({ sku: 'pages.layout', quantity: pagesEach });
     settled += doc.cost.settled_micro;
   }
-  const rows = await database((db) => db.query('SELECT document_id, count(*)::int AS n FROM document_pages WHERE document_id = ANY($1) GROUP BY document_id', [ids]));
+  const rows = await install.database((db) => db.query('SELECT document_id, count(*)::int AS n FROM document_pages WHERE document_id = ANY($1) GROUP BY document_id', [ids]));
   expect(rows.rows.map((r) => r.n)).toEqual(ids.map(() => pagesEach));
   const account = (await client.get('/api/v1/account')).json;
   expect(account.credits.available_micro).toBe(CREDITS - settled);
   // Nothing is left held: the balance itself went down by exactly what was settled.
-  const workspace = await database((db) => db.query('SELECT balance_micro::bigint AS balance, held_micro::bigint AS held FROM workspaces WHERE id = $1', [workspaceId]));
+  const workspace = await install.database((db) => db.query('SELECT balance_micro::bigint AS balance, held_micro::bigint AS held FROM workspaces WHERE id = $1', [workspaceId]));
   expect(Number(workspace.rows[0].held)).toBe(0);
   expect(Number(workspace.rows[0].balance)).toBe(CREDITS - settled);
 }
@@ -96,7 +85,7 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
     for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(120)]])).json.id);
     for (let drop = 0; drop < 3; drop++) {
       await new Promise((r) => setTimeout(r, 400));
-      await database((db) =>
+      await install.database((db) =>
         db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'psql%'"),
       );
     }
@@ -145,7 +134,7 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
     const ws = await install.workspace({ credits: CREDITS });
     // The database refuses the first 3 upload writes and the first 4 picture writes. Sequences
     // are not rolled back with the failing transaction, so each refusal is used up once.
-    await database((db) =>
+    await install.database((db) =>
       db.query(`
         CREATE SEQUENCE upload_faults; CREATE SEQUENCE picture_faults;
         CREATE FUNCTION refuse_blob_write() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -187,19 +176,19 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
       await expectAllFinishedOnce(client, ws.id, ids, 3);
       // Each document has its three pictures, written once: no blob is left from a failed
       // attempt or a refused upload (in the whole installation, which other tests share).
-      const images = await database((db) => db.query('SELECT blob_key FROM images WHERE document_id = ANY($1)', [ids]));
+      const images = await install.database((db) => db.query('SELECT blob_key FROM images WHERE document_id = ANY($1)', [ids]));
       expect(images.rows).toHaveLength(ids.length * 3);
-      const orphans = await database((db) =>
+      const orphans = await install.database((db) =>
         db.query(`SELECT DISTINCT key FROM blob_chunks b
                    WHERE (key LIKE 'images/%' AND NOT EXISTS (SELECT 1 FROM images i WHERE i.blob_key = b.key))
                       OR (key LIKE 'uploads/%' AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.upload_key = b.key))`),
       );
       expect(orphans.rows).toEqual([]);
       // The picture failures did happen, in the worker, and were retried.
-      const used = await database((db) => db.query('SELECT last_value::int AS n FROM picture_faults'));
+      const used = await install.database((db) => db.query('SELECT last_value::int AS n FROM picture_faults'));
       expect(used.rows[0].n).toBeGreaterThan(4);
     } finally {
-      await database((db) => db.query('DROP TRIGGER refuse_blob_write ON blob_chunks'));
+      await install.database((db) => db.query('DROP TRIGGER refuse_blob_write ON blob_chunks'));
     }
   }, 120_000);
 });

@@ -149,11 +149,7 @@ describe.skipIf(STORE !== 'postgres')('API and worker on machines that share no 
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
 
     expect((await client.request('DELETE', `/api/v1/documents/${doc.id}`)).status).toBeLessThan(300);
-    const pg = (await import('pg')).default;
-    const db = new pg.Client({ connectionString: install.env.DATABASE_URL });
-    await db.connect();
-    const left = await db.query("SELECT count(*)::int AS n FROM blob_chunks WHERE key LIKE '%' || $1 || '%'", [doc.id]);
-    await db.end();
+    const left = await install.database((db) => db.query("SELECT count(*)::int AS n FROM blob_chunks WHERE key LIKE '%' || $1 || '%'", [doc.id]));
     expect(left.rows[0].n).toBe(0);
   });
 });

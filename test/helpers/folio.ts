@@ -86,6 +86,18 @@ export class Installation {
     return { id: out.workspace.id, organizationId: out.organization.id, live: out.keys.live, test: out.keys.test };
   }
 
+  /** Runs `fn` with a connection to this installation's PostgreSQL schema (PostgreSQL only). */
+  async database<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+    if (!this.env.DATABASE_URL) throw new Error('this installation runs on SQLite');
+    const db = new pg.Client({ connectionString: this.env.DATABASE_URL });
+    await db.connect();
+    try {
+      return await fn(db);
+    } finally {
+      await db.end();
+    }
+  }
+
   async start(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Server> {
     return Server.start(args, { ...this.env, ...env });
   }
