@@ -24,8 +24,6 @@ function byKey(scope: Scope, key: string) {
 /** `staleMs`: how long a pending claim may go unfinished before it is taken to be abandoned. */
 export async function claimKey(db: Db, scope: Scope, key: string, hash: string, at: number, staleMs: number): Promise<Claim> {
   const match = byKey(scope, key);
-  // A key older than the window is forgotten and may be used afresh.
-  await match(db.deleteFrom('idempotency_keys')).where('created_at', '<=', at - IDEMPOTENCY_WINDOW_MS).execute();
   const token = randomUUID();
   const inserted = await db
     .insertInto('idempotency_keys')
@@ -35,12 +33,18 @@ export async function claimKey(db: Db, scope: Scope, key: string, hash: string, 
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'fresh', token };
   const row = await match(db.selectFrom('idempotency_keys').selectAll()).executeTakeFirst();
   if (!row) return claimKey(db, scope, key, hash, at, staleMs);
-  if (row.request_hash !== hash) return { kind: 'mismatch' };
-  if (row.state === 'done') return { kind: 'replay', status: row.status_code!, body: JSON.parse(row.response!) };
-  if (row.created_at > at - staleMs) return { kind: 'in_progress' };
-  // Abandoned: take it over, unless another request just did.
-  const taken = await match(db.updateTable('idempotency_keys').set({ claim_token: token, created_at: at }))
-    .where('state', '=', 'pending')
+  // A key older than the window is forgotten: this request claims it afresh, whatever it held.
+  const forgotten = row.created_at <= at - IDEMPOTENCY_WINDOW_MS;
+  if (!forgotten) {
+    if (row.request_hash !== hash) return { kind: 'mismatch' };
+    if (row.state === 'done') return { kind: 'replay', status: row.status_code!, body: JSON.parse(row.response!) };
+    if (row.created_at > at - staleMs) return { kind: 'in_progress' };
+  }
+  // Forgotten or abandoned: take it over, unless another request just did (the row as read is
+  // the condition).
+  const taken = await match(
+    db.updateTable('idempotency_keys').set({ claim_token: token, created_at: at, state: 'pending', request_hash: hash, status_code: null, response: null }),
+  )
     .where('created_at', '=', row.created_at)
     .where((eb) => (row.claim_token === null ? eb('claim_token', 'is', null) : eb('claim_token', '=', row.claim_token)))
     .executeTakeFirst();

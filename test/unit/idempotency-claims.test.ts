@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
-import { claimKey, rememberAnswer } from '../../src/store/idempotency.js';
+import { claimKey, IDEMPOTENCY_WINDOW_MS, rememberAnswer } from '../../src/store/idempotency.js';
 
 let dir: string;
 let store: Store;
@@ -39,5 +39,18 @@ describe('idempotency claims', () => {
     expect(await store.writeTransaction((tx) => rememberAnswer(tx, scope, 'k1', first.token, 202, { id: 'doc_dead' }))).toBe(false);
     expect(await store.writeTransaction((tx) => rememberAnswer(tx, scope, 'k1', second.token, 202, { id: 'doc_live' }))).toBe(true);
     expect(await claimKey(store.db, scope, 'k1', 'hash', 9_000, 5_000)).toEqual({ kind: 'replay', status: 202, body: { id: 'doc_live' } });
+  });
+
+  it('are forgotten 24 hours after they were claimed: the key is claimed afresh, by any body', async () => {
+    const day = IDEMPOTENCY_WINDOW_MS;
+    const first = await claimKey(store.db, scope, 'k2', 'hash', 1_000, 5_000);
+    if (first.kind !== 'fresh') throw new Error('expected a fresh claim');
+    await store.writeTransaction((tx) => rememberAnswer(tx, scope, 'k2', first.token, 202, { id: 'doc_old' }));
+    expect(await claimKey(store.db, scope, 'k2', 'hash', day, 5_000)).toEqual({ kind: 'replay', status: 202, body: { id: 'doc_old' } });
+    const later = await claimKey(store.db, scope, 'k2', 'another body', 1_000 + day, 5_000);
+    expect(later.kind).toBe('fresh');
+    if (later.kind !== 'fresh') return;
+    expect(await store.writeTransaction((tx) => rememberAnswer(tx, scope, 'k2', later.token, 202, { id: 'doc_new' }))).toBe(true);
+    expect(await claimKey(store.db, scope, 'k2', 'another body', 2_000 + day, 5_000)).toEqual({ kind: 'replay', status: 202, body: { id: 'doc_new' } });
   });
 });
