@@ -47,6 +47,7 @@ export const OPERATIONS = {
   getDocument: ['GET', '/api/v1/documents/{id}'],
   deleteDocument: ['DELETE', '/api/v1/documents/{id}'],
   getPages: ['GET', '/api/v1/documents/{id}/pages'],
+  getPagePreview: ['GET', '/api/v1/documents/{id}/pages/{page}/preview'],
   listImages: ['GET', '/api/v1/documents/{id}/images'],
   getImage: ['GET', '/api/v1/documents/{id}/images/{image_id}'],
   createQuery: ['POST', '/api/v1/documents/{id}/queries'],
@@ -137,7 +138,8 @@ function newIdempotencyKey(): string {
 }
 
 function toBlob(data: FileInput['data']): Blob {
-  return data instanceof Blob ? data : new Blob([data]);
+  // A shared buffer cannot be a Blob part in the DOM's types; an upload's bytes never are one.
+  return data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>]);
 }
 
 function query(params: Record<string, string | number | undefined | string[]>): string {
@@ -284,12 +286,18 @@ export class FolioClient {
     return this.json('getPages', { id }, query({ include: params.include, page: params.page }));
   }
 
+  /** A JPEG of one page rendered on demand (long side `size` px, 64 to 1568); layout and citation boxes line up with it. */
+  async getPagePreview(id: string, page: number, params: { size?: number } = {}, signal?: AbortSignal): Promise<Uint8Array<ArrayBuffer>> {
+    const response = await this.call('getPagePreview', { id, page: String(page) }, query({ size: params.size }), { signal });
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
   listImages(id: string, params: { page?: number | string; data?: boolean } = {}): Promise<{ object: 'list'; document_id: string; data: Image[] }> {
     return this.json('listImages', { id }, query({ page: params.page, include: params.data ? ['data'] : undefined }));
   }
 
   /** A picture's bytes (PNG for a figure, JPEG for a page). */
-  async getImage(id: string, imageId: string): Promise<{ contentType: string; bytes: Uint8Array }> {
+  async getImage(id: string, imageId: string): Promise<{ contentType: string; bytes: Uint8Array<ArrayBuffer> }> {
     const response = await this.call('getImage', { id, image_id: imageId });
     return { contentType: response.headers.get('content-type') ?? 'application/octet-stream', bytes: new Uint8Array(await response.arrayBuffer()) };
   }

@@ -10,6 +10,7 @@ import * as m004 from './migrations/004-model-layer.js';
 import * as m005 from './migrations/005-page-embeddings.js';
 import * as m006 from './migrations/006-database-blobs.js';
 import * as m007 from './migrations/007-idempotency-claims.js';
+import * as m008 from './migrations/008-page-geometry.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 5, ...m005 },
   { id: 6, ...m006 },
   { id: 7, ...m007 },
+  { id: 8, ...m008 },
 ];
 
 const LOCK_KEY = 4_242_001;

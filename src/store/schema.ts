@@ -99,6 +99,9 @@ export interface DocumentPagesTable {
   result: string | null;
   /** With embeddings: `{model, dimensions, vector_f32le}` (base64 float32) as JSON. */
   embedding: string | null;
+  /** Quarter turns (0, 90, 180, 270) and skew in degrees the page model applied (RawPage). */
+  rotation: number;
+  skew: number;
 }
 
 export interface ImagesTable {

@@ -49,7 +49,10 @@ describe('tables', () => {
     expect(pages[0].tables).toHaveLength(1);
     expect(table).toMatchObject({ rows: [header, ...rows], columns: 3, header_rows: 1, continued_from_previous_page: false, continues_on_next_page: false });
     expect(table.markdown.split('\n')).toEqual(['| Region | Revenue | Growth |', '| --- | --- | --- |', '| North | 1,200 | 4% |', '| South | 950 | 2% |', '| East | 1,410 | 7% |']);
-    expect(table.cells[0]).toEqual({ row: 0, column: 0, row_span: 1, column_span: 1, text: 'Region' });
+    expect(table.cells[0]).toMatchObject({ row: 0, column: 0, row_span: 1, column_span: 1, text: 'Region' });
+    // Each cell's box (additive): the first cell starts where the table does.
+    expect(table.cells[0].bbox.left).toBeCloseTo(table.bbox.left, 2);
+    expect(table.cells[0].bbox.top).toBeCloseTo(table.bbox.top, 2);
     expect(table.bbox.left).toBeCloseTo(72 / 612, 2);
     // Page text holds the table as markdown, in reading order after the line above it.
     expect(pages[0].text).toBe(`Sales by region in 2024.\n\n${table.markdown}`);

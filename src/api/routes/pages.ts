@@ -1,7 +1,9 @@
-// GET /documents/{id}/pages: the only endpoint with everything per page.
+// GET /documents/{id}/pages: the only endpoint with everything per page; and, additive, a page's
+// preview rendered on demand from the upload (the playground draws its layout boxes over it).
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { invalidRequest } from '../../domain/errors.js';
+import { FolioError, invalidRequest } from '../../domain/errors.js';
+import type { SupportedMediaType } from '../../domain/media-types.js';
 import { parsePageRange } from '../../domain/page-range.js';
 import { getPages } from '../../store/documents.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
@@ -18,6 +20,14 @@ const Query = Type.Object({
   include: Type.Optional(Type.String({ description: `Comma-separated: ${PAGE_INCLUDES.join(', ')}.` })),
   page: Type.Optional(Type.String({ description: 'One page ("3") or an inclusive range ("1-3").' })),
 });
+
+const PreviewParams = Type.Object({ id: Type.String({ maxLength: 64 }), page: Type.Integer({ minimum: 1 }) });
+const PreviewQuery = Type.Object(
+  { size: Type.Optional(Type.Integer({ minimum: 64, maximum: 1568, default: 1024, description: 'Long side in pixels (64 to 1568, default 1024).' })) },
+  { additionalProperties: false },
+);
+/** A preview that takes longer than this is given up (a pathological page must not hold a reader thread). */
+const PREVIEW_TIMEOUT_MS = 30_000;
 
 export const pageRoutes =
   (deps: AppDeps): FastifyPluginAsync =>
@@ -67,6 +77,41 @@ export const pageRoutes =
             return page;
           }),
         };
+      },
+    );
+
+    app.get(
+      '/documents/:id/pages/:page/preview',
+      {
+        schema: {
+          summary: 'A JPEG of one page, rendered on demand (additive)',
+          description:
+            'The whole page drawn from the upload, turned and straightened as its layout was read, so `bbox` fractions from `include=layout`, tables and citations land on it. Free; counts toward the rate limit. Office files have no drawing of their own: 404.',
+          params: PreviewParams,
+          querystring: PreviewQuery,
+          response: { ...errorResponses(401, 402, 404, 409, 410, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { id, page } = request.params as Static<typeof PreviewParams>;
+        const { size = 1024 } = request.query as Static<typeof PreviewQuery>;
+        const row = await completedDocument(deps.store.db, id, request.principal);
+        if (page > row.page_count) throw new FolioError('not_found', `The document has ${row.page_count} page${row.page_count === 1 ? '' : 's'}; there is no page ${page}.`);
+        const [stored] = await getPages(deps.store.db, row.id, page, page);
+        if (!row.upload_key || !stored) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
+        const bytes = await deps.store.blobs.get(row.upload_key);
+        const outcome = await deps.pool.preview(
+          row.content_type as SupportedMediaType,
+          bytes,
+          { page, rotation: stored.rotation as 0 | 90 | 180 | 270, skew: stored.skew, size },
+          AbortSignal.timeout(PREVIEW_TIMEOUT_MS),
+        );
+        if (!outcome.ok) throw new FolioError('internal_error', outcome.message);
+        if (!outcome.value) throw new FolioError('not_found', 'This type of file has no drawing of its own to preview; its layout (include=layout) has the positions of its text.');
+        return reply
+          .header('content-type', 'image/jpeg')
+          .header('cache-control', 'private, max-age=3600')
+          .send(Buffer.from(outcome.value.buffer, outcome.value.byteOffset, outcome.value.byteLength));
       },
     );
   };

@@ -93,6 +93,9 @@ const LayoutElement = Type.Object({
   reading_order: Type.Integer(),
   level: Type.Optional(Type.Integer()),
   figure_index: Type.Optional(Nullable(Type.Integer())),
+  lines: Type.Optional(
+    Type.Array(Type.Object({ text: Type.String(), bbox: BBox }), { description: "The element's lines with their boxes (additive; absent for tables and figures)." }),
+  ),
 });
 
 const Table = Type.Object({
@@ -101,8 +104,8 @@ const Table = Type.Object({
   markdown: Type.String(),
   header_rows: Type.Integer({ description: 'Leading rows that are column headers (additive).' }),
   cells: Type.Array(
-    Type.Object({ row: Type.Integer(), column: Type.Integer(), row_span: Type.Integer(), column_span: Type.Integer(), text: Type.String() }),
-    { description: 'Every cell once, with its span (additive).' },
+    Type.Object({ row: Type.Integer(), column: Type.Integer(), row_span: Type.Integer(), column_span: Type.Integer(), text: Type.String(), bbox: Type.Optional(Nullable(BBox)) }),
+    { description: 'Every cell once, with its span and box; the box is null where the reader knows no positions, as in Office tables (additive).' },
   ),
   bbox: BBox,
   continued_from_previous_page: Type.Boolean({ description: 'The table goes on from the previous page (additive).' }),

@@ -51,6 +51,13 @@ interface PageIndex {
   /** Figure captions on the page: a quote may be one when only a picture shows the value. */
   captions: string[];
   elements: { text: string; bbox: Box }[];
+  /** Runs of text whose boxes are known, finer than elements: each element's lines, each table's cells row by row. */
+  runs: Located[][];
+}
+
+interface Located {
+  text: string;
+  bbox: Box;
 }
 
 /** The pages of a document, ready to check quotes against. */
@@ -63,6 +70,11 @@ export class PageTexts {
         text: normalizeText(page.text),
         captions: page.layout.filter((e) => e.type === 'figure' && e.text).map((e) => normalizeQuote(e.text)),
         elements: page.layout.map((e) => ({ text: normalizeText(e.text), bbox: e.bbox })),
+        runs: [
+          ...page.layout.filter((e) => e.lines?.length).map((e) => e.lines!.map((l) => ({ text: normalizeText(l.text), bbox: l.bbox }))),
+          // Stored before cells had boxes (or an Office table): no run, the element's box serves.
+          ...page.tables.map((t) => t.cells.filter((c) => c.bbox).map((c) => ({ text: normalizeText(c.text), bbox: c.bbox! }))).filter((cells) => cells.length),
+        ],
       });
     }
   }
@@ -79,11 +91,21 @@ export class PageTexts {
     return findWords(index.text, wanted) >= 0 || index.captions.includes(wanted);
   }
 
-  /** The box of the layout element holding the quote, when one element holds it whole. */
+  /**
+   * Where the quote stands on the page: the lines (or table cells) that hold it, else the layout
+   * element holding it whole, else null. The smallest such box wins, so a value in a table
+   * points at its cell and not at the whole table.
+   */
   locate(page: number, quote: string): Box | null {
     const index = this.pages.get(page);
     const wanted = normalizeQuote(quote);
     if (!index || !wanted) return null;
+    let best: Box | null = null;
+    for (const run of index.runs) {
+      const box = smallestWindow(run, wanted);
+      if (box && (!best || area(box) < area(best))) best = box;
+    }
+    if (best) return best;
     const element = index.elements.find((e) => findWords(e.text, wanted) >= 0);
     return element ? element.bbox : null;
   }
@@ -94,6 +116,36 @@ export class PageTexts {
     return null;
   }
 }
+
+/** The union box of the fewest consecutive items whose joined text holds `wanted`, or null. */
+function smallestWindow(items: readonly Located[], wanted: string): Box | null {
+  let best: { count: number; box: Box } | null = null;
+  for (let start = 0; start < items.length; start++) {
+    let joined = '';
+    for (let end = start; end < items.length && (!best || end - start + 1 < best.count); end++) {
+      joined = joined ? `${joined} ${items[end].text}` : items[end].text;
+      if (findWords(joined, wanted) >= 0) {
+        best = { count: end - start + 1, box: unionOf(items.slice(start, end + 1).map((i) => i.bbox)) };
+        break;
+      }
+      // Once the items after `start` are as long as the quote, a match that begins in `start`
+      // would already have been found: a later start gives the smaller window.
+      if (joined.length - items[start].text.length - 1 >= wanted.length) break;
+    }
+  }
+  return best?.box ?? null;
+}
+
+function unionOf(boxes: Box[]): Box {
+  const left = Math.min(...boxes.map((b) => b.left));
+  const top = Math.min(...boxes.map((b) => b.top));
+  const right = Math.max(...boxes.map((b) => b.left + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.top + b.height));
+  const round = (value: number) => Math.round(value * 10_000) / 10_000;
+  return { left: round(left), top: round(top), width: round(right - left), height: round(bottom - top) };
+}
+
+const area = (box: Box) => box.width * box.height;
 
 // ---- Does the quote bear the value out? ----
 

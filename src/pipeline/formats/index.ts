@@ -28,6 +28,11 @@ export interface FormatReader {
   scan(bytes: Uint8Array, page: RawPage): Promise<Scan>;
   /** Renders pages or regions of them; absent for types that get no pictures. */
   render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncIterable<RenderedBitmap>;
+  /**
+   * Renders a whole page to look at (the playground's page previews), whether or not the type
+   * gets pictures under SPEC.md's rules; absent for types with no drawing of their own (Office).
+   */
+  preview?(bytes: Uint8Array, request: RenderRequest, maxSide: number): AsyncIterable<RenderedBitmap>;
 }
 
 const pdf: FormatReader = {
@@ -38,6 +43,7 @@ const pdf: FormatReader = {
     return { image, dpi, unitsPerPixel: 72 / dpi };
   },
   render: renderPdfRegions,
+  preview: (bytes, request, maxSide) => renderPdfRegions(bytes, [request], maxSide),
 };
 
 type ImageType = 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/bmp' | 'image/heic' | 'image/heif';
@@ -49,6 +55,7 @@ function imageReader(type: ImageType, withPictures: boolean): FormatReader {
     scan: async (bytes, page) => ({ image: await decodeImagePage(bytes, type, page.number), dpi: page.dpi ?? null, unitsPerPixel: 1 }),
     // SPEC.md picture rule 4: PNG and JPEG uploads get pictures; TIFF, BMP and HEIF none.
     ...(withPictures ? { render: (bytes: Uint8Array, requests: RenderRequest[], maxSide: number) => renderImageRegions(bytes, type, requests, maxSide) } : {}),
+    preview: (bytes, request, maxSide) => renderImageRegions(bytes, type, [request], maxSide),
   };
 }
 

@@ -11,6 +11,8 @@ export interface LayoutElement {
   reading_order: number;
   level?: number;
   figure_index?: number | null;
+  /** Additive: the element's lines with their boxes, so a quote can be shown where it stands. */
+  lines?: { text: string; bbox: { left: number; top: number; width: number; height: number } }[];
 }
 
 export function fractionBox(box: Box, width: number, height: number) {
@@ -38,6 +40,12 @@ export function pageLayout(page: Page): LayoutElement[] {
     };
     if (block.type === 'heading' && block.level !== undefined) element.level = block.level;
     if (block.type === 'figure') element.figure_index = page.figures[block.figure!]?.index ?? null;
+    if (block.lines.length) {
+      element.lines = block.lines.map((index) => {
+        const line = page.lines[index];
+        return { text: line.words.map((w) => page.words[w].text).join(' '), bbox: fractionBox(line.box, page.width, page.height) };
+      });
+    }
     return element;
   });
 }

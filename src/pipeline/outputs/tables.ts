@@ -10,7 +10,8 @@ export interface WireTable {
   markdown: string;
   // Additive beyond SPEC.md's {rows, columns, markdown}:
   header_rows: number;
-  cells: { row: number; column: number; row_span: number; column_span: number; text: string }[];
+  /** Every cell once; `bbox` is null where the reader knows no positions (Office tables). */
+  cells: { row: number; column: number; row_span: number; column_span: number; text: string; bbox: { left: number; top: number; width: number; height: number } | null }[];
   bbox: { left: number; top: number; width: number; height: number };
   continued_from_previous_page: boolean;
   continues_on_next_page: boolean;
@@ -44,7 +45,14 @@ export function pageTables(page: Page): WireTable[] {
     columns: table.columnCount,
     markdown: tableMarkdown(table),
     header_rows: table.headerRows,
-    cells: table.cells.map((c) => ({ row: c.row, column: c.column, row_span: c.rowSpan, column_span: c.columnSpan, text: c.text })),
+    cells: table.cells.map((c) => ({
+      row: c.row,
+      column: c.column,
+      row_span: c.rowSpan,
+      column_span: c.columnSpan,
+      text: c.text,
+      bbox: c.box ? fractionBox(c.box, page.width, page.height) : null,
+    })),
     bbox: fractionBox(table.box, page.width, page.height),
     continued_from_previous_page: table.continuedFromPrevious,
     continues_on_next_page: table.continuesOnNext,

@@ -20,6 +20,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
   const now = clock.now();
   const pageResults = ctx.model?.pageResults;
   const embeddings = ctx.embeddings?.pages;
+  const pageSize = new Map(pages.map((p) => [p.number, p]));
   const pageRows = documentOutputs(ctx).map((outputs) => ({
     document_id: doc.id,
     page_number: outputs.page,
@@ -31,8 +32,9 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     markdown: outputs.markdown,
     result: pageResults?.has(outputs.page) ? JSON.stringify(pageResults.get(outputs.page)) : null,
     embedding: embeddings?.has(outputs.page) ? packEmbedding(embeddings.get(outputs.page)!) : null,
+    rotation: pageSize.get(outputs.page)?.rotation ?? 0,
+    skew: pageSize.get(outputs.page)?.skew ?? 0,
   }));
-  const pageSize = new Map(pages.map((p) => [p.number, p]));
   const imageRows = ctx.pictures.map((picture) => {
     const id = newId('img');
     const extension = picture.mediaType === 'image/png' ? 'png' : 'jpg';

@@ -4,7 +4,7 @@ import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
 import type { Page, RawPage } from '../page-model.js';
 import type { PictureRequest } from '../pictures.js';
-import type { Analysis, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
+import type { Analysis, PreviewRequest, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
@@ -41,6 +41,11 @@ export class ReaderPool {
 
   render(mediaType: SupportedMediaType, bytes: Uint8Array, requests: PictureRequest[], signal?: AbortSignal): Promise<ReaderOutcome<RenderedPicture[]>> {
     return this.pool.run({ kind: 'render', mediaType, bytes, requests }, { signal }) as Promise<ReaderOutcome<RenderedPicture[]>>;
+  }
+
+  /** A JPEG of one whole page; null for types with no drawing of their own (Office). */
+  preview(mediaType: SupportedMediaType, bytes: Uint8Array, page: PreviewRequest, signal?: AbortSignal): Promise<ReaderOutcome<Uint8Array | null>> {
+    return this.pool.run({ kind: 'preview', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Uint8Array | null>>;
   }
 
   async close(): Promise<void> {

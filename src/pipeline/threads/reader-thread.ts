@@ -18,7 +18,17 @@ export type ReaderTask =
   | { kind: 'read'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis }
   | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage }
   | { kind: 'layout'; raw: RawPage[]; analysis: Analysis }
-  | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[] };
+  | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[] }
+  | { kind: 'preview'; mediaType: SupportedMediaType; bytes: Uint8Array; page: PreviewRequest };
+
+/** A whole page to look at, turned and straightened as its page model was. */
+export interface PreviewRequest {
+  page: number;
+  rotation: RawPage['rotation'];
+  skew: number;
+  /** Long side in pixels. */
+  size: number;
+}
 
 /** What reading gives: the analysed pages, or the raw pages when some must be read by OCR first. */
 export type ReadResult = { pages: Page[] } | { raw: RawPage[] };
@@ -54,11 +64,28 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: analyzeDocument(task.raw, task.analysis) };
       case 'render':
         return { ok: true, value: await renderPictures(task) };
+      case 'preview':
+        return { ok: true, value: await renderPreview(task) };
     }
   } catch (error) {
     if (error instanceof PdfOpenError || error instanceof ImageReadError || error instanceof OfficeReadError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
     return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${(error as Error).message}` };
   }
+}
+
+/** A JPEG of the page, or null for a type with no drawing of its own. */
+async function renderPreview(task: Extract<ReaderTask, { kind: 'preview' }>): Promise<Uint8Array | null> {
+  const reader = readerFor(task.mediaType);
+  if (!reader.preview) return null;
+  const { page, rotation, skew, size } = task.page;
+  for await (const bitmap of reader.preview(task.bytes, { page, rotation, skew, region: null, maxScale: Number.POSITIVE_INFINITY }, size)) {
+    const bytes = await sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } })
+      .removeAlpha()
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return null;
 }
 
 async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Promise<RenderedPicture[]> {

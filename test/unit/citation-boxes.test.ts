@@ -1,0 +1,80 @@
+// Where a cited quote stands on its page (DECISIONS D12: citations may carry the quote's `bbox`):
+// the lines or table cells that hold it, not the whole block or table around it.
+import { describe, expect, it } from 'vitest';
+import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
+import type { PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+
+const box = (left: number, top: number, width = 0.5, height = 0.02) => ({ left, top, width, height });
+
+function outputs(partial: Partial<PageOutputs>): PageOutputs {
+  return { page: 1, text: '', wordCount: 0, tables: [], keyValues: {}, layout: [], markdown: null, ...partial };
+}
+
+const paragraph = {
+  type: 'paragraph',
+  text: 'The lease starts on 1 March 2024 and runs for two years. Rent is paid monthly in advance.',
+  bbox: box(0.1, 0.1, 0.8, 0.1),
+  reading_order: 0,
+  lines: [
+    { text: 'The lease starts on 1 March 2024 and', bbox: box(0.1, 0.1, 0.8) },
+    { text: 'runs for two years. Rent is paid', bbox: box(0.1, 0.13, 0.7) },
+    { text: 'monthly in advance.', bbox: box(0.1, 0.16, 0.3) },
+  ],
+};
+
+const table = {
+  rows: [
+    ['Item', 'Amount'],
+    ['Rent', '1,200.00'],
+    ['Deposit', '2,400.00'],
+  ],
+  columns: 2,
+  markdown: '',
+  header_rows: 1,
+  cells: [
+    ['Item', 0, 0],
+    ['Amount', 0, 1],
+    ['Rent', 1, 0],
+    ['1,200.00', 1, 1],
+    ['Deposit', 2, 0],
+    ['2,400.00', 2, 1],
+  ].map(([text, row, column]) => ({ row: row as number, column: column as number, row_span: 1, column_span: 1, text: text as string, bbox: box(0.1 + (column as number) * 0.3, 0.5 + (row as number) * 0.05, 0.3, 0.05) })),
+  bbox: box(0.1, 0.5, 0.6, 0.15),
+  continued_from_previous_page: false,
+  continues_on_next_page: false,
+};
+
+const page = outputs({
+  text: `${paragraph.text}\n\n| Item | Amount |\n| Rent | 1,200.00 |\n| Deposit | 2,400.00 |`,
+  layout: [paragraph, { type: 'table', text: '| Item | Amount |', bbox: table.bbox, reading_order: 1 }],
+  tables: [table],
+});
+
+describe('PageTexts.locate', () => {
+  const texts = new PageTexts([page]);
+
+  it('gives the one line holding a quote', () => {
+    expect(texts.locate(1, '1 March 2024')).toEqual(box(0.1, 0.1, 0.8));
+  });
+
+  it('gives the union of the lines a quote runs across', () => {
+    expect(texts.locate(1, 'two years. Rent is paid monthly')).toEqual({ left: 0.1, top: 0.13, width: 0.7, height: 0.05 });
+  });
+
+  it('gives the table cell holding a value, not the table', () => {
+    expect(texts.locate(1, '2,400.00')).toEqual(box(0.4, 0.6, 0.3, 0.05));
+  });
+
+  it('gives the cells of a row a quote spans', () => {
+    expect(texts.locate(1, 'Rent 1,200.00')).toEqual({ left: 0.1, top: 0.55, width: 0.6, height: 0.05 });
+  });
+
+  it('falls back to the element when its lines are not stored (pages read before lines existed)', () => {
+    const old = new PageTexts([outputs({ text: paragraph.text, layout: [{ ...paragraph, lines: undefined }] })]);
+    expect(old.locate(1, '1 March 2024')).toEqual(paragraph.bbox);
+  });
+
+  it('gives null for words that are not on the page', () => {
+    expect(texts.locate(1, 'five years')).toBeNull();
+  });
+});
