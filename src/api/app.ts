@@ -4,6 +4,9 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { randomUUID } from 'node:crypto';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
@@ -95,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   });
 
   await app.register(operationsRoutes(deps));
+  await servePlayground(app);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (api) => {
@@ -113,6 +117,36 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   }, { prefix: '/api/v1' });
 
   return app;
+}
+
+/** Built by `npm run build` (scripts/build-playground.mjs) next to the compiled server. */
+const PLAYGROUND_DIR = fileURLToPath(new URL('../playground/', import.meta.url));
+
+/**
+ * The playground at `/`: its page, script and styles, each registered as its own route (no
+ * wildcard, so unknown paths keep the API's 404). The page shows what documents say, so it may load
+ * nothing but its own files and talk to nothing but this server.
+ */
+async function servePlayground(app: FastifyInstance): Promise<void> {
+  if (!existsSync(`${PLAYGROUND_DIR}index.html`)) {
+    app.log.warn({ dir: PLAYGROUND_DIR }, 'playground not built (npm run build); / is not served');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: PLAYGROUND_DIR,
+    prefix: '/',
+    wildcard: false,
+    index: 'index.html',
+    schemaHide: true,
+    setHeaders(reply) {
+      reply.header(
+        'content-security-policy',
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'no-referrer');
+    },
+  });
 }
 
 /** The address clients should use for links: FOLIO_PUBLIC_URL, else the request's own host. */

@@ -1,0 +1,377 @@
+// One finished document: each page's picture (rendered on demand by the preview endpoint) with
+// its layout boxes, beside the page's text, tables, key/values, figures and layout elements; the
+// document's markdown; and cited quotes shown where they stand.
+import { FolioApiError, type Document, type FolioClient, type Page } from 'folio/client';
+import { byId, fill, h, tabs } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+import { Overlay, type Box } from './overlay.js';
+
+export interface Citation {
+  page: number;
+  quote: string;
+  bbox?: Box | null;
+}
+
+type Table = NonNullable<Page['tables']>[number];
+type LayoutElement = NonNullable<Page['layout']>[number];
+
+const PREVIEW_SIZE = 1400;
+/** Office files have no drawing of their own (the preview endpoint answers 404): their pages are sketched from the layout. */
+const OFFICE = /^application\/vnd\.openxmlformats-officedocument\./;
+/** A4 portrait: the shape given to pages drawn from their layout (Office files have no drawing). */
+const SKETCH_RATIO = 297 / 210;
+
+export class DocumentViewer {
+  private client: FolioClient | null = null;
+  private document: Document | null = null;
+  private readonly pages = new Map<number, Promise<Page>>();
+  private readonly pictures = new Map<string, Promise<string>>();
+  /** Pages shown as sketches drawn from their layout. */
+  private readonly sketches = new Set<number>();
+  private current = 0;
+  private citation: Citation | null = null;
+  private readonly overlay = new Overlay(byId('page-overlay') as unknown as SVGSVGElement);
+  private readonly viewTabs = tabs(byId('view-tabs'));
+  private readonly pageTabs = tabs(byId('page-tabs'));
+  /** The page being shown; a slower load of an earlier page must not overwrite it. */
+  private showing = 0;
+
+  constructor() {
+    byId('page-prev').addEventListener('click', () => void this.showPage(this.current - 1));
+    byId('page-next').addEventListener('click', () => void this.showPage(this.current + 1));
+    const number = byId<HTMLInputElement>('page-number');
+    number.addEventListener('change', () => void this.showPage(Number(number.value)));
+    const boxes = byId<HTMLInputElement>('show-boxes');
+    boxes.addEventListener('change', () => this.overlay.setLayoutVisible(boxes.checked));
+    byId<HTMLInputElement>('markdown-source').addEventListener('change', () => this.renderMarkdownView());
+  }
+
+  /** Shows a completed document, from its first page. */
+  async open(client: FolioClient, document: Document): Promise<void> {
+    this.close();
+    this.client = client;
+    this.document = document;
+    const viewer = byId('viewer');
+    viewer.hidden = false;
+    fill(byId('viewer-heading'), document.filename ?? document.id);
+    fill(
+      byId('viewer-summary'),
+      `${document.page_count} page${document.page_count === 1 ? '' : 's'} · ${document.content_type} · ${document.analysis} · `,
+      document.cost.settled_micro === null ? '' : `US$${(document.cost.settled_micro / 1e6).toFixed(4)} · `,
+      h('code', {}, document.id),
+    );
+    byId<HTMLInputElement>('page-number').max = String(document.page_count);
+    fill(byId('page-count'), `of ${document.page_count}`);
+    byId('tab-markdown').hidden = typeof document.markdown !== 'string';
+    this.viewTabs.select('tab-pages');
+    this.renderMarkdownView();
+    await this.showPage(1);
+    byId('viewer-heading').focus();
+  }
+
+  close(): void {
+    for (const url of this.pictures.values()) void url.then((u) => URL.revokeObjectURL(u), () => {});
+    this.pictures.clear();
+    this.sketches.clear();
+    this.pages.clear();
+    this.document = null;
+    this.citation = null;
+    this.current = 0;
+    this.overlay.clear();
+  }
+
+  get openDocument(): Document | null {
+    return this.document;
+  }
+
+  /** Goes to the citation's page, draws its box and marks its quote in the page text. */
+  async showCitation(citation: Citation): Promise<void> {
+    this.citation = citation;
+    this.viewTabs.select('tab-pages');
+    this.pageTabs.select('ptab-text');
+    await this.showPage(citation.page, true);
+    byId('page-canvas').scrollIntoView({ block: 'nearest' });
+    byId('ppanel-text').querySelector('mark')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  async showPage(number: number, keepCitation = false): Promise<void> {
+    const document = this.document;
+    const client = this.client;
+    if (!document || !client) return;
+    number = Math.min(Math.max(1, Math.round(number) || 1), document.page_count);
+    if (!keepCitation) this.citation = null;
+    this.current = number;
+    this.showing = number;
+    byId<HTMLInputElement>('page-number').value = String(number);
+    byId<HTMLButtonElement>('page-prev').disabled = number <= 1;
+    byId<HTMLButtonElement>('page-next').disabled = number >= document.page_count;
+    fill(byId('page-caption'), `Loading page ${number}…`);
+
+    let page: Page;
+    try {
+      page = await this.page(number);
+    } catch (error) {
+      if (this.showing === number) fill(byId('page-caption'), `Page ${number} could not be read: ${(error as Error).message}`);
+      return;
+    }
+    const picture = await this.preview(number, page).catch(() => null);
+    if (this.showing !== number) return;
+
+    const image = byId<HTMLImageElement>('page-image');
+    const canvas = byId('page-canvas');
+    if (picture) {
+      image.src = picture.url;
+      image.alt = `Page ${number}${picture.sketch ? ', drawn from its layout' : ''}`;
+      canvas.classList.toggle('sketch', picture.sketch);
+    }
+    this.overlay.showLayout(page.layout ?? []);
+    this.overlay.setLayoutVisible(byId<HTMLInputElement>('show-boxes').checked);
+    this.overlay.focus(null);
+    const cited = this.citation?.page === number ? this.citation : null;
+    this.overlay.cite(cited?.bbox);
+    fill(
+      byId('page-caption'),
+      `Page ${number}: ${page.word_count} words, ${page.tables?.length ?? 0} tables, ${Object.keys(page.key_values ?? {}).length} key/values, ${page.layout?.length ?? 0} layout elements`,
+      picture?.sketch ? ' (drawn from the layout: this type of file has no page picture)' : '',
+    );
+
+    this.renderText(page, cited);
+    this.renderTables(page.tables ?? []);
+    this.renderKeyValues(page);
+    this.renderFigures(page);
+    this.renderLayout(page.layout ?? []);
+  }
+
+  private page(number: number): Promise<Page> {
+    let loaded = this.pages.get(number);
+    if (!loaded) {
+      loaded = this.client!.getPages(this.document!.id, { page: number, include: ['tables', 'key_values', 'layout', 'images'] }).then((list) => list.data[0]);
+      loaded.catch(() => this.pages.delete(number));
+      this.pages.set(number, loaded);
+    }
+    return loaded;
+  }
+
+  /** The page's rendered preview, or a sketch from its layout when the file type has no drawing. */
+  private async preview(number: number, page: Page): Promise<{ url: string; sketch: boolean }> {
+    const key = `preview:${number}`;
+    if (!this.sketches.has(number) && !OFFICE.test(this.document!.content_type)) {
+      let url = this.pictures.get(key);
+      if (!url) {
+        url = this.client!.getPagePreview(this.document!.id, number, { size: PREVIEW_SIZE }).then((bytes) => URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' })));
+        this.pictures.set(key, url);
+      }
+      try {
+        return { url: await url, sketch: false };
+      } catch (error) {
+        this.pictures.delete(key);
+        if (!(error instanceof FolioApiError && error.status === 404)) throw error;
+      }
+    }
+    let drawn = this.pictures.get(key);
+    if (!drawn) {
+      drawn = Promise.resolve(sketchOf(page));
+      this.pictures.set(key, drawn);
+      this.sketches.add(number);
+    }
+    return { url: await drawn, sketch: true };
+  }
+
+  private picture(imageId: string): Promise<string> {
+    let url = this.pictures.get(imageId);
+    if (!url) {
+      url = this.client!.getImage(this.document!.id, imageId).then(({ contentType, bytes }) => URL.createObjectURL(new Blob([bytes], { type: contentType })));
+      url.catch(() => this.pictures.delete(imageId));
+      this.pictures.set(imageId, url);
+    }
+    return url;
+  }
+
+  /** Something in the panels that stands for a region of the page: hover or focus shows it. */
+  private pointsAt<T extends HTMLElement>(element: T, box: Box | null | undefined): T {
+    if (!box) return element;
+    const show = () => this.overlay.focus(box);
+    const hide = () => this.overlay.focus(null);
+    element.addEventListener('mouseenter', show);
+    element.addEventListener('focus', show);
+    element.addEventListener('mouseleave', hide);
+    element.addEventListener('blur', hide);
+    return element;
+  }
+
+  private renderText(page: Page, citation: Citation | null): void {
+    const panel = byId('ppanel-text');
+    const text = page.text;
+    const match = citation ? findQuote(text, citation.quote) : null;
+    const pre = h('pre', { class: 'page-text' });
+    if (match) {
+      pre.append(text.slice(0, match.start), h('mark', { class: 'cited' }, text.slice(match.start, match.end)), text.slice(match.end));
+    } else {
+      pre.append(text || '(no text on this page)');
+    }
+    fill(panel, pre);
+  }
+
+  private renderTables(tables: Table[]): void {
+    const panel = byId('ppanel-tables');
+    if (!tables.length) return fill(panel, h('p', { class: 'empty' }, 'No tables on this page.'));
+    fill(
+      panel,
+      ...tables.map((table, i) => {
+        const flags = [table.continued_from_previous_page && 'continued from the previous page', table.continues_on_next_page && 'continues on the next page'].filter(Boolean).join(', ');
+        const grid = h('table', { class: 'data-table' });
+        const head = h('thead');
+        const body = h('tbody');
+        const rows = new Map<number, HTMLTableRowElement>();
+        for (const cell of table.cells) {
+          let row = rows.get(cell.row);
+          if (!row) {
+            row = h('tr');
+            rows.set(cell.row, row);
+          }
+          const header = cell.row < table.header_rows;
+          const element = h(header ? 'th' : 'td', { rowspan: cell.row_span > 1 ? cell.row_span : null, colspan: cell.column_span > 1 ? cell.column_span : null }, cell.text);
+          row.append(this.pointsAt(element, cell.bbox));
+        }
+        for (const [index, row] of [...rows.entries()].sort((a, b) => a[0] - b[0])) (index < table.header_rows ? head : body).append(row);
+        if (head.childElementCount) grid.append(head);
+        grid.append(body);
+        const caption = `Table ${i + 1}: ${table.rows.length} rows × ${table.columns} columns${flags ? ` (${flags})` : ''}`;
+        return this.pointsAt(h('figure', { class: 'table-figure', tabindex: 0, 'aria-label': caption }, h('figcaption', {}, caption), h('div', { class: 'scroll' }, grid)), table.bbox);
+      }),
+    );
+  }
+
+  private renderKeyValues(page: Page): void {
+    const panel = byId('ppanel-kv');
+    const entries = Object.entries(page.key_values ?? {});
+    if (!entries.length) return fill(panel, h('p', { class: 'empty' }, 'No key/value pairs on this page.'));
+    fill(
+      panel,
+      h(
+        'table',
+        { class: 'data-table kv' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'Key'), h('th', {}, 'Value'), h('th', {}, 'Selection'), h('th', {}, 'Confidence (key / value)'))),
+        h(
+          'tbody',
+          {},
+          ...entries.map(([key, kv]) =>
+            h('tr', {}, h('th', { scope: 'row' }, key), h('td', {}, kv.value), h('td', {}, kv.selection_status ?? ''), h('td', {}, `${Math.round(kv.key_confidence)} / ${Math.round(kv.value_confidence)}`)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  private renderFigures(page: Page): void {
+    const panel = byId('ppanel-figures');
+    const images = page.images ?? [];
+    if (!images.length) return fill(panel, h('p', { class: 'empty' }, 'No pictures were taken of this page.'));
+    const list = h('ul', { class: 'figures' });
+    for (const image of images) {
+      const label = image.kind === 'page' ? 'Page picture (the page is mostly picture, or has few words)' : `Figure ${(image.figure_index ?? 0) + 1}${image.caption ? `: ${image.caption}` : ''}`;
+      const img = h('img', { alt: label, width: image.width, height: image.height });
+      void this.picture(image.id).then((url) => (img.src = url), () => (img.alt = `${label} (could not be loaded)`));
+      list.append(this.pointsAt(h('li', { tabindex: 0 }, h('figure', {}, img, h('figcaption', {}, label, ` · ${image.width}×${image.height} ${image.media_type}`))), image.bbox));
+    }
+    fill(panel, list);
+  }
+
+  private renderLayout(elements: LayoutElement[]): void {
+    const panel = byId('ppanel-layout');
+    if (!elements.length) return fill(panel, h('p', { class: 'empty' }, 'No layout elements on this page.'));
+    const list = h('ol', { class: 'layout-list' });
+    for (const element of elements) {
+      const kind = element.type === 'heading' && element.level ? `heading ${element.level}` : element.type.replace('_', ' ');
+      const text = element.text.length > 240 ? `${element.text.slice(0, 240)}…` : element.text;
+      list.append(this.pointsAt(h('li', { tabindex: 0 }, h('span', { class: `tag type-${element.type}` }, kind), ' ', text), element.bbox));
+    }
+    fill(panel, list);
+  }
+
+  private renderMarkdownView(): void {
+    const view = byId('markdown-view');
+    const markdown = this.document?.markdown;
+    if (typeof markdown !== 'string') return fill(view);
+    if (byId<HTMLInputElement>('markdown-source').checked) return fill(view, h('pre', { class: 'markdown-source' }, markdown));
+    // renderMarkdown escapes every HTML the document's text could carry (src/playground/markdown.ts).
+    view.innerHTML = renderMarkdown(markdown);
+  }
+}
+
+/**
+ * Where a quote stands in the page text, compared as the server compares quotes: case, runs of
+ * white space and table pipes do not count.
+ */
+export function findQuote(text: string, quote: string): { start: number; end: number } | null {
+  const fold = (s: string) => {
+    const chars: string[] = [];
+    const origin: number[] = [];
+    let space = true;
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (/\s|\|/.test(c)) {
+        if (!space) {
+          chars.push(' ');
+          origin.push(i);
+        }
+        space = true;
+      } else {
+        chars.push(c.toLowerCase());
+        origin.push(i);
+        space = false;
+      }
+    }
+    return { folded: chars.join('').trimEnd(), origin };
+  };
+  const page = fold(text);
+  const wanted = fold(quote).folded.trim();
+  if (!wanted) return null;
+  const at = page.folded.indexOf(wanted);
+  if (at < 0) return null;
+  return { start: page.origin[at], end: page.origin[at + wanted.length - 1] + 1 };
+}
+
+/** A picture of a page with no drawing of its own: its layout lines written where they stand. */
+function sketchOf(page: Page): string {
+  const width = 1000;
+  const height = Math.round(width * SKETCH_RATIO);
+  const ns = 'http://www.w3.org/2000/svg';
+  const root = document.createElementNS(ns, 'svg');
+  root.setAttribute('xmlns', ns);
+  root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  root.setAttribute('width', String(width));
+  root.setAttribute('height', String(height));
+  const background = document.createElementNS(ns, 'rect');
+  for (const [name, value] of Object.entries({ width, height, fill: '#fff' })) background.setAttribute(name, String(value));
+  root.append(background);
+  const write = (line: string, box: Box, size: number, fit: boolean) => {
+    const text = document.createElementNS(ns, 'text');
+    text.setAttribute('x', String(box.left * width));
+    text.setAttribute('y', String((box.top + box.height) * height - size * 0.25));
+    text.setAttribute('font-size', String(size));
+    text.setAttribute('font-family', 'sans-serif');
+    text.setAttribute('fill', '#333');
+    // A line of text fills its box; other text is squeezed only when it would overflow.
+    if (box.width > 0 && (fit || line.length * size * 0.55 > box.width * width)) {
+      text.setAttribute('textLength', String(box.width * width));
+      text.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
+    text.textContent = line;
+    root.append(text);
+  };
+  for (const element of page.layout ?? []) {
+    if (element.lines?.length) {
+      for (const line of element.lines) write(line.text, line.bbox, Math.max(6, Math.min(line.bbox.height * height * 0.8, 28)), true);
+      continue;
+    }
+    // A table (its markdown, one band per row) or an element stored without its lines.
+    const rows = element.text.split('\n').filter((row) => row.trim() && !/^\|(\s*:?-+:?\s*\|)+\s*$/.test(row));
+    const band = element.bbox.height / Math.max(1, rows.length);
+    rows.forEach((row, i) => {
+      const box = { ...element.bbox, top: element.bbox.top + i * band, height: band };
+      write(row, box, Math.max(6, Math.min(band * height * 0.7, 16)), false);
+    });
+  }
+  return URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(root)], { type: 'image/svg+xml' }));
+}

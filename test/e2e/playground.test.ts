@@ -1,0 +1,163 @@
+// The playground at `/` (issue 11 scope 3) in headless Chromium (Debian's `chromium`, driven by
+// playwright-core), used the way a person would, from the keyboard: paste a key, choose a corpus
+// PDF, watch it being read, then check its page picture and boxes, a table against the corpus
+// truth, the markdown, and a question's citation highlighted on the page. A screenshot is kept in
+// test-artifacts/. The browser side runs once (SQLite): the API beneath it runs on both stores in
+// the other files.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, CORPUS, Installation, ROOT, STORE, type Server } from '../helpers/folio.js';
+
+const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
+const haveBrowser = existsSync(CHROMIUM);
+// .ci/run installs Chromium and sets this, so a missing browser fails CI instead of skipping.
+if (!haveBrowser && process.env.FOLIO_REQUIRE_BROWSER === '1') throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
+if (!haveBrowser) console.warn(`playground tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set FOLIO_CHROMIUM)`);
+
+const CASE = path.join(CORPUS, 'tables/camelot-twotables_2');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+
+// Callbacks given to page.evaluate run in the page, where `globalThis` is the window (typed `any`:
+// this project's types have no DOM).
+describe.skipIf(!haveBrowser || STORE !== 'sqlite')('the playground', () => {
+  let install: Installation;
+  let server: Server;
+  let key: string;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    install = await Installation.create();
+    server = await install.start();
+    key = (await install.workspace()).test;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // A script error or a blocked load (the page's CSP) is a failure even when the page looks fine.
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await install?.destroy();
+  });
+
+  it('is served at / with a policy that lets it load and talk to nothing but this server', async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const html = await response.text();
+    // No CDN: every script and stylesheet comes from this server.
+    expect(html).not.toMatch(/(src|href)="https?:/);
+    expect((await fetch(`${server.url}/app.js`)).status).toBe(200);
+  });
+
+  it('reads a corpus PDF from the keyboard alone: page, table, markdown, and a cited answer on its page', async () => {
+    await page.goto(server.url);
+
+    // Skip link, then the key field.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('key-input');
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+    await page.getByText(/Using key ak_test_/).waitFor();
+    // The key is kept for this tab only.
+    expect(await page.evaluate(() => Object.keys((globalThis as any).localStorage).length)).toBe(0);
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('folio.playground.key'))).toBe(key);
+
+    // The file input opens the file chooser from the keyboard (Space), as for any person.
+    await page.locator('#file-input').focus();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    await chooser.setFiles(path.join(CASE, 'twotables_2.pdf'));
+
+    // Status is shown live, then the document opens by itself once read.
+    const item = page.locator('.document', { hasText: 'twotables_2.pdf' });
+    await item.waitFor();
+    await expect.poll(async () => item.locator('.status').textContent(), { timeout: 60_000 }).toBe('completed');
+    await page.locator('#viewer-heading', { hasText: 'twotables_2.pdf' }).waitFor();
+    const documentId = await page.locator('#viewer-summary code').textContent();
+    expect(documentId).toMatch(/^doc_/);
+    const api = new Client(server.url, key);
+
+    // The page picture (rendered by the preview endpoint) with one box per layout element.
+    await expect.poll(() => page.locator('#page-image').evaluate((img: any) => img.complete && img.naturalWidth), { timeout: 20_000 }).toBeGreaterThan(500);
+    const layout = (await api.get(`/api/v1/documents/${documentId}/pages?page=1&include=layout`)).json.data[0].layout;
+    expect(await page.locator('#page-overlay .layout-boxes rect').count()).toBe(layout.length);
+    await expect.poll(() => page.locator('#page-caption').textContent()).toContain('2 tables');
+
+    // Tables tab: from the Text tab, one ArrowRight. Both tables, cells as the corpus truth has them.
+    await page.locator('#ptab-text').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#ptab-tables').getAttribute('aria-selected')).toBe('true');
+    const truth = JSON.parse(await readFile(path.join(CASE, 'truth.tables.json'), 'utf8')) as { tables: { cells: { row: number; text: string }[] }[] };
+    const shown = page.locator('#ppanel-tables table');
+    expect(await shown.count()).toBe(truth.tables.length);
+    for (const [i, table] of truth.tables.entries()) {
+      const pooled = table.cells.filter((c) => c.row === 12).map((c) => c.text);
+      const rowTexts = await shown.nth(i).locator('tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent?.trim())));
+      expect(rowTexts).toContainEqual(pooled);
+    }
+    // Focusing a table draws its box over the page.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.classList.contains('table-figure'))).toBe(true);
+    expect(await page.locator('#page-overlay .focused').count()).toBe(1);
+
+    // Markdown tab: the document's markdown rendered, its tables as tables.
+    await page.locator('#tab-pages').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#panel-markdown').isVisible()).toBe(true);
+    expect(await page.locator('#markdown-view table').count()).toBe(2);
+    await expect.poll(() => page.locator('#markdown-view').textContent()).toContain('Andhra Pradesh');
+
+    // Ask a question (Ctrl+Enter in the question field) and show its citation on the page.
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#panel-ask').isVisible()).toBe(true);
+    await page.locator('#ask-question').focus();
+    await page.keyboard.type('What is the pooled n?');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('#ask-status', { hasText: 'Answered.' }).waitFor({ timeout: 60_000 });
+    const queries = (await api.get(`/api/v1/documents/${documentId}/queries`)).json.data;
+    const citation = queries[0].answer.citations[0];
+    expect(citation.bbox).toBeTruthy();
+    const show = page.locator('#answers button.cite').first();
+    await show.focus();
+    await page.keyboard.press('Enter');
+
+    // The quote is marked in the page text and its box drawn where the API says it is.
+    expect(await page.locator('#ptab-text').getAttribute('aria-selected')).toBe('true');
+    const mark = page.locator('#ppanel-text mark.cited');
+    await mark.waitFor();
+    const fold = (s: string) => s.replace(/[\s|]+/g, ' ').trim().toLowerCase();
+    expect(fold((await mark.textContent()) ?? '')).toBe(fold(citation.quote));
+    const drawn = page.locator('#page-overlay .citation-boxes rect');
+    expect(await drawn.count()).toBe(1);
+    const box = await drawn.evaluate((r) => ['x', 'y', 'width', 'height'].map((a) => Number(r.getAttribute(a))));
+    expect(box).toEqual([citation.bbox.left, citation.bbox.top, citation.bbox.width, citation.bbox.height]);
+    // A quote from one table row is boxed as that row, not as the table or the page.
+    expect(citation.bbox.height).toBeLessThan(0.05);
+
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'playground.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the key across a reload of the tab and forgets it on request', async () => {
+    await page.reload();
+    await page.getByText(/Using key ak_test_/).waitFor();
+    await page.locator('.document', { hasText: 'twotables_2.pdf' }).waitFor();
+    await page.getByRole('button', { name: 'Forget key' }).click();
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('folio.playground.key'))).toBeNull();
+    expect(await page.locator('#upload-section').isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
