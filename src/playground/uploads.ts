@@ -21,7 +21,9 @@ interface Entry {
 export class Uploads {
   private client: FolioClient | null = null;
   private readonly entries = new Map<string, Entry>();
+  /** The refresh loop running, by the `open` it belongs to: a loop left from another key stops. */
   private polling = false;
+  private generation = 0;
 
   /** `onOpen(id, auto)`: `auto` when the document just finished rather than being chosen. */
   constructor(private readonly onOpen: (id: string, auto: boolean) => void) {
@@ -56,6 +58,8 @@ export class Uploads {
   /** Starts with the key's recent documents. */
   async open(client: FolioClient): Promise<void> {
     this.client = client;
+    this.generation++;
+    this.polling = false;
     this.entries.clear();
     fill(byId('documents'));
     fill(byId('upload-status'));
@@ -152,17 +156,19 @@ export class Uploads {
   private poll(): void {
     if (this.polling) return;
     this.polling = true;
-    const client = this.client;
+    const client = this.client!;
+    const generation = this.generation;
     const tick = async () => {
+      if (generation !== this.generation) return;
       const waiting = [...this.entries.values()].filter((e) => !e.document || !FINISHED.has(e.document.status));
-      if (!waiting.length || client !== this.client) {
+      if (!waiting.length) {
         this.polling = false;
         return;
       }
       await Promise.all(
         waiting.map(async (entry) => {
-          const document = await client!.getDocument(entry.id).catch(() => null);
-          if (!document) return;
+          const document = await client.getDocument(entry.id).catch(() => null);
+          if (!document || generation !== this.generation) return;
           const justFinished = document.status === 'completed' && entry.document?.status !== 'completed';
           entry.document = document;
           this.render(entry);
