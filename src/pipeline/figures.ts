@@ -55,9 +55,10 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     // A region holding lines of prose (a callout box with rounded corners, a formula with a
     // drawn brace) is not a drawing.
     if (proseRows(words, wordsIn(words, box, 0)) >= 2) continue;
-    // Labels just outside the drawn area (tick labels, axis names) belong to it too.
+    // Labels just outside the drawn area (tick labels, axis names) belong to it too; the words of
+    // a line of running text set close under or beside it (its caption) do not.
     for (let pass = 0; pass < 2; pass++) {
-      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i));
+      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && !inProseRun(words, i));
       if (near.length === 0) break;
       box = unionBox([box, ...near.map((i) => words[i].box)]);
     }
@@ -127,6 +128,23 @@ function proseRows(words: Word[], inside: number[]): number {
     if (longest >= 6) prose++;
   }
   return prose;
+}
+
+/** Whether a word is one of at least six set as running text on its line (word gaps under half a font size). */
+function inProseRun(words: Word[], index: number): boolean {
+  const word = words[index];
+  const row = words.filter((w) => Math.min(w.box.y1, word.box.y1) - Math.max(w.box.y0, word.box.y0) > Math.min(w.box.y1 - w.box.y0, word.box.y1 - word.box.y0) * 0.5);
+  row.sort((a, b) => a.box.x0 - b.box.x0);
+  const at = row.indexOf(word);
+  let start = at;
+  let end = at;
+  const joined = (a: Word, b: Word) => {
+    const gap = b.box.x0 - a.box.x1;
+    return gap > -b.fontSize * 0.25 && gap < b.fontSize * 0.5;
+  };
+  while (start > 0 && joined(row[start - 1], row[start])) start--;
+  while (end + 1 < row.length && joined(row[end], row[end + 1])) end++;
+  return end - start + 1 >= 6;
 }
 
 /** Groups boxes that come within `link` of one another (single linkage, grid-bucketed). */

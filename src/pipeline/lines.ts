@@ -26,7 +26,13 @@ function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boo
   const height = main.y1 - main.y0;
   const center = centerY(word.box);
   if (word.fontSize < mainSize * 0.9) return center >= main.y0 - height * 0.4 && center <= main.y1 + height * 0.4;
-  if (word.fontSize > mainSize * 1.1) return Math.min(main.y1, word.box.y1) - Math.max(main.y0, word.box.y0) >= height * 0.5;
+  if (word.fontSize > mainSize * 1.1) {
+    const overlap = Math.min(main.y1, word.box.y1) - Math.max(main.y0, word.box.y0);
+    // A small label set over or under a wider sign (TeX's \xRightarrow{Def. 12}) sits within its
+    // width, touching it, and belongs to its line.
+    if (overlap > 0 && main.x0 >= word.box.x0 - 1 && main.x1 <= word.box.x1 + 1) return true;
+    return overlap >= height * 0.5;
+  }
   return false;
 }
 
@@ -81,6 +87,13 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       // A heading's page number in the same right-aligned column as the leader lines' numbers.
       const rightRun = unionBox(right.map((i) => words[i].box));
       if (gap > 0 && isPageReference(right, words) && pageColumns.some((x1) => Math.abs(rightRun.x1 - x1) < 1.5)) return true;
+      // An end-of-proof mark set flush right (TeX's \qed) ends the line it stands on, when no
+      // other text (another column's line) stands between them.
+      if (gap > 0 && right.length === 1 && END_OF_PROOF.test(words[right[0]].text)) {
+        const leftBox = line.box.x0 <= box.x0 ? line.box : box;
+        const mark = leftBox === box ? line.box : box;
+        if (!boxes.some((b) => b.x0 >= leftBox.x1 && b.x1 <= mark.x0 && verticalOverlap(b, mark) >= 0.6)) return true;
+      }
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
       if (gap <= lineSize * 0.35) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
@@ -120,6 +133,8 @@ function leaderPageColumns(segments: number[][], boxes: Box[], words: Word[]): n
   });
   return columns;
 }
+
+const END_OF_PROOF = /^[■□∎◼◻]$/u;
 
 const SECTION_NUMBER = /^\d{1,2}(\.\d{1,2}){0,3}$/;
 

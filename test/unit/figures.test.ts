@@ -41,4 +41,21 @@ describe('findFigures', () => {
     expect(found.figures).toEqual([{ box: box(72, 100, 540, 700), kind: 'image' }]);
     expect(found.words.size).toBe(0);
   });
+
+  it('leaves the caption set right under a drawing to the text, while taking its tick labels', () => {
+    const graphics: PageGraphics = {
+      ...NO_GRAPHICS,
+      shapes: [box(100, 200, 300, 390), box(110, 250, 300, 395), box(180, 300, 190, 310)],
+      segments: [
+        { x0: 100, y0: 400, x1: 300, y1: 400 },
+        { x0: 100, y0: 200, x1: 100, y1: 400 },
+        ...[150, 200, 250].map((x) => ({ x0: x, y0: 400, x1: x, y1: 404 })),
+      ],
+    };
+    // A caption line close under the tick labels: short words, but running text.
+    const words = [word('5', 147, 408), word('10', 195, 408), word('15', 245, 408), ...lineWords('Figure 1.1: the growth of the network per year', 100, 420)];
+    const found = findFigures(words, graphics, 612, 792);
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['10', '15', '5']);
+    expect(found.figures[0].box.y1).toBeLessThan(420);
+  });
 });

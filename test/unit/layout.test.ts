@@ -55,6 +55,13 @@ function blocksOf(page: Page): { type: Block['type']; text: string; level?: numb
 }
 
 describe('buildLines', () => {
+  it('keeps an end-of-proof mark set flush right on its line, unless another column stands between', () => {
+    const proof = [...lineWords('which proves the claim.', 72, 100), word('■', 290, 100)];
+    expect(lineTexts(proof)).toEqual(['which proves the claim. ■']);
+    const twoColumns = [...lineWords('which proves the claim.', 72, 100), ...lineWords('Second column', 200, 100), word('■', 290, 100)];
+    expect(lineTexts(twoColumns)).not.toContain('which proves the claim. ■');
+  });
+
   it('reads a table of contents line by line: entry, dot leader and page number, and a heading with its number and page', () => {
     const words: Word[] = [];
     // Section numbers stand 20 units before their titles; page numbers are set flush right at 400,

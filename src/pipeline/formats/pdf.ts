@@ -300,7 +300,10 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let pendingAccent: { char: string; mark: string; box: Box; size: number } | null = null;
   /** The last glyph of the word pushed last, which an accent drawn after a space may still sit on. */
   let lastWordEnd: Box | null = null;
+  /** PDFium made up a space after the current word; the next glyph's position decides whether it is one. */
+  let generatedSpace = false;
   const flush = () => {
+    generatedSpace = false;
     if (current && current.text.length > 0) {
       // An unreadable symbol alone marks an item; inside other text it is dropped.
       const alone = /^\u0000+$/.test(current.text);
@@ -317,7 +320,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
-    if (current && last && startsNewWord(last, lastSize, box, size)) flush();
+    if (current && last && (startsNewWord(last, lastSize, box, size) || (generatedSpace && spacedApart(last, box, size)))) flush();
+    generatedSpace = false;
     if (!current) {
       current = {
         text: char,
@@ -374,8 +378,13 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
       if ((code === 0x0a || code === 0x0d) && native(lib).FPDFText_IsGenerated(textPage, i) === 1) continue;
       // PDFium often makes up a space between an accent and the raised glyph it sits on; the
       // accent waits for the next glyph all the same.
-      if (!pendingAccent || native(lib).FPDFText_IsGenerated(textPage, i) !== 1) settleAccent(i);
-      flush();
+      const generated = native(lib).FPDFText_IsGenerated(textPage, i) === 1;
+      if (!pendingAccent || !generated) settleAccent(i);
+      // A space PDFium made up (the file has none; TeX writes none) ends the word only where the
+      // next glyph stands at least a thin space away: a kern, an italic correction or the seam
+      // between two text objects is no space ("V(f)", "Y.", "PR" under an overline).
+      if (generated && code === 0x20 && current) generatedSpace = true;
+      else flush();
       continue;
     }
     if (!native(lib).FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
@@ -494,6 +503,19 @@ function startsNewWord(previous: Box, previousSize: number, box: Box, size: numb
   if (scripted && overlap > 0 && gap <= Math.max(size, previousSize, 1) * 0.12) return false;
   if (minHeight > 0 && overlap < minHeight * 0.5) return true;
   return gap > Math.max(size, 1) * 0.25;
+}
+
+/**
+ * Smallest gap, in font sizes, that a space PDFium made up needs to end a word: just under TeX's
+ * thin space (1/6 em), which sets words apart in formulas ("d(x, y)"), and above the kerns and
+ * italic corrections PDFium takes for spaces ("V (f)", "Y .").
+ */
+const GENERATED_SPACE_MIN = 0.15;
+
+/** Whether the glyph stands apart from the previous one by a space's width (either direction, for right-to-left runs). */
+function spacedApart(previous: Box, box: Box, size: number): boolean {
+  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+  return gap >= Math.max(size, 1) * GENERATED_SPACE_MIN;
 }
 
 const LIGATURES = /[\uFB00-\uFB06]/g;
