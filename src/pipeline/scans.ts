@@ -1,5 +1,6 @@
 // Measurements on a scanned page before and after OCR, all on a one-channel picture: which way its
-// text lines run, how far they lean, and the ruling lines drawn on it (table borders). Written
+// text lines run, how far they lean, how tall they are, and the ruling lines drawn on it (table
+// borders). Written
 // here because they are a few loops over pixels that no image library offers as such: projection
 // profiles (Baird's method for skew, the classic test for line direction) and long dark runs.
 import type { GrayImage } from '../models/ocr/engine.js';
@@ -52,6 +53,37 @@ export function otsu(image: GrayImage): number {
     }
   }
   return threshold;
+}
+
+/**
+ * Typical height in pixels of the page's text lines (ascenders to descenders), from the runs of
+ * pixel rows that hold ink in the horizontal projection profile of an upright page; null when the
+ * page shows fewer than three such runs.
+ */
+export function textLineHeight(image: GrayImage): number | null {
+  // Otsu's classes are [0, t] and (t, 255]: ink includes t itself, which on a two-level scan is 0.
+  const threshold = otsu(image);
+  const { width, height, data } = image;
+  // A row is part of a text line when a little of it is ink: a short line of a receipt counts, a
+  // speck of noise does not.
+  const minInk = Math.max(2, Math.round(width * 0.005));
+  const runs: number[] = [];
+  let run = 0;
+  for (let y = 0; y <= height; y++) {
+    let ink = 0;
+    if (y < height) {
+      const row = y * width;
+      for (let x = 0; x < width && ink < minInk; x++) if (data[row + x] <= threshold) ink++;
+    }
+    if (ink >= minInk) run++;
+    else {
+      if (run >= 3) runs.push(run);
+      run = 0;
+    }
+  }
+  if (runs.length < 3) return null;
+  runs.sort((a, b) => a - b);
+  return runs[Math.floor(runs.length / 2)];
 }
 
 /** Ink pixel coordinates (x, y pairs) of a picture, dark below the threshold. */

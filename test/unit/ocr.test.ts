@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTsv, toPgm } from '../../src/models/ocr/engine.js';
 import { needsOcr } from '../../src/pipeline/formats/pdf.js';
 import { NO_GRAPHICS } from '../../src/pipeline/page-model.js';
-import { linesRunVertically, rulingSegments, skewAngle } from '../../src/pipeline/scans.js';
+import { linesRunVertically, rulingSegments, skewAngle, textLineHeight } from '../../src/pipeline/scans.js';
 import { turn } from '../../src/pipeline/ocr.js';
 import { textPicture } from '../helpers/images.js';
 import { lineWords } from '../helpers/words.js';
@@ -44,6 +44,20 @@ describe('needsOcr', () => {
 });
 
 describe('measurements on scans', () => {
+  it('measures the height of text lines, on grey and on two-level pictures', () => {
+    // Five lines of "ink" 14 pixels tall, 10 apart, each half the width; white elsewhere.
+    const bands = (ink: number, paper: number) => {
+      const width = 300;
+      const height = 140;
+      const data = new Uint8Array(width * height).fill(paper);
+      for (let line = 0; line < 5; line++) for (let y = 5 + line * 24; y < 19 + line * 24; y++) for (let x = 20; x < 170; x += 2) data[y * width + x] = ink;
+      return { width, height, data };
+    };
+    expect(textLineHeight(bands(40, 230))).toBe(14);
+    expect(textLineHeight(bands(0, 255))).toBe(14);
+    expect(textLineHeight({ width: 50, height: 50, data: new Uint8Array(2500).fill(255) })).toBeNull();
+  });
+
   it('tell lines running across from lines running up and down, and measure a lean', async () => {
     const page = await textPicture(['The first line of a scanned letter', 'and a second line below it', 'with a third to close the page']);
     expect(linesRunVertically(page)).toBe(false);
