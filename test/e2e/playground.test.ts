@@ -10,6 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, CORPUS, Installation, ROOT, STORE, type Server } from '../helpers/folio.js';
+import { textPdf } from '../helpers/pdfs.js';
 
 const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
 const haveBrowser = existsSync(CHROMIUM);
@@ -148,6 +149,26 @@ describe.skipIf(!haveBrowser || STORE !== 'sqlite')('the playground', () => {
 
     await mkdir(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('takes files dropped on the page', async () => {
+    const bytes = Buffer.from(await textPdf([['A page dropped on the playground.']])).toString('base64');
+    const transfer = await page.evaluateHandle((data: string) => {
+      const transfer = new (globalThis as any).DataTransfer();
+      const raw = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      transfer.items.add(new (globalThis as any).File([raw], 'dropped.pdf', { type: 'application/pdf' }));
+      return transfer;
+    }, bytes);
+    await page.dispatchEvent('#drop-zone', 'dragover', { dataTransfer: transfer });
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: transfer });
+    const item = page.locator('.document', { hasText: 'dropped.pdf' });
+    await expect.poll(async () => item.locator('.status').textContent(), { timeout: 60_000 }).toBe('completed');
+    // Another document is open, so the new one waits in the list to be opened.
+    expect(await page.locator('#viewer-heading').textContent()).toBe('twotables_2.pdf');
+    await item.getByRole('button', { name: 'Open dropped.pdf' }).click();
+    await page.locator('#viewer-heading', { hasText: 'dropped.pdf' }).waitFor();
+    await expect.poll(() => page.locator('#ppanel-text').textContent()).toContain('A page dropped on the playground.');
     expect(problems).toEqual([]);
   });
 
