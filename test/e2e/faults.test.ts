@@ -83,12 +83,16 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
     const client = new Client(api.url, ws.live);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(120)]])).json.id);
+    let dropped = 0;
     for (let drop = 0; drop < 3; drop++) {
       await new Promise((r) => setTimeout(r, 400));
-      await install.database((db) =>
-        db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name NOT LIKE 'psql%'"),
+      const result = await install.database((db) =>
+        // Only this installation's connections: other test files run beside this one on the same database.
+        db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1', [install.applicationName]),
       );
+      dropped += result.rowCount ?? 0;
     }
+    expect(dropped).toBeGreaterThan(0);
     // The API answers again once its pool has reconnected.
     const deadline = Date.now() + 30_000;
     while ((await client.get('/api/v1/account')).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));

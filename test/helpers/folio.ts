@@ -56,9 +56,15 @@ export class Installation {
       await client.connect();
       await client.query(`CREATE SCHEMA ${schema}`);
       await client.end();
-      env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      // Its own application_name, so a test can cut this installation's connections and no other's.
+      env.DATABASE_URL = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=folio-${schema}`;
     }
     return new Installation(dataDir, env, schema);
+  }
+
+  /** The PostgreSQL application_name of this installation's processes (null on SQLite). */
+  get applicationName(): string | null {
+    return this.schema ? `folio-${this.schema}` : null;
   }
 
   /** Runs `folio admin ...`; resolves with the parsed JSON and the exit code. */
