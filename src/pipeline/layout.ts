@@ -355,6 +355,22 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     else if (block.type === 'page_footer') footers.push(block);
     else out.push(block);
   }
+  // A running header or footer is often a row of short pieces (a report's name, the page number,
+  // a date) set on one line across the page: the pieces beside a recognised header or footer
+  // belong to it, wherever the file draws them.
+  for (const [band, type] of [[headers, 'page_header'], [footers, 'page_footer']] as const) {
+    if (band.length === 0) continue;
+    const beside = out.filter(
+      (block) => block.lines.length === 1 && (block.type === 'paragraph' || block.type === 'heading') && blockText(block, page).length < 80 && band.some((b) => sameRow(b.box, block.box)),
+    );
+    for (const block of beside) {
+      block.type = type;
+      delete block.level;
+      band.push(block);
+      out.splice(out.indexOf(block), 1);
+    }
+    band.sort((a, b) => (sameRow(a.box, b.box) ? a.box.x0 - b.box.x0 : a.box.y0 - b.box.y0));
+  }
   // A caption is the text block right after (or right before) a figure that names itself so.
   out.forEach((block, i) => {
     if (block.type !== 'figure') return;
@@ -371,6 +387,12 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   });
   page.blocks = [...headers, ...out, ...footers];
   return page;
+}
+
+/** Two boxes on one row: they overlap vertically by at least half the shorter one's height. */
+function sameRow(a: Box, b: Box): boolean {
+  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  return overlap >= Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
 }
 
 function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats): BlockType {

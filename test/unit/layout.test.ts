@@ -162,6 +162,17 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     expect(blocks[3]).toEqual({ type: 'page_footer', text: '7' });
   });
 
+  it('takes the pieces set beside a page number, on its row, as the footer, wherever the file draws them', () => {
+    const words: Word[] = [];
+    // A report's name and a survey's name drawn first, on the page number's row near the bottom.
+    words.push(...lineWords('NNMB', 50, 700), ...lineWords('Rural Survey 2011-12', 420, 700), word('75', 300, 700));
+    for (let n = 0; n < 4; n++) words.push(...lineWords(`body ${n} ${BODY}`, 50, 150 + n * 12));
+    const [page] = analyzeDocument([rawPage(words)]);
+    const blocks = blocksOf(page);
+    expect(blocks.map((b) => b.type)).toEqual(['paragraph', 'page_footer', 'page_footer', 'page_footer']);
+    expect(blocks.slice(1).map((b) => b.text)).toEqual(['NNMB', '75', 'Rural Survey 2011-12']);
+  });
+
   it('the lines of the two columns are not joined across the gutter', () => {
     const [page] = analyzeDocument([twoColumnPage()]);
     for (const line of page.lines) {
