@@ -57,6 +57,7 @@ export class WorkerRunner {
         continue;
       }
       let job: Job | null = null;
+      const seen = wakeup.seen;
       try {
         job = await this.claim();
       } catch (error) {
@@ -65,7 +66,7 @@ export class WorkerRunner {
       if (job) {
         this.process(job);
       } else {
-        await wakeup.wait(config.queue.pollMs);
+        await wakeup.wait(config.queue.pollMs, seen);
       }
     }
   }

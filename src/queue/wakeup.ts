@@ -11,9 +11,21 @@ export class Wakeup {
   private readonly local = new EventEmitter();
   private listener: pg.PoolClient | null = null;
   private closed = false;
+  /**
+   * Wake-ups so far. A worker reads it before it looks for work and waits only if it has not
+   * moved since: a notification that lands while the claim query runs (the new document not yet
+   * visible to it) would otherwise be lost, and the worker sleep until its next poll.
+   */
+  private count = 0;
 
   constructor(private readonly store: Store) {
     this.local.setMaxListeners(100);
+    this.local.on('wake', () => this.count++);
+  }
+
+  /** The wake-ups seen so far, to pass to `wait` after looking for work. */
+  get seen(): number {
+    return this.count;
   }
 
   /** Starts listening for other processes' notifications (PostgreSQL only). */
@@ -42,8 +54,9 @@ export class Wakeup {
     if (this.store.pool) await this.store.pool.query(`NOTIFY ${CHANNEL}`).catch(() => undefined);
   }
 
-  /** Resolves on the next wake-up or after `ms`, whichever comes first. */
-  wait(ms: number): Promise<void> {
+  /** Resolves on the next wake-up or after `ms`, whichever comes first; at once if one came after `since` (a `seen` value). */
+  wait(ms: number, since?: number): Promise<void> {
+    if (since !== undefined && this.count !== since) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
