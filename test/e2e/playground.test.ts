@@ -172,10 +172,38 @@ describe.skipIf(!haveBrowser || STORE !== 'sqlite')('the playground', () => {
     expect(problems).toEqual([]);
   });
 
+  it('runs an extraction sent with the upload and shows each cited value on its page', async () => {
+    await page.locator('#options summary').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('checkbox', { name: 'title' }).check();
+    await page.locator('#file-input').setInputFiles(path.join(CASE, 'twotables_2.pdf'));
+    const items = page.locator('.document', { hasText: 'twotables_2.pdf' });
+    await expect.poll(() => items.count()).toBe(2);
+    // The newest document is listed first.
+    const item = items.first();
+    await expect.poll(async () => item.locator('.status').textContent(), { timeout: 60_000 }).toBe('completed');
+    const id = await item.getAttribute('data-id');
+    await item.getByRole('button', { name: 'Open twotables_2.pdf' }).click();
+    await page.locator('#viewer-summary code', { hasText: id! }).waitFor();
+    const result = (await new Client(server.url, key).get(`/api/v1/documents/${id}`)).json.result;
+    const citation = result.citations.find((c: any) => c.path === 'data.title');
+    expect(citation?.bbox).toBeTruthy();
+
+    await page.locator('#tab-ask').click();
+    const row = page.locator('#extraction-result tr', { hasText: 'title' });
+    expect(await row.locator('td').first().textContent()).toBe(result.data.title);
+    await row.getByRole('button').press('Enter');
+    const drawn = page.locator('#page-overlay .citation-boxes rect');
+    await expect.poll(() => drawn.count()).toBe(1);
+    expect(await drawn.evaluate((r) => ['x', 'y', 'width', 'height'].map((a) => Number(r.getAttribute(a))))).toEqual([citation.bbox.left, citation.bbox.top, citation.bbox.width, citation.bbox.height]);
+    expect(await page.locator('#ppanel-text mark.cited').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
   it('keeps the key across a reload of the tab and forgets it on request', async () => {
     await page.reload();
     await page.getByText(/Using key ak_test_/).waitFor();
-    await page.locator('.document', { hasText: 'twotables_2.pdf' }).waitFor();
+    await page.locator('.document', { hasText: 'dropped.pdf' }).waitFor();
     await page.getByRole('button', { name: 'Forget key' }).click();
     expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('folio.playground.key'))).toBeNull();
     expect(await page.locator('#upload-section').isVisible()).toBe(false);
