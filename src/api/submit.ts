@@ -16,7 +16,7 @@ import type { Accepted } from './schemas/resources.js';
 import { estimateMicro, modelUsed } from '../domain/billing.js';
 import { addDetail, FolioError, invalidRequest, type ErrorDetails } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
+import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions } from '../domain/options.js';
 import { holdCredit, insertDocument } from '../store/documents.js';
 import { detectFile } from '../pipeline/detect.js';
@@ -299,7 +299,7 @@ async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, optio
 
 /** Types with pages of their own are counted now; one-page pictures are 1. */
 async function countPages(deps: AppDeps, mediaType: SupportedMediaType, filePath: string): Promise<number> {
-  if (mediaType === 'application/pdf' || mediaType === 'image/tiff' || mediaType.startsWith('application/vnd.openxmlformats-officedocument.')) {
+  if (mediaType === 'application/pdf' || mediaType === 'image/tiff' || isOffice(mediaType)) {
     const outcome = await deps.pool.countPages(mediaType, await readFile(filePath));
     // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
     return outcome.ok ? outcome.value : 0;

@@ -19,4 +19,12 @@ export function isSupported(mediaType: string | undefined): mediaType is Support
   return mediaType !== undefined && Object.hasOwn(SUPPORTED_MEDIA_TYPES, mediaType);
 }
 
+/**
+ * Office files: read from their structure and typeset by Folio, so they have no drawing of their
+ * own to render (no pictures, no page previews).
+ */
+export function isOffice(mediaType: string): boolean {
+  return mediaType.startsWith('application/vnd.openxmlformats-officedocument.');
+}
+
 export const SUPPORTED_LIST = 'PDF, PNG, JPEG, TIFF, BMP, HEIF, DOCX, XLSX, PPTX';

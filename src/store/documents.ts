@@ -86,6 +86,17 @@ export async function getPages(db: Db, documentId: string, first: number, last: 
     .execute();
 }
 
+/** How a stored page was turned and straightened (for rendering it as its layout was read); null when there is no such page. */
+export async function pageGeometry(db: Db, documentId: string, page: number): Promise<{ rotation: 0 | 90 | 180 | 270; skew: number } | null> {
+  const row = await db
+    .selectFrom('document_pages')
+    .select(['rotation', 'skew'])
+    .where('document_id', '=', documentId)
+    .where('page_number', '=', page)
+    .executeTakeFirst();
+  return row ? { rotation: row.rotation as 0 | 90 | 180 | 270, skew: row.skew } : null;
+}
+
 export async function listImages(db: Db, documentId: string, first: number, last: number): Promise<ImageRow[]> {
   return db
     .selectFrom('images')

@@ -3,9 +3,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { FolioError, invalidRequest } from '../../domain/errors.js';
-import type { SupportedMediaType } from '../../domain/media-types.js';
+import { isOffice, type SupportedMediaType } from '../../domain/media-types.js';
 import { parsePageRange } from '../../domain/page-range.js';
-import { getPages } from '../../store/documents.js';
+import { getPages, pageGeometry } from '../../store/documents.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
 import { errorResponses } from '../schemas/common.js';
 import type { ResolvedOptions } from '../schemas/options.js';
@@ -97,17 +97,14 @@ export const pageRoutes =
         const { size = 1024 } = request.query as Static<typeof PreviewQuery>;
         const row = await completedDocument(deps.store.db, id, request.principal);
         if (page > row.page_count) throw new FolioError('not_found', `The document has ${row.page_count} page${row.page_count === 1 ? '' : 's'}; there is no page ${page}.`);
-        const [stored] = await getPages(deps.store.db, row.id, page, page);
-        if (!row.upload_key || !stored) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
+        if (isOffice(row.content_type)) {
+          throw new FolioError('not_found', 'This type of file has no drawing of its own to preview; its layout (include=layout) has the positions of its text.');
+        }
+        const geometry = await pageGeometry(deps.store.db, row.id, page);
+        if (!row.upload_key || !geometry) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
         const bytes = await deps.store.blobs.get(row.upload_key);
-        const outcome = await deps.pool.preview(
-          row.content_type as SupportedMediaType,
-          bytes,
-          { page, rotation: stored.rotation as 0 | 90 | 180 | 270, skew: stored.skew, size },
-          AbortSignal.timeout(PREVIEW_TIMEOUT_MS),
-        );
+        const outcome = await deps.pool.preview(row.content_type as SupportedMediaType, bytes, { page, ...geometry, size }, AbortSignal.timeout(PREVIEW_TIMEOUT_MS));
         if (!outcome.ok) throw new FolioError('internal_error', outcome.message);
-        if (!outcome.value) throw new FolioError('not_found', 'This type of file has no drawing of its own to preview; its layout (include=layout) has the positions of its text.');
         return reply
           .header('content-type', 'image/jpeg')
           .header('cache-control', 'private, max-age=3600')

@@ -26,13 +26,11 @@ export interface FormatReader {
   readStructured?(bytes: Uint8Array, analysis: 'layout' | 'read'): Promise<Page[]>;
   /** A page to be read by OCR, in grey levels. */
   scan(bytes: Uint8Array, page: RawPage): Promise<Scan>;
-  /** Renders pages or regions of them; absent for types that get no pictures. */
-  render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncIterable<RenderedBitmap>;
   /**
-   * Renders a whole page to look at (the playground's page previews), whether or not the type
-   * gets pictures under SPEC.md's rules; absent for types with no drawing of their own (Office).
+   * Renders pages or regions of them (pictures, page previews); absent for types with no drawing
+   * of their own (Office). Which pictures a type gets is SPEC.md's rule, kept in pictures.ts.
    */
-  preview?(bytes: Uint8Array, request: RenderRequest, maxSide: number): AsyncIterable<RenderedBitmap>;
+  render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncIterable<RenderedBitmap>;
 }
 
 const pdf: FormatReader = {
@@ -43,19 +41,16 @@ const pdf: FormatReader = {
     return { image, dpi, unitsPerPixel: 72 / dpi };
   },
   render: renderPdfRegions,
-  preview: (bytes, request, maxSide) => renderPdfRegions(bytes, [request], maxSide),
 };
 
 type ImageType = 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/bmp' | 'image/heic' | 'image/heif';
 
-function imageReader(type: ImageType, withPictures: boolean): FormatReader {
+function imageReader(type: ImageType): FormatReader {
   return {
     countPages: (bytes) => countImagePages(bytes, type),
     read: (bytes) => readImage(bytes, type),
     scan: async (bytes, page) => ({ image: await decodeImagePage(bytes, type, page.number), dpi: page.dpi ?? null, unitsPerPixel: 1 }),
-    // SPEC.md picture rule 4: PNG and JPEG uploads get pictures; TIFF, BMP and HEIF none.
-    ...(withPictures ? { render: (bytes: Uint8Array, requests: RenderRequest[], maxSide: number) => renderImageRegions(bytes, type, requests, maxSide) } : {}),
-    preview: (bytes, request, maxSide) => renderImageRegions(bytes, type, [request], maxSide),
+    render: (bytes, requests, maxSide) => renderImageRegions(bytes, type, requests, maxSide),
   };
 }
 
@@ -74,12 +69,12 @@ function officeReader(kind: keyof typeof office): FormatReader {
 
 const READERS: Record<SupportedMediaType, FormatReader> = {
   'application/pdf': pdf,
-  'image/png': imageReader('image/png', true),
-  'image/jpeg': imageReader('image/jpeg', true),
-  'image/tiff': imageReader('image/tiff', false),
-  'image/bmp': imageReader('image/bmp', false),
-  'image/heic': imageReader('image/heic', false),
-  'image/heif': imageReader('image/heif', false),
+  'image/png': imageReader('image/png'),
+  'image/jpeg': imageReader('image/jpeg'),
+  'image/tiff': imageReader('image/tiff'),
+  'image/bmp': imageReader('image/bmp'),
+  'image/heic': imageReader('image/heic'),
+  'image/heif': imageReader('image/heif'),
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': officeReader('docx'),
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': officeReader('xlsx'),
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': officeReader('pptx'),

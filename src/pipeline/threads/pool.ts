@@ -43,9 +43,9 @@ export class ReaderPool {
     return this.pool.run({ kind: 'render', mediaType, bytes, requests }, { signal }) as Promise<ReaderOutcome<RenderedPicture[]>>;
   }
 
-  /** A JPEG of one whole page; null for types with no drawing of their own (Office). */
-  preview(mediaType: SupportedMediaType, bytes: Uint8Array, page: PreviewRequest, signal?: AbortSignal): Promise<ReaderOutcome<Uint8Array | null>> {
-    return this.pool.run({ kind: 'preview', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Uint8Array | null>>;
+  /** A JPEG of one whole page, of a type with a drawing of its own (not Office). */
+  preview(mediaType: SupportedMediaType, bytes: Uint8Array, page: PreviewRequest, signal?: AbortSignal): Promise<ReaderOutcome<Uint8Array>> {
+    return this.pool.run({ kind: 'preview', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Uint8Array>>;
   }
 
   async close(): Promise<void> {

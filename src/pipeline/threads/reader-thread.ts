@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import { readerFor, type Scan } from '../formats/index.js';
+import type { RenderedBitmap } from '../formats/pdf.js';
 import { ImageReadError } from '../formats/image.js';
 import { OfficeReadError } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
@@ -73,19 +74,22 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
   }
 }
 
-/** A JPEG of the page, or null for a type with no drawing of its own. */
-async function renderPreview(task: Extract<ReaderTask, { kind: 'preview' }>): Promise<Uint8Array | null> {
+/** A JPEG of the whole page (the caller has checked that the type has a drawing: isOffice). */
+async function renderPreview(task: Extract<ReaderTask, { kind: 'preview' }>): Promise<Uint8Array> {
   const reader = readerFor(task.mediaType);
-  if (!reader.preview) return null;
+  if (!reader.render) throw new Error(`${task.mediaType} files have no drawing of their own`);
   const { page, rotation, skew, size } = task.page;
-  for await (const bitmap of reader.preview(task.bytes, { page, rotation, skew, region: null, maxScale: Number.POSITIVE_INFINITY }, size)) {
-    const bytes = await sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } })
-      .removeAlpha()
-      .jpeg({ quality: 80 })
-      .toBuffer();
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for await (const bitmap of reader.render(task.bytes, [{ page, rotation, skew, region: null, maxScale: Number.POSITIVE_INFINITY }], size)) {
+    return encode(bitmap, 'image/jpeg');
   }
-  return null;
+  throw new Error(`page ${page} was not rendered`);
+}
+
+/** A rendering as PNG (figures: sharp lines and flat colours) or JPEG (whole pages). */
+async function encode(bitmap: RenderedBitmap, mediaType: 'image/png' | 'image/jpeg'): Promise<Uint8Array> {
+  const image = sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } }).removeAlpha();
+  const bytes = mediaType === 'image/png' ? await image.png({ compressionLevel: 4 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Promise<RenderedPicture[]> {
@@ -103,16 +107,8 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
   for await (const bitmap of reader.render(task.bytes, renders, MAX_PICTURE_SIDE)) {
     const request = task.requests[i++];
     if (!request.hasWords && isBlank(bitmap.rgba)) continue;
-    const image = sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } }).removeAlpha();
-    const figure = request.kind === 'figure';
-    const bytes = figure ? await image.png({ compressionLevel: 4 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
-    out.push({
-      request,
-      mediaType: figure ? 'image/png' : 'image/jpeg',
-      width: bitmap.width,
-      height: bitmap.height,
-      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    });
+    const mediaType = request.kind === 'figure' ? 'image/png' : 'image/jpeg';
+    out.push({ request, mediaType, width: bitmap.width, height: bitmap.height, bytes: await encode(bitmap, mediaType) });
   }
   return out;
 }
