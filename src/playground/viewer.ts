@@ -1,8 +1,10 @@
 // One finished document: each page's picture (rendered on demand by the preview endpoint) with
 // its layout boxes, beside the page's text, tables, key/values, figures and layout elements; the
 // document's markdown; and cited quotes shown where they stand.
-import { FolioApiError, type Document, type FolioClient, type Page } from 'folio/client';
-import { byId, fill, h, tabs } from './dom.js';
+import type { Document, FolioClient, Page } from 'folio/client';
+import { isOffice } from '../domain/media-types.js';
+import { quoteSpan } from '../pipeline/extraction/grounding.js';
+import { byId, fill, h, svg, tabs } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { Overlay, type Box } from './overlay.js';
 
@@ -16,8 +18,6 @@ type Table = NonNullable<Page['tables']>[number];
 type LayoutElement = NonNullable<Page['layout']>[number];
 
 const PREVIEW_SIZE = 1400;
-/** Office files have no drawing of their own (the preview endpoint answers 404): their pages are sketched from the layout. */
-const OFFICE = /^application\/vnd\.openxmlformats-officedocument\./;
 /** A4 portrait: the shape given to pages drawn from their layout (Office files have no drawing). */
 const SKETCH_RATIO = 297 / 210;
 
@@ -25,9 +25,9 @@ export class DocumentViewer {
   private client: FolioClient | null = null;
   private document: Document | null = null;
   private readonly pages = new Map<number, Promise<Page>>();
+  /** Object URLs of the page's pictures by image id, and of each page's preview by page number. */
   private readonly pictures = new Map<string, Promise<string>>();
-  /** Pages shown as sketches drawn from their layout. */
-  private readonly sketches = new Set<number>();
+  private readonly previews = new Map<number, Promise<{ url: string; sketch: boolean }>>();
   private current = 0;
   private citation: Citation | null = null;
   private readonly overlay = new Overlay(byId('page-overlay') as unknown as SVGSVGElement);
@@ -71,8 +71,9 @@ export class DocumentViewer {
 
   close(): void {
     for (const url of this.pictures.values()) void url.then((u) => URL.revokeObjectURL(u), () => {});
+    for (const shown of this.previews.values()) void shown.then((p) => URL.revokeObjectURL(p.url), () => {});
     this.pictures.clear();
-    this.sketches.clear();
+    this.previews.clear();
     this.pages.clear();
     this.document = null;
     this.citation = null;
@@ -152,29 +153,20 @@ export class DocumentViewer {
     return loaded;
   }
 
-  /** The page's rendered preview, or a sketch from its layout when the file type has no drawing. */
-  private async preview(number: number, page: Page): Promise<{ url: string; sketch: boolean }> {
-    const key = `preview:${number}`;
-    if (!this.sketches.has(number) && !OFFICE.test(this.document!.content_type)) {
-      let url = this.pictures.get(key);
-      if (!url) {
-        url = this.client!.getPagePreview(this.document!.id, number, { size: PREVIEW_SIZE }).then((bytes) => URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' })));
-        this.pictures.set(key, url);
-      }
-      try {
-        return { url: await url, sketch: false };
-      } catch (error) {
-        this.pictures.delete(key);
-        if (!(error instanceof FolioApiError && error.status === 404)) throw error;
-      }
+  /**
+   * The page's rendered preview, or for Office files (no drawing of their own) a sketch from its
+   * layout; kept per page for as long as the document is open. A failed load is tried again.
+   */
+  private preview(number: number, page: Page): Promise<{ url: string; sketch: boolean }> {
+    let shown = this.previews.get(number);
+    if (!shown) {
+      shown = isOffice(this.document!.content_type)
+        ? Promise.resolve({ url: sketchOf(page), sketch: true })
+        : this.client!.getPagePreview(this.document!.id, number, { size: PREVIEW_SIZE }).then((bytes) => ({ url: URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' })), sketch: false }));
+      shown.catch(() => this.previews.delete(number));
+      this.previews.set(number, shown);
     }
-    let drawn = this.pictures.get(key);
-    if (!drawn) {
-      drawn = Promise.resolve(sketchOf(page));
-      this.pictures.set(key, drawn);
-      this.sketches.add(number);
-    }
-    return { url: await drawn, sketch: true };
+    return shown;
   }
 
   private picture(imageId: string): Promise<string> {
@@ -202,7 +194,7 @@ export class DocumentViewer {
   private renderText(page: Page, citation: Citation | null): void {
     const panel = byId('ppanel-text');
     const text = page.text;
-    const match = citation ? findQuote(text, citation.quote) : null;
+    const match = citation ? quoteSpan(text, citation.quote) : null;
     const pre = h('pre', { class: 'page-text' });
     if (match) {
       pre.append(text.slice(0, match.start), h('mark', { class: 'cited' }, text.slice(match.start, match.end)), text.slice(match.end));
@@ -299,59 +291,14 @@ export class DocumentViewer {
   }
 }
 
-/**
- * Where a quote stands in the page text, compared as the server compares quotes: case, runs of
- * white space and table pipes do not count.
- */
-export function findQuote(text: string, quote: string): { start: number; end: number } | null {
-  const fold = (s: string) => {
-    const chars: string[] = [];
-    const origin: number[] = [];
-    let space = true;
-    for (let i = 0; i < s.length; i++) {
-      const c = s[i];
-      if (/\s|\|/.test(c)) {
-        if (!space) {
-          chars.push(' ');
-          origin.push(i);
-        }
-        space = true;
-      } else {
-        chars.push(c.toLowerCase());
-        origin.push(i);
-        space = false;
-      }
-    }
-    return { folded: chars.join('').trimEnd(), origin };
-  };
-  const page = fold(text);
-  const wanted = fold(quote).folded.trim();
-  if (!wanted) return null;
-  const at = page.folded.indexOf(wanted);
-  if (at < 0) return null;
-  return { start: page.origin[at], end: page.origin[at + wanted.length - 1] + 1 };
-}
-
 /** A picture of a page with no drawing of its own: its layout lines written where they stand. */
 function sketchOf(page: Page): string {
   const width = 1000;
   const height = Math.round(width * SKETCH_RATIO);
-  const ns = 'http://www.w3.org/2000/svg';
-  const root = document.createElementNS(ns, 'svg');
-  root.setAttribute('xmlns', ns);
-  root.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  root.setAttribute('width', String(width));
-  root.setAttribute('height', String(height));
-  const background = document.createElementNS(ns, 'rect');
-  for (const [name, value] of Object.entries({ width, height, fill: '#fff' })) background.setAttribute(name, String(value));
-  root.append(background);
+  const root = svg('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: `0 0 ${width} ${height}`, width, height });
+  root.append(svg('rect', { width, height, fill: '#fff' }));
   const write = (line: string, box: Box, size: number, fit: boolean) => {
-    const text = document.createElementNS(ns, 'text');
-    text.setAttribute('x', String(box.left * width));
-    text.setAttribute('y', String((box.top + box.height) * height - size * 0.25));
-    text.setAttribute('font-size', String(size));
-    text.setAttribute('font-family', 'sans-serif');
-    text.setAttribute('fill', '#333');
+    const text = svg('text', { x: box.left * width, y: (box.top + box.height) * height - size * 0.25, 'font-size': size, 'font-family': 'sans-serif', fill: '#333' });
     // A line of text fills its box; other text is squeezed only when it would overflow.
     if (box.width > 0 && (fit || line.length * size * 0.55 > box.width * width)) {
       text.setAttribute('textLength', String(box.width * width));

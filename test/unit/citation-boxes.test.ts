@@ -1,7 +1,7 @@
 // Where a cited quote stands on its page (DECISIONS D12: citations may carry the quote's `bbox`):
 // the lines or table cells that hold it, not the whole block or table around it.
 import { describe, expect, it } from 'vitest';
-import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
+import { PageTexts, quoteSpan } from '../../src/pipeline/extraction/grounding.js';
 import type { PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 
 const box = (left: number, top: number, width = 0.5, height = 0.02) => ({ left, top, width, height });
@@ -76,5 +76,37 @@ describe('PageTexts.locate', () => {
 
   it('gives null for words that are not on the page', () => {
     expect(texts.locate(1, 'five years')).toBeNull();
+  });
+});
+
+describe('quoteSpan (the playground marks a cited quote in its page text)', () => {
+  const mark = (text: string, quote: string) => {
+    const span = quoteSpan(text, quote);
+    return span && text.slice(span.start, span.end);
+  };
+
+  it('finds the quote across line breaks, runs of spaces and table pipes, as verification compares', () => {
+    expect(mark('The lease starts on\n1 March   2024.', '1 March 2024')).toBe('1 March   2024');
+    expect(mark('| Pooled | 23889 | 30.9 |\n| --- |', 'Pooled 23889 30.9')).toBe('Pooled | 23889 | 30.9');
+  });
+
+  it('matches typographic quotes and dashes, and accents written as combining marks', () => {
+    // Punctuation at the quote's ends does not count (normalizeQuote), so the mark starts at the word.
+    expect(mark('He said \u201cpaid in full\u201d \u2014 twice.', '"paid in full" - twice')).toBe('paid in full\u201d \u2014 twice');
+    expect(mark('Caf\u0065\u0301 au lait', 'Caf\u00e9 au lait')).toBe('Caf\u0065\u0301 au lait');
+  });
+
+  it('keeps to word boundaries and gives null when the words are not there', () => {
+    expect(mark('total 12 and 125', '12')).toBe('12');
+    expect(quoteSpan('total 125', '12')).toBeNull();
+    expect(quoteSpan('anything', '')).toBeNull();
+  });
+
+  it('agrees with verification on the page text', () => {
+    const texts = new PageTexts([page]);
+    for (const quote of ['1 March 2024', 'Rent 1,200.00', 'two years. Rent is paid']) {
+      expect(texts.verify(1, quote)).toBe(true);
+      expect(quoteSpan(page.text, quote)).not.toBeNull();
+    }
   });
 });

@@ -46,6 +46,34 @@ export function findWords(haystack: string, needle: string, from = 0): number {
   return -1;
 }
 
+/**
+ * Where a quote stands in a page's text, compared as `PageTexts.verify` compares them (the
+ * forms of normalizeText, on word boundaries): offsets into `text`, or null. For showing a
+ * verified quote in the text it came from (the playground marks it).
+ */
+export function quoteSpan(text: string, quote: string): { start: number; end: number } | null {
+  const wanted = normalizeQuote(quote);
+  if (!wanted) return null;
+  // The text folded as normalizeText folds it, each folded unit remembering the stretch of
+  // `text` (a whole grapheme, so NFKC composes accents as it does on the whole text) it came from.
+  let folded = '';
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    let piece = segment.normalize('NFKC');
+    for (const [pattern, replacement] of TYPOGRAPHY) piece = piece.replace(pattern, replacement);
+    piece = piece.replace(/[\s|]+/g, ' ');
+    for (let k = 0; k < piece.length; k++) {
+      if (piece[k] === ' ' && (folded === '' || folded.endsWith(' '))) continue;
+      folded += piece[k];
+      starts.push(index);
+      ends.push(index + segment.length);
+    }
+  }
+  const at = findWords(folded, wanted);
+  return at < 0 ? null : { start: starts[at], end: ends[at + wanted.length - 1] };
+}
+
 interface PageIndex {
   text: string;
   /** Figure captions on the page: a quote may be one when only a picture shows the value. */
