@@ -4,7 +4,7 @@
 // itself: words taller than wide mean the lines still run up and down, and a page read upside
 // down gives words the engine is unsure of; either way the page is read again turned, and the
 // better reading kept.
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { GrayImage, OcrEngine, OcrWord } from '../models/ocr/engine.js';
 import type { Segment, Word } from './page-model.js';
 import { linesRunVertically, rulingSegments, skewAngle, textLineHeight } from './scans.js';
@@ -59,6 +59,8 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     const flipped = await readTurned(engine, image, ((best.rotation + 180) % 360) as Reading['rotation'], assumed, signal);
     if (flipped.quality > best.quality) best = flipped;
   }
+  // Which way is up is settled at the picture's own size; only the final reading is redone larger.
+  best = await readSmallPrint(engine, best, assumed, signal);
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
   // Table borders: at least a centimetre long, at most half a millimetre thick.
   const segments = rulingSegments(best.image, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)));
@@ -89,35 +91,31 @@ async function readTurned(engine: OcrEngine, image: GrayImage, rotation: 0 | 90 
   // One turn from the original picture, as the page's pictures will be made.
   const straight = skew === 0 ? upright : await turn(image, rotation + skew);
   const words = await engine.recognize(straight, dpi, signal);
-  const lineHeight = textLineHeight(straight);
-  if (lineHeight !== null && lineHeight < SMALL_TEXT_PX) {
-    const enlarged = (await engine.recognize(await enlarge(straight, 2), dpi * 2, signal)).map((w) => ({ ...w, x0: w.x0 / 2, y0: w.y0 / 2, x1: w.x1 / 2, y1: w.y1 / 2 }));
-    if (quality(enlarged) > quality(words)) return { rotation, skew, image: straight, words: enlarged, quality: quality(enlarged) };
-  }
   return { rotation, skew, image: straight, words, quality: quality(words) };
 }
 
-/** The picture `factor` times larger (Lanczos), for reading small print. */
-async function enlarge(image: GrayImage, factor: number): Promise<GrayImage> {
-  const { data, info } = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-    raw: { width: image.width, height: image.height, channels: 1 },
-  })
-    .resize({ width: image.width * factor, height: image.height * factor, kernel: 'lanczos3' })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+/** The reading of a page of small print, done again on the picture enlarged twice; the surer one. */
+async function readSmallPrint(engine: OcrEngine, reading: Reading, dpi: number, signal?: AbortSignal): Promise<Reading> {
+  const lineHeight = textLineHeight(reading.image);
+  if (lineHeight === null || lineHeight >= SMALL_TEXT_PX) return reading;
+  const words = (await engine.recognize(await enlarge(reading.image, 2), dpi * 2, signal)).map((w) => ({ ...w, x0: w.x0 / 2, y0: w.y0 / 2, x1: w.x1 / 2, y1: w.y1 / 2 }));
+  return quality(words) > reading.quality ? { ...reading, words, quality: quality(words) } : reading;
 }
 
 /** Turns a picture clockwise by `degrees`, filling the corners a slanted turn uncovers with white. */
-export async function turn(image: GrayImage, degrees: number): Promise<GrayImage> {
-  const { data, info } = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-    raw: { width: image.width, height: image.height, channels: 1 },
-  })
-    .rotate(degrees, { background: { r: 255, g: 255, b: 255 } })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+export function turn(image: GrayImage, degrees: number): Promise<GrayImage> {
+  return transform(image, (picture) => picture.rotate(degrees, { background: { r: 255, g: 255, b: 255 } }));
+}
+
+/** The picture `factor` times larger (Lanczos), for reading small print. */
+function enlarge(image: GrayImage, factor: number): Promise<GrayImage> {
+  return transform(image, (picture) => picture.resize({ width: image.width * factor, height: image.height * factor, kernel: 'lanczos3' }));
+}
+
+/** A grey picture through a sharp operation, back as a grey picture. */
+async function transform(image: GrayImage, operation: (picture: Sharp) => Sharp): Promise<GrayImage> {
+  const input = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 1 } });
+  const { data, info } = await operation(input).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
