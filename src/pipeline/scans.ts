@@ -27,7 +27,10 @@ export function downscale(image: GrayImage, maxSide: number): { image: GrayImage
   return { image: { width, height, data }, factor };
 }
 
-/** Otsu's threshold: the grey level that best separates ink from paper. */
+/**
+ * Otsu's threshold, as the first grey level of paper: pixels below it (`v < otsu(image)`) are
+ * ink. Otsu's dark class is [0, t]; returning t + 1 keeps a two-level scan's black (0) as ink.
+ */
 export function otsu(image: GrayImage): number {
   const histogram = new Float64Array(256);
   for (const v of image.data) histogram[v]++;
@@ -49,7 +52,7 @@ export function otsu(image: GrayImage): number {
     const between = background * foreground * (meanBackground - meanForeground) ** 2;
     if (between > best) {
       best = between;
-      threshold = t;
+      threshold = t + 1;
     }
   }
   return threshold;
@@ -61,7 +64,6 @@ export function otsu(image: GrayImage): number {
  * page shows fewer than three such runs.
  */
 export function textLineHeight(image: GrayImage): number | null {
-  // Otsu's classes are [0, t] and (t, 255]: ink includes t itself, which on a two-level scan is 0.
   const threshold = otsu(image);
   const { width, height, data } = image;
   // A row is part of a text line when a little of it is ink: a short line of a receipt counts, a
@@ -73,7 +75,7 @@ export function textLineHeight(image: GrayImage): number | null {
     let ink = 0;
     if (y < height) {
       const row = y * width;
-      for (let x = 0; x < width && ink < minInk; x++) if (data[row + x] <= threshold) ink++;
+      for (let x = 0; x < width && ink < minInk; x++) if (data[row + x] < threshold) ink++;
     }
     if (ink >= minInk) run++;
     else {
@@ -86,7 +88,7 @@ export function textLineHeight(image: GrayImage): number | null {
   return runs[Math.floor(runs.length / 2)];
 }
 
-/** Ink pixel coordinates (x, y pairs) of a picture, dark below the threshold. */
+/** Ink pixel coordinates (x, y pairs) of a picture: the pixels below the threshold. */
 function inkPoints(image: GrayImage, threshold: number): Int32Array {
   let count = 0;
   for (const v of image.data) if (v < threshold) count++;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTsv, toPgm } from '../../src/models/ocr/engine.js';
 import { needsOcr } from '../../src/pipeline/formats/pdf.js';
 import { NO_GRAPHICS } from '../../src/pipeline/page-model.js';
-import { linesRunVertically, rulingSegments, skewAngle, textLineHeight } from '../../src/pipeline/scans.js';
+import { linesRunVertically, otsu, rulingSegments, skewAngle, textLineHeight } from '../../src/pipeline/scans.js';
 import { turn } from '../../src/pipeline/ocr.js';
 import { textPicture } from '../helpers/images.js';
 import { lineWords } from '../helpers/words.js';
@@ -76,5 +76,13 @@ describe('measurements on scans', () => {
     expect(vertical).toHaveLength(3);
     const words = rulingSegments(await textPicture(['Only words here, no lines at all']), 118, 6);
     expect(words).toEqual([]);
+  });
+
+  it('see the ink of a two-level scan (black 0 on white 255) as of a grey one', async () => {
+    const grey = await textPicture(['A scan in black and white only'], { ruledTable: [['a', 'b'], ['c', 'd']] });
+    const twoLevel = { ...grey, data: grey.data.map((v) => (v < 128 ? 0 : 255)) };
+    expect(otsu(twoLevel)).toBe(1);
+    expect(rulingSegments(twoLevel, 118, 6).length).toBe(rulingSegments(grey, 118, 6).length);
+    expect(Math.abs(skewAngle(await turn(twoLevel, 2)) - 2)).toBeLessThanOrEqual(0.5);
   });
 });
