@@ -7,19 +7,21 @@ import { lineWords, word } from '../helpers/words.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number): Box => ({ x0, y0, x1, y1 });
 
+/** A chart: two curves and a dot over axes with three tick marks under the x axis (at y 400 to 404). */
+const chart: PageGraphics = {
+  ...NO_GRAPHICS,
+  shapes: [box(100, 200, 300, 390), box(110, 250, 300, 395), box(180, 300, 190, 310)],
+  segments: [
+    { x0: 100, y0: 400, x1: 300, y1: 400 },
+    { x0: 100, y0: 200, x1: 100, y1: 400 },
+    ...[150, 200, 250].map((x) => ({ x0: x, y0: 400, x1: x, y1: 404 })),
+  ],
+};
+
 describe('findFigures', () => {
   it('finds a chart of curves with axes and ticks, with the tick labels just outside it', () => {
-    const graphics: PageGraphics = {
-      ...NO_GRAPHICS,
-      shapes: [box(100, 200, 300, 390), box(110, 250, 300, 395), box(180, 300, 190, 310)],
-      segments: [
-        { x0: 100, y0: 400, x1: 300, y1: 400 },
-        { x0: 100, y0: 200, x1: 100, y1: 400 },
-        ...[150, 200, 250].map((x) => ({ x0: x, y0: 400, x1: x, y1: 404 })),
-      ],
-    };
     const words = [word('5', 147, 408), word('10', 195, 408), word('15', 245, 408), ...lineWords('The chart shows the growth of the network.', 72, 450)];
-    const found = findFigures(words, graphics, 612, 792);
+    const found = findFigures(words, chart, 612, 792);
     const drawings = found.figures.filter((f) => f.kind === 'drawing');
     expect(drawings).toHaveLength(1);
     expect(drawings[0].box.y1).toBeGreaterThanOrEqual(418);
@@ -43,18 +45,9 @@ describe('findFigures', () => {
   });
 
   it('leaves the caption set right under a drawing to the text, while taking its tick labels', () => {
-    const graphics: PageGraphics = {
-      ...NO_GRAPHICS,
-      shapes: [box(100, 200, 300, 390), box(110, 250, 300, 395), box(180, 300, 190, 310)],
-      segments: [
-        { x0: 100, y0: 400, x1: 300, y1: 400 },
-        { x0: 100, y0: 200, x1: 100, y1: 400 },
-        ...[150, 200, 250].map((x) => ({ x0: x, y0: 400, x1: x, y1: 404 })),
-      ],
-    };
     // A caption line close under the tick labels: short words, but running text.
     const words = [word('5', 147, 408), word('10', 195, 408), word('15', 245, 408), ...lineWords('Figure 1.1: the growth of the network per year', 100, 420)];
-    const found = findFigures(words, graphics, 612, 792);
+    const found = findFigures(words, chart, 612, 792);
     expect([...found.words].map((i) => words[i].text).sort()).toEqual(['10', '15', '5']);
     expect(found.figures[0].box.y1).toBeLessThan(420);
   });
