@@ -57,6 +57,19 @@ describe('ruled tables', () => {
     for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) stars.push(word('*', 108 + c * 20, 105 + r * 20));
     expect(findTables(page(stars), graphics(lattice), new Set(), false).tables).toEqual([]);
   });
+
+  it('are not drawings whose lines carry arrowheads or dots (a plot with a frame, a diagram)', () => {
+    // A framed plot: a box with the axes crossing inside it, labels in its quarters, and an
+    // arrowhead at the top of the y axis. Without the arrowhead the same lines read as a table.
+    const segments = [h(100, 100, 300), h(150, 100, 300), h(200, 100, 300), v(100, 100, 200), v(200, 100, 200), v(300, 100, 200)];
+    const words = [word('y', 205, 105), word('10', 105, 125), word('5', 105, 155), word('x', 280, 155), word('−5', 205, 180)];
+    const arrowhead = { x0: 197.5, y0: 98, x1: 202.5, y1: 102 };
+    expect(findTables(page(words), graphics(segments), new Set(), false).tables).toHaveLength(1);
+    expect(findTables(page(words), { ...graphics(segments), shapes: [arrowhead] }, new Set(), false).tables).toEqual([]);
+    // The slivers some producers leave where two rulings join are not marks.
+    const sliver = { x0: 199.7, y0: 149.98, x1: 200.4, y1: 150.01 };
+    expect(findTables(page(words), { ...graphics(segments), shapes: [sliver] }, new Set(), false).tables).toHaveLength(1);
+  });
 });
 
 describe('tables found from aligned text', () => {

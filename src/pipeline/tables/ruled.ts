@@ -155,9 +155,32 @@ function covered(segments: Segment[], axis: 'h' | 'v', position: number, from: n
   return to > from ? total / (to - from) : 0;
 }
 
-/** Groups of crossing rulings on a page, each a candidate table frame. */
+/**
+ * Groups of crossing rulings on a page, each a candidate table frame. A frame with small marks
+ * set on its lines (arrowheads at the end of an axis, dots where a diagram's lines meet) is a
+ * drawing, not a table: no table in the corpus has any, while the plots and diagrams that drew
+ * grids of empty cells in the GeoTopo book all do.
+ */
 export function ruledFrames(graphics: PageGraphics, scale = 1): Rulings[] {
-  return frames(pageRulings(graphics, scale), SNAP * scale * 1.5);
+  return frames(pageRulings(graphics, scale), SNAP * scale * 1.5).filter((frame) => !hasMarks(frame, graphics.shapes, scale));
+}
+
+/** Marks are 1.5 to 6 points each way: smaller pieces are slivers where two rulings join. */
+const MARK_SIZE: [number, number] = [1.5, 6];
+
+function hasMarks(frame: Rulings, shapes: Box[], scale: number): boolean {
+  const near = 3 * scale;
+  return shapes.some((s) => {
+    const small = Math.min(s.x1 - s.x0, s.y1 - s.y0);
+    const large = Math.max(s.x1 - s.x0, s.y1 - s.y0);
+    if (small < MARK_SIZE[0] * scale || large > MARK_SIZE[1] * scale) return false;
+    const cx = (s.x0 + s.x1) / 2;
+    const cy = (s.y0 + s.y1) / 2;
+    return (
+      frame.horizontal.some((h) => Math.abs(cy - h.y0) <= near && cx >= h.x0 - near && cx <= h.x1 + near) ||
+      frame.vertical.some((v) => Math.abs(cx - v.x0) <= near && cy >= v.y0 - near && cy <= v.y1 + near)
+    );
+  });
 }
 
 /**
