@@ -95,6 +95,9 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
         if (!boxes.some((b) => b.x0 >= leftBox.x1 && b.x1 <= mark.x0 && verticalOverlap(b, mark) >= 0.6)) return true;
       }
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
+      // Sub-captions side by side ("(a) …" under one picture, "(b) …" under the next) are two
+      // columns, however close they come.
+      if (startsSubcaption(left, words) && startsSubcaption(right, words)) return false;
       if (gap <= lineSize * 0.35) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
       // columns unless they touch.
@@ -135,6 +138,14 @@ function leaderPageColumns(segments: number[][], boxes: Box[], words: Word[]): n
 }
 
 const END_OF_PROOF = /^[■□∎◼◻]$/u;
+
+const SUBCAPTION_MARK = /^\([a-z]\)$/;
+
+/** Whether a run of words begins (at its left) with a sub-caption mark such as "(b)". */
+function startsSubcaption(run: number[], words: Word[]): boolean {
+  const first = run.reduce((a, b) => (words[b].box.x0 < words[a].box.x0 ? b : a));
+  return SUBCAPTION_MARK.test(words[first].text);
+}
 
 const SECTION_NUMBER = /^\d{1,2}(\.\d{1,2}){0,3}$/;
 

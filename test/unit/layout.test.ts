@@ -181,6 +181,21 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     }
   });
 
+
+  it('reads side-by-side sub-captions one after the other, even where their first lines touch', () => {
+    // As in the GeoTopo book (page 43): caption (a) under the left picture ends its first line
+    // exactly where "(b)" begins; each caption wraps onto a second line of its own.
+    const words: Word[] = [];
+    const a = lineWords('(a) Die beiden Dreiecke schneiden sich im', 100, 300);
+    words.push(...a, ...lineWords('Mittelpunkt und in einer Seite.', 120, 312));
+    const bStart = a[a.length - 1].box.x1;
+    words.push(...lineWords('(b) Die beiden Dreiecke schneiden sich im', bStart, 300), ...lineWords('Mittelpunkt und außen.', bStart + 20, 312));
+    for (let n = 0; n < 3; n++) words.push(...lineWords(`body ${n} ${BODY}`, 100, 100 + n * 12));
+    const [page] = analyzeDocument([rawPage(words)]);
+    const texts = blocksOf(page).map((b) => b.text);
+    expect(texts).toContain('(a) Die beiden Dreiecke schneiden sich im Mittelpunkt und in einer Seite.');
+    expect(texts).toContain('(b) Die beiden Dreiecke schneiden sich im Mittelpunkt und außen.');
+  });
   it('types a large-font short block as title on page 1 and as a heading elsewhere', () => {
     const page = (number: number): RawPage =>
       rawPage(
