@@ -6,9 +6,12 @@
 // geometric rule sorts well. But some producers draw text in an arbitrary order (headers last,
 // columns interleaved, tables column by column), so the stream order is trusted only when it never
 // walks backwards on the page: upwards inside one column, or leftwards (rightwards on a
-// right-to-left page) along one row. Otherwise a recursive XY-cut decides, with columns cut apart
-// before rows when both sides hold running text. Items without text (figures, and tables found by
-// their drawing) take their place from the geometric order.
+// right-to-left page) along one row. Otherwise the page is cut as a recursive XY-cut would cut it,
+// with columns cut apart before rows when both sides hold running text, and each part is read the
+// same way: by its stream order where that reads forwards, else cut again. So one figure's labels
+// drawn out of order do not cost the formulas elsewhere on the page their drawing order. Items
+// without text (figures, and tables found by their drawing) take their place from the geometric
+// order.
 import type { Box } from './page-model.js';
 
 export interface OrderItem {
@@ -20,13 +23,21 @@ export interface OrderItem {
 }
 
 export function readingOrder(items: OrderItem[], fontSize: number, rightToLeft: boolean, pageHeight: number): OrderItem[] {
-  const geometric = xyCut(items, fontSize, rightToLeft);
+  if (items.length <= 1) return items;
   const texts = items.filter((item) => item.streamRank !== null).sort((a, b) => a.streamRank! - b.streamRank!);
-  if (texts.length < 2 || !plausible(texts, fontSize, rightToLeft, pageHeight)) return geometric;
-  // Stream order for the text; every other item follows the text item it follows geometrically.
+  if (texts.length >= 2 && plausible(texts, fontSize, rightToLeft, pageHeight)) return streamOrder(items, texts, fontSize, rightToLeft);
+  // The stream order of the whole page walks backwards somewhere; cut the page once, as the
+  // XY-cut would, and trust the stream order again inside each part where it reads forwards.
+  const parts = cut(items, fontSize, rightToLeft);
+  if (!parts) return xyCut(items, fontSize, rightToLeft);
+  return parts.flatMap((part) => readingOrder(part, fontSize, rightToLeft, pageHeight));
+}
+
+/** Stream order for the text; every other item follows the text item it follows geometrically. */
+function streamOrder(items: OrderItem[], texts: OrderItem[], fontSize: number, rightToLeft: boolean): OrderItem[] {
   const after = new Map<OrderItem | null, OrderItem[]>();
   let previousText: OrderItem | null = null;
-  for (const item of geometric) {
+  for (const item of xyCut(items, fontSize, rightToLeft)) {
     if (item.streamRank !== null) {
       previousText = item;
       continue;
@@ -94,16 +105,23 @@ function intervals(items: OrderItem[], axis: 'x' | 'y'): Interval[] {
   return groups;
 }
 
-function xyCut(items: OrderItem[], fontSize: number, rightToLeft: boolean): OrderItem[] {
-  if (items.length <= 1) return items;
+/** One level of the XY-cut: the columns or the rows the items fall into, in reading order; null when they fall into one. */
+function cut(items: OrderItem[], fontSize: number, rightToLeft: boolean): OrderItem[][] | null {
   const columns = intervals(items, 'x');
   const rows = intervals(items, 'y');
   const columnsLookLikeText = columns.length > 1 && columns.filter((c) => c.items.some((i) => i.lineCount >= 2)).length >= 2;
   const widestColumnGap = Math.max(0, ...columns.slice(1).map((c, i) => c.start - columns[i].end));
   if (columns.length > 1 && (rows.length === 1 || (columnsLookLikeText && widestColumnGap >= fontSize * 0.8))) {
     if (rightToLeft) columns.reverse();
-    return columns.flatMap((c) => xyCut(c.items, fontSize, rightToLeft));
+    return columns.map((c) => c.items);
   }
-  if (rows.length > 1) return rows.flatMap((r) => xyCut(r.items, fontSize, rightToLeft));
+  if (rows.length > 1) return rows.map((r) => r.items);
+  return null;
+}
+
+function xyCut(items: OrderItem[], fontSize: number, rightToLeft: boolean): OrderItem[] {
+  if (items.length <= 1) return items;
+  const parts = cut(items, fontSize, rightToLeft);
+  if (parts) return parts.flatMap((part) => xyCut(part, fontSize, rightToLeft));
   return [...items].sort((a, b) => a.box.y0 - b.box.y0 || (rightToLeft ? b.box.x1 - a.box.x1 : a.box.x0 - b.box.x0));
 }

@@ -1,4 +1,4 @@
-// Reading order (issue 5 scope 2): the file's drawing order when it reads forwards, else a
+// Reading order (issue 5 scope 2): the file's drawing order where it reads forwards, else a
 // recursive XY-cut; right-to-left pages read their columns from the right.
 import { describe, expect, it } from 'vitest';
 import { readingOrder, type OrderItem } from '../../src/pipeline/reading-order.js';
@@ -27,6 +27,21 @@ describe('readingOrder', () => {
     expect(order(at([2, 0, 3, 1]))).toEqual([0, 2, 1, 3]);
     // Drawn as read: kept.
     expect(order(at([0, 2, 1, 3]))).toEqual([0, 2, 1, 3]);
+  });
+
+  it('trusts the drawing order again inside each part of a page whose whole drawing order walks backwards', () => {
+    // Top: a formula whose raised piece (2), drawn between two lines, starts a little higher than
+    // the line before it (0); geometry alone would read it first. Below: two columns drawn right
+    // column first, so the page as a whole is cut; the formula keeps its drawing order.
+    const items = [
+      item(0, 72, 100, 300, 140, 0),
+      item(1, 72, 150, 540, 190, 2),
+      item(2, 320, 95, 400, 160, 1, 1),
+      item(3, 72, 250, 290, 400, 30),
+      item(4, 320, 250, 540, 320, 10),
+      item(5, 320, 330, 540, 400, 20),
+    ];
+    expect(order(items)).toEqual([0, 2, 1, 3, 4, 5]);
   });
 
   it('reads the columns of a right-to-left page from the right', () => {
