@@ -2,8 +2,9 @@
 // beside it (left of a text box, right of a checkbox, or on the line above), else its tooltip,
 // else its field name. Confidences say how the pair was found: the value of a form field is read,
 // not inferred (99); a printed label found by position is a judgement (90); the tooltip and the
-// field name are the author's words but not what a reader sees (85, 80).
-import type { Box, FormField, KeyValue, Line, Word } from './page-model.js';
+// field name are the author's words but not what a reader sees (85, 80). A pair's box holds the
+// field and its printed label, as a printed pair's box holds its label and value.
+import { unionBox, type Box, type FormField, type KeyValue, type Line, type Word } from './page-model.js';
 
 const READ_FROM_FIELD = 99;
 const PRINTED_LABEL = 90;
@@ -16,7 +17,7 @@ export function formKeyValues(fields: FormField[], page: { lines: Line[]; words:
     if (field.kind === 'signature') continue;
     const printed = printedLabel(field, page);
     const [label, keyConfidence] = printed
-      ? [printed, PRINTED_LABEL]
+      ? [printed.text, PRINTED_LABEL]
       : field.alternateName
         ? [field.alternateName, TOOLTIP]
         : [field.name, FIELD_NAME];
@@ -27,7 +28,7 @@ export function formKeyValues(fields: FormField[], page: { lines: Line[]; words:
       keyConfidence,
       valueConfidence: READ_FROM_FIELD,
       selectionStatus: toggles ? (field.selected ? 'SELECTED' : 'NOT_SELECTED') : null,
-      box: field.box,
+      box: printed ? unionBox([field.box, printed.box]) : field.box,
     });
   }
   return out;
@@ -58,31 +59,37 @@ function onRow(word: Word, box: Box): boolean {
   return c >= box.y0 - 2 && c <= box.y1 + 2;
 }
 
+interface Label {
+  text: string;
+  box: Box;
+}
+
 /** The run of words on a line, walking away from the field until a gap wider than two spaces. */
-function run(words: Word[], size: number): string {
+function run(words: Word[], size: number): Label | null {
   const kept: Word[] = [];
   for (const word of words) {
     const previous = kept[kept.length - 1];
     if (previous && Math.max(word.box.x0 - previous.box.x1, previous.box.x0 - word.box.x1) > size * 1.2) break;
     kept.push(word);
   }
-  return kept
+  const text = kept
     .sort((a, b) => a.box.x0 - b.box.x0)
     .map((w) => w.text)
     .join(' ')
     .replace(/\s*[:：]\s*$/, '')
     .trim();
+  return text ? { text, box: unionBox(kept.map((w) => w.box)) } : null;
 }
 
-function printedLabel(field: FormField, page: { lines: Line[]; words: Word[] }): string | null {
+function printedLabel(field: FormField, page: { lines: Line[]; words: Word[] }): Label | null {
   const { box } = field;
   const row = page.words.filter((w) => onRow(w, box));
   const size = Math.max(6, Math.min(box.y1 - box.y0, 14));
   // The nearest word must be close; the label then runs on from it until a wide gap.
   const left = row.filter((w) => w.box.x1 <= box.x0 + 1).sort((a, b) => b.box.x1 - a.box.x1);
   const right = row.filter((w) => w.box.x0 >= box.x1 - 1).sort((a, b) => a.box.x0 - b.box.x0);
-  const nearestLeft = left.length && box.x0 - left[0].box.x1 < 160 ? run(left, left[0].fontSize || size) : '';
-  const nearestRight = right.length && right[0].box.x0 - box.x1 < 60 ? run(right, right[0].fontSize || size) : '';
+  const nearestLeft = left.length && box.x0 - left[0].box.x1 < 160 ? run(left, left[0].fontSize || size) : null;
+  const nearestRight = right.length && right[0].box.x0 - box.x1 < 60 ? run(right, right[0].fontSize || size) : null;
   // Checkboxes and radio buttons are labelled after them; text fields before them.
   const candidates = field.selected !== null ? [nearestRight, nearestLeft] : [nearestLeft, nearestRight];
   for (const candidate of candidates) if (candidate) return candidate;
@@ -93,7 +100,7 @@ function printedLabel(field: FormField, page: { lines: Line[]; words: Word[] }):
     .sort((a, b) => b.box.y1 - a.box.y1)[0];
   if (above) {
     const text = above.words.map((i) => page.words[i].text).join(' ').replace(/\s*[:：]\s*$/, '').trim();
-    if (text && text.length <= 80) return text;
+    if (text && text.length <= 80) return { text, box: above.box };
   }
   return null;
 }

@@ -248,7 +248,10 @@ export class DocumentViewer {
           'tbody',
           {},
           ...entries.map(([key, kv]) =>
-            h('tr', {}, h('th', { scope: 'row' }, key), h('td', {}, kv.value), h('td', {}, kv.selection_status ?? ''), h('td', {}, `${Math.round(kv.key_confidence)} / ${Math.round(kv.value_confidence)}`)),
+            this.pointsAt(
+              h('tr', { tabindex: kv.bbox ? 0 : null }, h('th', { scope: 'row' }, key), h('td', {}, kv.value), h('td', {}, kv.selection_status ?? ''), h('td', {}, `${Math.round(kv.key_confidence)} / ${Math.round(kv.value_confidence)}`)),
+              kv.bbox,
+            ),
           ),
         ),
       ),

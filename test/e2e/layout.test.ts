@@ -141,10 +141,20 @@ describe('printed key/values', () => {
     page.drawText('Thank you for your business. Payment is due within fourteen days of the invoice date.', { x: 72, y: 600, size: 11, font });
     const { pages } = await read(await doc.save());
     const kv = pages[0].key_values;
-    expect(kv['Invoice No']).toEqual({ value: 'INV-2024-117', key_confidence: 85, value_confidence: 80, selection_status: null });
+    const box = (left: number, baseline: number, width: number, lines = 1) => ({
+      left: expect.closeTo(left / 612, 2),
+      top: expect.closeTo((792 - baseline - 11 - (lines - 1) * 14) / 792, 1),
+      width: expect.closeTo(width / 612, 1),
+      height: expect.closeTo((11 + (lines - 1) * 14) / 792, 1),
+    });
+    expect(kv['Invoice No']).toEqual({ value: 'INV-2024-117', key_confidence: 85, value_confidence: 80, selection_status: null, bbox: box(72, 720, 128) });
     expect(kv['Date']).toMatchObject({ value: '14 March 2024' });
-    expect(kv['Due']).toMatchObject({ value: '28 March 2024' });
-    expect(kv['Ship to']).toEqual({ value: '12 Harbour Road, Leith', key_confidence: 70, value_confidence: 65, selection_status: null });
+    // Label and value apart on one line: the box holds both.
+    expect(kv['Due']).toMatchObject({ value: '28 March 2024', bbox: box(320, 700, 150) });
+    // A label above its value: the box runs down over both lines.
+    expect(kv['Ship to']).toEqual({ value: '12 Harbour Road, Leith', key_confidence: 70, value_confidence: 65, selection_status: null, bbox: box(72, 646, 115, 2) });
+    expect(kv['Ship to'].bbox.top).toBeLessThan((792 - 660) / 792);
+    expect(kv['Ship to'].bbox.top + kv['Ship to'].bbox.height).toBeGreaterThan((792 - 646) / 792);
     expect(Object.keys(kv)).toHaveLength(4);
   });
 });

@@ -185,13 +185,23 @@ describe('key/values from form fields (issue 5, scope 4)', () => {
     const id = (await test.upload([['file', 'form.pdf', await formPdf()]])).json.id;
     await test.waitFor(id);
     const kv = (await test.get(`/api/v1/documents/${id}/pages?include=key_values`)).json.data[0].key_values;
-    expect(kv['Full name']).toEqual({ value: 'Ada Lovelace', key_confidence: 90, value_confidence: 99, selection_status: null });
+    // Each pair's box holds the field and its printed label: "Full name:" from x 72 to the end of
+    // its text box (150 + 200), the checkbox at 72 with its label after it.
+    const box = (x0: number, y0: number, x1: number, y1: number) => ({
+      left: expect.closeTo(x0 / 612, 2),
+      top: expect.closeTo((792 - y1) / 792, 2),
+      width: expect.closeTo((x1 - x0) / 612, 2),
+      height: expect.closeTo((y1 - y0) / 792, 2),
+    });
+    expect(kv['Full name']).toEqual({ value: 'Ada Lovelace', key_confidence: 90, value_confidence: 99, selection_status: null, bbox: box(72, 678, 350, 698) });
+    expect(kv['I agree to the terms'].bbox.left).toBeCloseTo(72 / 612, 2);
+    expect(kv['I agree to the terms'].bbox.width).toBeGreaterThan(100 / 612);
     expect(kv['I agree to the terms']).toMatchObject({ selection_status: 'SELECTED', value: expect.any(String) });
     expect(kv['I agree to the terms'].value.length).toBeGreaterThan(0);
     expect(kv['Send me the newsletter']).toMatchObject({ selection_status: 'NOT_SELECTED', value: '' });
     expect(kv['Country']).toMatchObject({ value: 'Germany', selection_status: null });
     // A field with nothing printed beside it is keyed by its field name, with less confidence.
-    expect(kv['internal_ref']).toEqual({ value: 'REF-42', key_confidence: 80, value_confidence: 99, selection_status: null });
+    expect(kv['internal_ref']).toEqual({ value: 'REF-42', key_confidence: 80, value_confidence: 99, selection_status: null, bbox: box(400, 400, 500, 420) });
 
     const read = (await test.upload([['file', 'form.pdf', await formPdf()]], { analysis: 'read' })).json.id;
     await test.waitFor(read);

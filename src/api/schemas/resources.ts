@@ -112,12 +112,16 @@ const Table = Type.Object({
   continues_on_next_page: Type.Boolean({ description: 'The table goes on on the next page (additive).' }),
 });
 
-const KeyValue = Type.Object({
-  value: Type.String(),
-  key_confidence: Type.Number(),
-  value_confidence: Type.Number(),
-  selection_status: Nullable(StringEnum(['SELECTED', 'NOT_SELECTED'] as const)),
-});
+const KeyValue = Type.Object(
+  {
+    value: Type.String(),
+    key_confidence: Type.Number(),
+    value_confidence: Type.Number(),
+    selection_status: Nullable(StringEnum(['SELECTED', 'NOT_SELECTED'] as const)),
+    bbox: Type.Optional(BBox),
+  },
+  { description: 'A key/value pair; `bbox` is where it stands on its page, label and value together (additive; absent on pages read before it was kept).' },
+);
 
 export const Page = Type.Object(
   {
