@@ -85,8 +85,11 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
     expect(all.match(/\u02DC/g)?.length ?? 0).toBeLessThan(15);
   });
 
-  it('reads big delimiters, which sit at control codes, as delimiters', () => {
-    expect(texts.join('\n')).toContain('⎛');
-    expect(texts.join('\n')).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  it('reads big delimiters, which sit at control codes, as delimiters, a stack of pieces as one bracket', () => {
+    const all = texts.join('\n');
+    expect(all).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    // The parentheses around column vectors are drawn as upper and lower hooks (⎛ over ⎝).
+    expect(all).toContain('\u2329( x1 x2 x3) ,( x1 x2 x3)\u232a');
+    expect(all).not.toMatch(/[⎛-⎭]/);
   });
 });

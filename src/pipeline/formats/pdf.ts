@@ -307,7 +307,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     if (current && current.text.length > 0) {
       // An unreadable symbol alone marks an item; inside other text it is dropped.
       const alone = /^\u0000+$/.test(current.text);
-      current.text = alone ? '•' : expandLigatures(current.text.replace(/\u0000/g, ''));
+      current.text = alone ? '•' : joinDelimiterPieces(expandLigatures(current.text.replace(/\u0000/g, '')));
       if (combined) current.text = current.text.normalize('NFC');
       if (current.text.length > 0) {
         words.push(current);
@@ -522,6 +522,24 @@ const LIGATURES = /[\uFB00-\uFB06]/g;
 
 function expandLigatures(text: string): string {
   return text.replace(LIGATURES, (ligature) => ligature.normalize('NFKC'));
+}
+
+/**
+ * A tall bracket drawn as pieces stacked one above the other (TeX's big parentheses around a
+ * column vector: ⎛ ⎜ ⎝) reads as the one bracket it draws.
+ */
+const DELIMITER_PIECES: [RegExp, string][] = [
+  [/[⎛⎜⎝]+/g, '('],
+  [/[⎞⎟⎠]+/g, ')'],
+  [/[⎡⎢⎣]+/g, '['],
+  [/[⎤⎥⎦]+/g, ']'],
+  [/⎧[⎪⎨]*⎩|⎧[⎪]*⎨/g, '{'],
+  [/⎫[⎪⎬]*⎭|⎫[⎪]*⎬/g, '}'],
+];
+
+function joinDelimiterPieces(text: string): string {
+  if (!/[⎛-⎭]/.test(text)) return text;
+  return DELIMITER_PIECES.reduce((out, [pieces, bracket]) => out.replace(pieces, bracket), text);
 }
 
 function round2(value: number): number {
