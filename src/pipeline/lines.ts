@@ -65,6 +65,7 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
   // except across a gutter: a gap that the lines above and below leave empty too is a column
   // or table boundary, not a space between words.
   const pageColumns = leaderPageColumns(segments, boxes, words);
+  const labels = descriptionLabels(segments, boxes, words);
   const order = segments.map((_, i) => i).sort((a, b) => centerY(boxes[a]) - centerY(boxes[b]) || boxes[a].x0 - boxes[b].x0);
   const merged: { words: number[]; box: Box; size: number }[] = [];
   for (const index of order) {
@@ -94,6 +95,9 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
         const mark = leftBox === box ? line.box : box;
         if (!boxes.some((b) => b.x0 >= leftBox.x1 && b.x1 <= mark.x0 && verticalOverlap(b, mark) >= 0.6)) return true;
       }
+      // The labels of a description list ("(i) Definitheit:", "(ii) Symmetrie:") stand in a
+      // column of their own, apart from what they introduce, yet each is one line with it.
+      if (gap > 0 && gap <= lineSize * 8 && left.every((i) => labels.has(i)) && !boxes.some((b) => b.x0 >= unionBox(left.map((i) => words[i].box)).x1 && b.x1 <= unionBox(right.map((i) => words[i].box)).x0 && verticalOverlap(b, box) >= 0.6)) return true;
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
       // Sub-captions side by side ("(a) …" under one picture, "(b) …" under the next) are two
       // columns, however close they come.
@@ -140,6 +144,28 @@ function leaderPageColumns(segments: number[][], boxes: Box[], words: Word[]): n
 const END_OF_PROOF = /^[■□∎◼◻]$/u;
 
 const SUBCAPTION_MARK = /^\([a-z]\)$/;
+
+/** Whether a run of words is a list item's label: an enumerator, a few words, a colon. */
+function labelsItem(run: number[], words: Word[]): boolean {
+  const ordered = [...run].sort((a, b) => words[a].box.x0 - words[b].box.x0);
+  return ordered.length >= 2 && ordered.length <= 4 && LIST_MARKER.test(words[ordered[0]].text) && /\p{L}:$/u.test(words[ordered[ordered.length - 1]].text);
+}
+
+/**
+ * The words of the runs that label the items of a description list: item labels with another one close above
+ * or below, starting within two characters of it. A lone label-like line is left alone, as it may
+ * be the end of a column's line beside the next column.
+ */
+function descriptionLabels(segments: number[][], boxes: Box[], words: Word[]): Set<number> {
+  const candidates = segments.map((_, i) => i).filter((i) => labelsItem(segments[i], words));
+  const out = new Set<number>();
+  for (const i of candidates) {
+    const size = Math.max(...segments[i].map((w) => words[w].fontSize), 1);
+    const sibling = candidates.some((j) => j !== i && Math.abs(boxes[j].x0 - boxes[i].x0) <= size && Math.abs(boxes[j].y0 - boxes[i].y0) <= size * 4 && verticalOverlap(boxes[j], boxes[i]) < 0.5);
+    if (sibling) for (const w of segments[i]) out.add(w);
+  }
+  return out;
+}
 
 /** Whether a run of words begins (at its left) with a sub-caption mark such as "(b)". */
 function startsSubcaption(run: number[], words: Word[]): boolean {

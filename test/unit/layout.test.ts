@@ -62,6 +62,23 @@ describe('buildLines', () => {
     expect(lineTexts(twoColumns)).not.toContain('which proves the claim. ■');
   });
 
+  it('joins a list item\'s label to the formula it introduces, set apart in a column of its own', () => {
+    // As in the GeoTopo book (page 10): labels at x 120, their formulas from x 250 on.
+    const words = [
+      ...lineWords('(i) Definitheit:', 120, 100),
+      ...lineWords('d(x, y) = 0 ⇔ x = y', 250, 100),
+      ...lineWords('(ii) Symmetrie:', 117, 120),
+      ...lineWords('d(x, y) = d(y, x)', 250, 120),
+    ];
+    expect(lineTexts(words)).toEqual(['(i) Definitheit: d(x, y) = 0 ⇔ x = y', '(ii) Symmetrie: d(x, y) = d(y, x)']);
+    // Plain text ending in a colon (the last line of a column's paragraph) is no label, and a lone
+    // label-like line beside the next column's text is left alone.
+    const apart = [...lineWords('as follows:', 72, 100), ...lineWords('Other column', 200, 100)];
+    expect(lineTexts(apart)).toHaveLength(2);
+    const lone = [...lineWords('(a) Results:', 72, 100), ...lineWords('Other column text', 200, 100)];
+    expect(lineTexts(lone)).toEqual(['(a) Results:', 'Other column text']);
+  });
+
   it('reads a table of contents line by line: entry, dot leader and page number, and a heading with its number and page', () => {
     const words: Word[] = [];
     // Section numbers stand 20 units before their titles; page numbers are set flush right at 400,
