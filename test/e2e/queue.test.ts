@@ -79,7 +79,9 @@ describe('max_concurrent_jobs', () => {
     const ws = await install.workspace({ plan: 'solo' });
     const client = new Client(api.url, ws.test);
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(150)]])).json.id);
+    // Long enough that two workers would be seen processing at once if the limit let them (the
+    // list is sampled many times per document), short enough to finish on a loaded CI machine.
+    for (let i = 0; i < 4; i++) ids.push((await client.upload([['file', `d${i}.pdf`, await longPdf(80)]])).json.id);
     // Sampling starts before the workers do, so no document can run unobserved.
     let maxProcessing = 0;
     const completed = new Set<string>();
@@ -88,11 +90,11 @@ describe('max_concurrent_jobs', () => {
       maxProcessing = Math.max(maxProcessing, list.filter((d: any) => d.status === 'processing').length);
       for (const d of list) if (d.status === 'completed') completed.add(d.id);
       return completed.size === ids.length;
-    }, 90_000);
+    }, 110_000);
     servers.push(...(await Promise.all([install.start(['worker']), install.start(['worker'])])));
     await sampling;
     expect(maxProcessing).toBe(1);
-  });
+  }, 120_000);
 });
 
 describe('SIGTERM', () => {
