@@ -3,6 +3,7 @@
 // plain rulings alone are left to table detection. The words inside a drawing (axis labels,
 // legends, diagram labels) belong to the figure, not to the running text; words over a raster
 // image stay text (a scanned page's text layer lies over its image).
+import { CAPTION_START } from './markers.js';
 import { boxArea, unionBox, type Box, type PageGraphics, type Word } from './page-model.js';
 
 export interface FoundFigure {
@@ -58,7 +59,7 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     // Labels just outside the drawn area (tick labels, axis names) belong to it too; the words of
     // a line of running text set close under or beside it (its caption) do not.
     for (let pass = 0; pass < 2; pass++) {
-      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && !inProseRun(words, i));
+      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && !inProseRun(words, i) && !inCaption(words, i));
       if (near.length === 0) break;
       box = unionBox([box, ...near.map((i) => words[i].box)]);
     }
@@ -132,6 +133,17 @@ function proseRows(words: Word[], inside: number[]): number {
 
 /** Whether a word is one of at least six set as running text on its line (word gaps under half a font size). */
 function inProseRun(words: Word[], index: number): boolean {
+  return textRun(words, index).length >= 6;
+}
+
+/** Whether a word is in a figure caption's line ("Abbildung 2.9: Beispiele für Graphen"), however short. */
+function inCaption(words: Word[], index: number): boolean {
+  const run = textRun(words, index);
+  return run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`);
+}
+
+/** The words set as running text with this one on its line (word gaps under half a font size), left to right. */
+function textRun(words: Word[], index: number): Word[] {
   const word = words[index];
   const row = words.filter((w) => Math.min(w.box.y1, word.box.y1) - Math.max(w.box.y0, word.box.y0) > Math.min(w.box.y1 - w.box.y0, word.box.y1 - word.box.y0) * 0.5);
   row.sort((a, b) => a.box.x0 - b.box.x0);
@@ -144,7 +156,7 @@ function inProseRun(words: Word[], index: number): boolean {
   };
   while (start > 0 && joined(row[start - 1], row[start])) start--;
   while (end + 1 < row.length && joined(row[end], row[end + 1])) end++;
-  return end - start + 1 >= 6;
+  return row.slice(start, end + 1);
 }
 
 /** Groups boxes that come within `link` of one another (single linkage, grid-bucketed). */

@@ -20,7 +20,7 @@ import { printedKeyValues } from './printed-key-values.js';
 import { buildLines, centerY, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
 import { findTables } from './tables/index.js';
-import { LIST_MARKER } from './markers.js';
+import { CAPTION_START, LIST_MARKER } from './markers.js';
 
 /** Figures under this share of the page are not shown (SPEC.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
@@ -166,7 +166,6 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
 
 const PAGE_NUMBER = /^(?:page\s+|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*-)?$/i;
 
-const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|plate|abbildung|abb|tableau|tabla|figura)\.?\s*\d*/i;
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
   if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');

@@ -51,4 +51,12 @@ describe('findFigures', () => {
     expect([...found.words].map((i) => words[i].text).sort()).toEqual(['10', '15', '5']);
     expect(found.figures[0].box.y1).toBeLessThan(420);
   });
+
+  it('leaves a short caption line to the text too, when sub-figure labels sit between it and the drawing', () => {
+    // As in the GeoTopo book (page 41): "(c) K5" under the drawing, then a five-word caption, too
+    // short to count as running text, whose first words would otherwise be taken as labels.
+    const words = [...lineWords('(c) K5', 180, 406), ...lineWords('Abbildung 2.9: Beispiele für Graphen', 150, 420)];
+    const found = findFigures(words, chart, 612, 792);
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['(c)', 'K5']);
+  });
 });
