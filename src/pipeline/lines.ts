@@ -102,7 +102,7 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       // Sub-captions side by side ("(a) …" under one picture, "(b) …" under the next) are two
       // columns, however close they come.
       if (startsSubcaption(left, words) && startsSubcaption(right, words)) return false;
-      if (gap <= lineSize * 0.35) return true;
+      if (gap <= lineSize * 0.5) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
       // columns unless they touch.
       const ocrA = words[line.words[0]].ocrLine;

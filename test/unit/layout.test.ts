@@ -134,6 +134,17 @@ describe('buildLines', () => {
     ]);
   });
 
+  it('reads a gap under half a font size as a word space, even where the lines around leave it empty', () => {
+    // A formula's spacing: "M · A1 a" then "an der Stelle" 4.5 units on (0.45 x the font size),
+    // with short pieces above and below that leave the same place empty.
+    const first = lineWords('durch M · A1 a', 20, 114);
+    const gap = first[first.length - 1].box.x1;
+    const around = (y: number) => [...lineWords('upper', gap - 27, y), ...lineWords('piece', gap + 8, y)];
+    // Drawn apart, as the formula's pieces are, so the two runs meet only when lines are formed.
+    const words = [...around(100), ...first, ...around(128), ...lineWords('an der Stelle', gap + 4.5, 114)];
+    expect(lineTexts(words)).toContain('durch M · A1 a an der Stelle');
+  });
+
   it('does not split at a gap that a line above or below runs across', () => {
     const left = lineWords('left column line', 20, 100);
     const gapStart = left[left.length - 1].box.x1;
