@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, CORPUS, Installation, ROOT, STORE, type Server } from '../helpers/folio.js';
-import { textPdf } from '../helpers/pdfs.js';
+import { formPdf, textPdf } from '../helpers/pdfs.js';
 
 const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
 const haveBrowser = existsSync(CHROMIUM);
@@ -197,6 +197,28 @@ describe.skipIf(!haveBrowser || STORE !== 'sqlite')('the playground', () => {
     await expect.poll(() => drawn.count()).toBe(1);
     expect(await drawn.evaluate((r) => ['x', 'y', 'width', 'height'].map((a) => Number(r.getAttribute(a))))).toEqual([citation.bbox.left, citation.bbox.top, citation.bbox.width, citation.bbox.height]);
     expect(await page.locator('#ppanel-text mark.cited').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('draws a key/value pair\'s box over the page when its row is focused', async () => {
+    await page.locator('#file-input').setInputFiles({ name: 'form.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await formPdf()) });
+    const item = page.locator('.document', { hasText: 'form.pdf' });
+    await expect.poll(async () => item.locator('.status').textContent(), { timeout: 60_000 }).toBe('completed');
+    const id = await item.getAttribute('data-id');
+    await item.getByRole('button', { name: 'Open form.pdf' }).click();
+    await page.locator('#viewer-summary code', { hasText: id! }).waitFor();
+    const pairs = (await new Client(server.url, key).get(`/api/v1/documents/${id}/pages?page=1&include=key_values`)).json.data[0].key_values;
+    const name = pairs['Full name'];
+    expect(name.bbox).toBeTruthy();
+
+    await page.locator('#ptab-kv').click();
+    const row = page.locator('#ppanel-kv tr', { hasText: 'Full name' });
+    await row.focus();
+    const drawn = page.locator('#page-overlay .focus-boxes rect');
+    await expect.poll(() => drawn.count()).toBe(1);
+    expect(await drawn.evaluate((r) => ['x', 'y', 'width', 'height'].map((a) => Number(r.getAttribute(a))))).toEqual([name.bbox.left, name.bbox.top, name.bbox.width, name.bbox.height]);
+    await row.blur();
+    await expect.poll(() => drawn.count()).toBe(0);
     expect(problems).toEqual([]);
   });
 
