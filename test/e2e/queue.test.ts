@@ -107,7 +107,8 @@ describe('SIGTERM', () => {
     const id = (await client.upload([['file', 'long.pdf', await longPdf(300)]])).json.id;
     await waitUntil(async () => (await client.get(`/api/v1/documents/${id}`)).json.status === 'processing');
     await worker.stop();
-    expect(worker.process.exitCode).toBe(0);
+    // On failure, say how it ended and what it logged last.
+    expect([worker.process.exitCode, worker.process.signalCode], worker.logs.slice(-3000)).toEqual([0, null]);
     const after = (await client.get(`/api/v1/documents/${id}`)).json;
     expect(['queued', 'completed']).toContain(after.status);
     const next = await install.start(['worker']);
