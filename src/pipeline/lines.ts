@@ -96,8 +96,13 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
         if (!boxes.some((b) => b.x0 >= leftBox.x1 && b.x1 <= mark.x0 && verticalOverlap(b, mark) >= 0.6)) return true;
       }
       // The labels of a description list ("(i) Definitheit:", "(ii) Symmetrie:") stand in a
-      // column of their own, apart from what they introduce, yet each is one line with it.
-      if (gap > 0 && gap <= lineSize * 8 && left.every((i) => labels.has(i)) && !boxes.some((b) => b.x0 >= unionBox(left.map((i) => words[i].box)).x1 && b.x1 <= unionBox(right.map((i) => words[i].box)).x0 && verticalOverlap(b, box) >= 0.6)) return true;
+      // column of their own, apart from what they introduce, yet each is one line with it,
+      // unless other text stands between them.
+      if (gap > 0 && gap <= lineSize * 8 && left.every((i) => labels.has(i))) {
+        const labelEnd = unionBox(left.map((i) => words[i].box)).x1;
+        const textStart = unionBox(right.map((i) => words[i].box)).x0;
+        if (!boxes.some((b) => b.x0 >= labelEnd && b.x1 <= textStart && verticalOverlap(b, box) >= 0.6)) return true;
+      }
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
       // Sub-captions side by side ("(a) …" under one picture, "(b) …" under the next) are two
       // columns, however close they come.
@@ -152,9 +157,9 @@ function labelsItem(run: number[], words: Word[]): boolean {
 }
 
 /**
- * The words of the runs that label the items of a description list: item labels with another one close above
- * or below, starting within two characters of it. A lone label-like line is left alone, as it may
- * be the end of a column's line beside the next column.
+ * The words of the runs that label the items of a description list: item labels with another one
+ * close above or below, starting within a font size of it. A lone label-like line is left alone,
+ * as it may be the end of a column's line beside the next column.
  */
 function descriptionLabels(segments: number[][], boxes: Box[], words: Word[]): Set<number> {
   const candidates = segments.map((_, i) => i).filter((i) => labelsItem(segments[i], words));
