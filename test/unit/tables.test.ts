@@ -91,6 +91,16 @@ describe('tables found from aligned text', () => {
     expect(held[0].map((i) => words[i].text)).not.toContain('Source:');
   });
 
+  it('are not the labels of a diagram drawn with arrows between them (a commutative diagram)', () => {
+    // The same aligned words with a diagonal arrow drawn among them (25 units each way) are a
+    // diagram; a small icon (8 units) in a row leaves the table a table.
+    const words = grid(rows);
+    const arrow = { ...NO_GRAPHICS, shapes: [{ x0: 180, y0: 220, x1: 205, y1: 245 }] };
+    expect(findTables(page(words), arrow, new Set(), false).tables).toEqual([]);
+    const icon = { ...NO_GRAPHICS, shapes: [{ x0: 180, y0: 218, x1: 188, y1: 226 }] };
+    expect(findTables(page(words), icon, new Set(), false).tables).toHaveLength(1);
+  });
+
   it('join a cell wrapped onto a second line back into its row', () => {
     // "Signed (EURm)" wraps under itself, closer to it than the rows are to one another.
     const words = [...grid(rows.slice(0, 1)), ...lineWords('(EURm)', 220, 211), ...grid(rows.slice(1), 232)];

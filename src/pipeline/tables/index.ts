@@ -4,7 +4,7 @@
 // their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
-import { intersectionArea, type PageGraphics, type Segment, type Table, type Word } from '../page-model.js';
+import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../page-model.js';
 import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { fillGrid, type GridTable } from './grid.js';
@@ -40,9 +40,25 @@ export function findTables(page: { words: Word[]; width: number; height: number 
   const rules = pageRulings(graphics, scale).horizontal;
   for (const grid of alignedGrids(words, free(), rules, page)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
+    if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
     keep(grid);
   }
   return { tables, words: held };
+}
+
+/**
+ * Whether a curve or diagonal at least one and a half font sizes each way is drawn inside a grid
+ * of aligned text: the arrows of a commutative diagram, not anything a table of text holds (its
+ * icons and marks are smaller). No aligned table in the corpus holds one.
+ */
+function holdsDrawing(box: Box, shapes: Box[], words: Word[], scale: number): boolean {
+  const inside = words.filter((w) => w.box.x0 >= box.x0 && w.box.x1 <= box.x1 && w.box.y0 >= box.y0 && w.box.y1 <= box.y1);
+  const size = inside.length ? inside.map((w) => w.fontSize).sort((a, b) => a - b)[Math.floor(inside.length / 2)] : 10 * scale;
+  const slack = 2 * scale;
+  return shapes.some(
+    (s) =>
+      s.x0 >= box.x0 - slack && s.x1 <= box.x1 + slack && s.y0 >= box.y0 - slack && s.y1 <= box.y1 + slack && Math.min(s.x1 - s.x0, s.y1 - s.y0) >= size * 1.5,
+  );
 }
 
 /**
