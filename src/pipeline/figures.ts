@@ -4,7 +4,7 @@
 // legends, diagram labels) belong to the figure, not to the running text; words over a raster
 // image stay text (a scanned page's text layer lies over its image).
 import { CAPTION_START } from './markers.js';
-import { boxArea, unionBox, type Box, type PageGraphics, type Word } from './page-model.js';
+import { boxArea, unionBox, verticalOverlap, type Box, type PageGraphics, type Word } from './page-model.js';
 
 export interface FoundFigure {
   box: Box;
@@ -59,7 +59,7 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     // Labels just outside the drawn area (tick labels, axis names) belong to it too; the words of
     // a line of running text set close under or beside it (its caption) do not.
     for (let pass = 0; pass < 2; pass++) {
-      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && !inProseRun(words, i) && !inCaption(words, i));
+      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && isLabel(textRun(words, i)));
       if (near.length === 0) break;
       box = unionBox([box, ...near.map((i) => words[i].box)]);
     }
@@ -108,11 +108,7 @@ function proseRows(words: Word[], inside: number[]): number {
   const sorted = [...inside].sort((a, b) => words[a].box.y0 - words[b].box.y0 || words[a].box.x0 - words[b].box.x0);
   const rows: number[][] = [];
   for (const i of sorted) {
-    const row = rows.find((r) => {
-      const a = words[r[0]].box;
-      const b = words[i].box;
-      return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
-    });
+    const row = rows.find((r) => verticalOverlap(words[r[0]].box, words[i].box) > 0.5);
     if (row) row.push(i);
     else rows.push([i]);
   }
@@ -131,21 +127,19 @@ function proseRows(words: Word[], inside: number[]): number {
   return prose;
 }
 
-/** Whether a word is one of at least six set as running text on its line (word gaps under half a font size). */
-function inProseRun(words: Word[], index: number): boolean {
-  return textRun(words, index).length >= 6;
-}
-
-/** Whether a word is in a figure caption's line ("Abbildung 2.9: Beispiele für Graphen"), however short. */
-function inCaption(words: Word[], index: number): boolean {
-  const run = textRun(words, index);
-  return run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`);
+/**
+ * Whether the run of text a word stands in can be a drawing's label: not running text (six words
+ * or more) and not a figure caption's line ("Abbildung 2.9: Beispiele für Graphen"), however short.
+ */
+function isLabel(run: Word[]): boolean {
+  if (run.length >= 6) return false;
+  return !(run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`));
 }
 
 /** The words set as running text with this one on its line (word gaps under half a font size), left to right. */
 function textRun(words: Word[], index: number): Word[] {
   const word = words[index];
-  const row = words.filter((w) => Math.min(w.box.y1, word.box.y1) - Math.max(w.box.y0, word.box.y0) > Math.min(w.box.y1 - w.box.y0, word.box.y1 - word.box.y0) * 0.5);
+  const row = words.filter((w) => verticalOverlap(w.box, word.box) > 0.5);
   row.sort((a, b) => a.box.x0 - b.box.x0);
   const at = row.indexOf(word);
   let start = at;

@@ -13,6 +13,7 @@ import {
   type RawPage,
   type Table,
   type Word,
+  verticalOverlap,
 } from './page-model.js';
 import { findFigures } from './figures.js';
 import { formKeyValues, pageKeyValueList } from './key-values.js';
@@ -165,7 +166,6 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
 // ---- typing ---------------------------------------------------------------------------------
 
 const PAGE_NUMBER = /^(?:page\s+|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*-)?$/i;
-
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
   if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');
@@ -390,8 +390,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
 
 /** Two boxes on one row: they overlap vertically by at least half the shorter one's height. */
 function sameRow(a: Box, b: Box): boolean {
-  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-  return overlap >= Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
+  return verticalOverlap(a, b) >= 0.5;
 }
 
 function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats): BlockType {

@@ -3,13 +3,7 @@
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words.
 import { LIST_MARKER } from './markers.js';
-import { unionBox, type Box, type Line, type Word } from './page-model.js';
-
-function verticalOverlap(a: Box, b: Box): number {
-  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-  const minHeight = Math.min(a.y1 - a.y0, b.y1 - b.y0);
-  return minHeight > 0 ? overlap / minHeight : 0;
-}
+import { unionBox, verticalOverlap, type Box, type Line, type Word } from './page-model.js';
 
 function horizontalGap(a: Box, b: Box): number {
   return Math.max(b.x0 - a.x1, a.x0 - b.x1);
@@ -75,34 +69,28 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       if (verticalOverlap(line.box, box) < 0.6) return false;
       const gap = horizontalGap(line.box, box);
       const lineSize = Math.max(size, line.size);
+      // The line and the run, as the left and right of the pair (words and box).
+      const lineFirst = line.box.x0 <= box.x0;
+      const [left, right] = lineFirst ? [line.words, segments[index]] : [segments[index], line.words];
+      const [leftBox, rightBox] = lineFirst ? [line.box, box] : [box, line.box];
+      const nothingBetween = () => !boxes.some((b) => b.x0 >= leftBox.x1 && b.x1 <= rightBox.x0 && verticalOverlap(b, rightBox) >= 0.6);
       // A bullet or number stands apart from its item's text, in a column of its own, yet
       // belongs to the line.
-      const left = line.box.x0 <= box.x0 ? line.words : segments[index];
       if (gap > 0 && gap <= lineSize * 4 && left.length === 1 && LIST_MARKER.test(words[left[0]].text)) return true;
       // So does a section number before its title ("2  Mannigfaltigkeiten", "4.1  Axiome").
-      if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && SECTION_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[(left === line.words ? segments[index] : line.words)[0]].text)) return true;
+      if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && SECTION_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text)) return true;
       // A page number after a dot leader (a table of contents, an index) ends its entry's line,
       // however far right it is set.
-      const right = left === line.words ? segments[index] : line.words;
       if (gap > 0 && gap <= lineSize * 12 && endsWithLeader(left, words) && isPageReference(right, words)) return true;
       // A heading's page number in the same right-aligned column as the leader lines' numbers.
-      const rightRun = unionBox(right.map((i) => words[i].box));
-      if (gap > 0 && isPageReference(right, words) && pageColumns.some((x1) => Math.abs(rightRun.x1 - x1) < 1.5)) return true;
+      if (gap > 0 && isPageReference(right, words) && pageColumns.some((x1) => Math.abs(rightBox.x1 - x1) < 1.5)) return true;
       // An end-of-proof mark set flush right (TeX's \qed) ends the line it stands on, when no
       // other text (another column's line) stands between them.
-      if (gap > 0 && right.length === 1 && END_OF_PROOF.test(words[right[0]].text)) {
-        const leftBox = line.box.x0 <= box.x0 ? line.box : box;
-        const mark = leftBox === box ? line.box : box;
-        if (!boxes.some((b) => b.x0 >= leftBox.x1 && b.x1 <= mark.x0 && verticalOverlap(b, mark) >= 0.6)) return true;
-      }
+      if (gap > 0 && right.length === 1 && END_OF_PROOF.test(words[right[0]].text) && nothingBetween()) return true;
       // The labels of a description list ("(i) Definitheit:", "(ii) Symmetrie:") stand in a
       // column of their own, apart from what they introduce, yet each is one line with it,
       // unless other text stands between them.
-      if (gap > 0 && gap <= lineSize * 8 && left.every((i) => labels.has(i))) {
-        const labelEnd = unionBox(left.map((i) => words[i].box)).x1;
-        const textStart = unionBox(right.map((i) => words[i].box)).x0;
-        if (!boxes.some((b) => b.x0 >= labelEnd && b.x1 <= textStart && verticalOverlap(b, box) >= 0.6)) return true;
-      }
+      if (gap > 0 && gap <= lineSize * 8 && left.every((i) => labels.has(i)) && nothingBetween()) return true;
       if (gap < -lineSize || gap > lineSize * 1.5) return false;
       // Sub-captions side by side ("(a) …" under one picture, "(b) …" under the next) are two
       // columns, however close they come.
@@ -113,8 +101,6 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       const ocrA = words[line.words[0]].ocrLine;
       const ocrB = words[segments[index][0]].ocrLine;
       if (ocrA !== undefined && ocrB !== undefined && ocrA !== ocrB) return false;
-      const leftBox = line.box.x0 <= box.x0 ? line.box : box;
-      const rightBox = leftBox === box ? line.box : box;
       return !isGutter(leftBox.x1, rightBox.x0, line.box, boxes, lineSize);
     });
     if (target) {

@@ -207,6 +207,13 @@ export function unionBox(boxes: Iterable<Box>): Box {
   return { x0, y0, x1, y1 };
 }
 
+/** How much two boxes overlap up and down, as a share of the shorter one's height (0 when either is flat). */
+export function verticalOverlap(a: Box, b: Box): number {
+  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const minHeight = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  return minHeight > 0 ? overlap / minHeight : 0;
+}
+
 export function intersectionArea(a: Box, b: Box): number {
   const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
   const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
