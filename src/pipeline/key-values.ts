@@ -5,6 +5,7 @@
 // field name are the author's words but not what a reader sees (85, 80). A pair's box holds the
 // field and its printed label, as a printed pair's box holds its label and value.
 import { unionBox, type Box, type FormField, type KeyValue, type Line, type Word } from './page-model.js';
+import { labelText } from './printed-key-values.js';
 
 const READ_FROM_FIELD = 99;
 const PRINTED_LABEL = 90;
@@ -72,12 +73,8 @@ function run(words: Word[], size: number): Label | null {
     if (previous && Math.max(word.box.x0 - previous.box.x1, previous.box.x0 - word.box.x1) > size * 1.2) break;
     kept.push(word);
   }
-  const text = kept
-    .sort((a, b) => a.box.x0 - b.box.x0)
-    .map((w) => w.text)
-    .join(' ')
-    .replace(/\s*[:：]\s*$/, '')
-    .trim();
+  kept.sort((a, b) => a.box.x0 - b.box.x0);
+  const text = labelText(kept);
   return text ? { text, box: unionBox(kept.map((w) => w.box)) } : null;
 }
 
@@ -98,9 +95,7 @@ function printedLabel(field: FormField, page: { lines: Line[]; words: Word[] }):
     .filter((line) => line.box.y1 <= box.y0 + 1 && box.y0 - line.box.y1 < Math.max(14, (line.box.y1 - line.box.y0) * 1.5))
     .filter((line) => Math.min(line.box.x1, box.x1) - Math.max(line.box.x0, box.x0) > 0)
     .sort((a, b) => b.box.y1 - a.box.y1)[0];
-  if (above) {
-    const text = above.words.map((i) => page.words[i].text).join(' ').replace(/\s*[:：]\s*$/, '').trim();
-    if (text && text.length <= 80) return { text, box: above.box };
-  }
-  return null;
+  if (!above) return null;
+  const text = labelText(above.words.map((i) => page.words[i]));
+  return text && text.length <= 80 ? { text, box: above.box } : null;
 }

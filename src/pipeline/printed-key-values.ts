@@ -127,7 +127,8 @@ function startsWithLabel(chunk: Chunk): boolean {
   return chunk.slice(0, MAX_LABEL_WORDS).some((w) => /[:：]$/.test(w.text));
 }
 
-function labelText(labelWords: Word[]): string {
+/** A label's words as its text, without the colon that ends it. */
+export function labelText(labelWords: Word[]): string {
   return labelWords
     .map((w) => w.text)
     .join(' ')
