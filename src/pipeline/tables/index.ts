@@ -52,8 +52,9 @@ export function findTables(page: { words: Word[]; width: number; height: number 
  * icons and marks are smaller). No aligned table in the corpus holds one.
  */
 function holdsDrawing(box: Box, shapes: Box[], words: Word[], scale: number): boolean {
-  const inside = words.filter((w) => w.box.x0 >= box.x0 && w.box.x1 <= box.x1 && w.box.y0 >= box.y0 && w.box.y1 <= box.y1);
-  const size = inside.length ? inside.map((w) => w.fontSize).sort((a, b) => a - b)[Math.floor(inside.length / 2)] : 10 * scale;
+  // The grid is drawn around its words, so it holds some: their median size is the text's.
+  const sizes = words.filter((w) => w.box.x0 >= box.x0 && w.box.x1 <= box.x1 && w.box.y0 >= box.y0 && w.box.y1 <= box.y1).map((w) => w.fontSize);
+  const size = sizes.sort((a, b) => a - b)[Math.floor(sizes.length / 2)] ?? 0;
   const slack = 2 * scale;
   return shapes.some(
     (s) =>
