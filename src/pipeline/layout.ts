@@ -18,6 +18,7 @@ import {
 import { findFigures } from './figures.js';
 import { formKeyValues, pageKeyValueList } from './key-values.js';
 import { printedKeyValues } from './printed-key-values.js';
+import { drawnBlockText, drawsInSequence, joinInterleaved, linesInDrawingOrder } from './drawing-order.js';
 import { buildLines, centerY, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
 import { findTables } from './tables/index.js';
@@ -169,6 +170,7 @@ const PAGE_NUMBER = /^(?:page\s+|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:o
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
   if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');
+  if (block.drawingOrder) return drawnBlockText(block, page.lines, page.words);
   let text = '';
   const width = block.box.x1 - block.box.x0;
   block.lines.forEach((lineIndex, n) => {
@@ -226,8 +228,11 @@ function tableAsRows(table: Table, held: number[], words: Word[], lines: Line[],
   return { type: 'paragraph', lines: own, box: table.box, keepLines: true };
 }
 
-/** The words of a drawing, line by line in reading order. */
-function textInside(words: Word[], box: Box, claimed: Set<number>): string {
+/**
+ * The words of a drawing: in the order the file drew them where that order is trusted, a line
+ * break wherever the next label leaves the previous one's row; else line by line, top to bottom.
+ */
+function textInside(words: Word[], box: Box, claimed: Set<number>, inSequence: boolean): string {
   const inside = [...claimed].filter((i) => {
     const b = words[i].box;
     const cx = (b.x0 + b.x1) / 2;
@@ -235,6 +240,7 @@ function textInside(words: Word[], box: Box, claimed: Set<number>): string {
     return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
   });
   const sub = inside.sort((a, b) => a - b).map((i) => words[i]);
+  if (inSequence) return sub.map((w, n) => (n === 0 ? '' : verticalOverlap(sub[n - 1].box, w.box) >= 0.5 ? ' ' : '\n') + w.text).join('');
   // Labels spread along one row (tick labels under an axis) read as one line.
   const rows: { box: Box; texts: string[] }[] = [];
   for (const line of buildLines(sub).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0)) {
@@ -295,16 +301,27 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   const notText = new Set([...inDrawings, ...found.words.flat()]);
   const lines = buildLines(words, notText);
   const groups = groupBlocks(lines, words);
-  const blocks: Block[] = groups.map((lineIndexes) => ({
+  let blocks: Block[] = groups.map((lineIndexes) => ({
     type: 'paragraph' as BlockType,
     lines: lineIndexes,
     box: unionBox(lineIndexes.map((i) => lines[i].box)),
   }));
+  // Where the file draws the page in reading sequence, each block reads in drawing order, and the
+  // pieces of one formula are one block. (Right-to-left text is drawn in visual order, and OCR's
+  // order is the engine's, not a file's.)
+  const inSequence = raw.textSource === 'text_layer' && !rightToLeft && drawsInSequence(words);
+  if (inSequence) {
+    blocks = joinInterleaved(blocks, lines, stats.bodyFontSize);
+    for (const block of blocks) {
+      block.drawingOrder = true;
+      block.lines = linesInDrawingOrder(block, lines);
+    }
+  }
   // `read` returns no tables, but reads a table's words row by row, as a person reads it.
   if (!layout) found.tables.forEach((table, i) => blocks.push(tableAsRows(table, found.words[i], words, lines, rightToLeft)));
 
   const pageArea = raw.width * raw.height;
-  const figures: Figure[] = drawn.figures.map(({ box, kind }) => ({ box, index: null, caption: null, text: layout && kind === 'drawing' ? textInside(words, box, drawn.words) : '' }));
+  const figures: Figure[] = drawn.figures.map(({ box, kind }) => ({ box, index: null, caption: null, text: layout && kind === 'drawing' ? textInside(words, box, drawn.words, inSequence) : '' }));
   const tables = layout ? found.tables : [];
   const kinds: ('block' | 'figure' | 'table')[] = [];
   const refs: number[] = [];

@@ -62,6 +62,8 @@ export interface Block {
   table?: number;
   /** Each line stands on its own (the rows of a table read as text with `analysis: read`). */
   keepLines?: boolean;
+  /** The block's words read in the order the file drew them (drawing-order.ts); its lines are in that order too. */
+  drawingOrder?: boolean;
 }
 
 export interface Figure {

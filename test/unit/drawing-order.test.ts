@@ -1,0 +1,85 @@
+// Reading in the order the file drew its words (src/pipeline/drawing-order.ts), issue 5 "reading
+// order": where the drawing order is trusted, a display formula reads as it was written, and where
+// it is not (words drawn in no order, columns drawn row by row), geometry decides as before.
+import { describe, expect, it } from 'vitest';
+import { drawsInSequence } from '../../src/pipeline/drawing-order.js';
+import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
+import { NO_GRAPHICS, type RawPage, type Word } from '../../src/pipeline/page-model.js';
+import { lineWords, word } from '../helpers/words.js';
+
+function rawPage(words: Word[]): RawPage {
+  return { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, skew: 0, words, graphics: NO_GRAPHICS, formFields: [], textSource: 'text_layer' };
+}
+
+const PROSE = [
+  'Let a, b, c and d be real numbers with ad minus bc not zero, and let the map',
+  'from the complex plane to itself that the next display defines be called sigma.',
+];
+
+/** A paragraph, a display fraction "σ(z) := (az + b) / (cz + d)" drawn as TeX draws it, and a closing line. */
+function fractionPage(): Word[] {
+  return [
+    ...lineWords(PROSE[0], 72, 100),
+    ...lineWords(PROSE[1], 72, 114),
+    // TeX draws the left side on the formula's axis, then the numerator above it, then the
+    // denominator below: three pieces no line continues.
+    ...lineWords('σ(z) :=', 250, 140),
+    ...lineWords('az + b', 286, 133),
+    ...lineWords('cz + d', 286, 147),
+    ...lineWords('Such a map is called a Moebius transformation of the plane.', 72, 170),
+  ];
+}
+
+describe('a display formula on a page drawn in reading sequence', () => {
+  it('reads its pieces in the order they were drawn, as one block between the paragraphs', () => {
+    const [page] = analyzeDocument([rawPage(fractionPage())]);
+    const paragraphs = pageText(page).split('\n\n');
+    expect(paragraphs).toContain('σ(z) := az + b cz + d');
+    expect(paragraphs.indexOf('σ(z) := az + b cz + d')).toBe(paragraphs.findIndex((p) => p.startsWith('Such a map')) - 1);
+    // The formula's block holds all three pieces; its lines are listed in drawing order too.
+    const formula = page.blocks.find((b) => b.lines.some((l) => page.lines[l].words.some((w) => page.words[w].text === 'σ(z)')))!;
+    expect(formula.lines.map((l) => page.lines[l].words.map((w) => page.words[w].text).join(' '))).toEqual(['σ(z) :=', 'az + b', 'cz + d']);
+  });
+
+  it('joins a word hyphenated at a line end in drawing order as in geometric order', () => {
+    const words = [...lineWords('A careful reader joins the hyphen-', 72, 100, { size: 10 }), ...lineWords('ated word again.', 72, 114)];
+    words[5].hyphenated = true;
+    words[5].text = 'hyphen';
+    const [page] = analyzeDocument([rawPage(words)]);
+    expect(pageText(page)).toBe('A careful reader joins the hyphenated word again.');
+  });
+});
+
+describe('a page whose drawing order is not trusted', () => {
+  it('is told apart: words drawn in no particular order are not in sequence', () => {
+    const words = fractionPage();
+    expect(drawsInSequence(words)).toBe(true);
+    // A fixed shuffle (a producer that draws by font, or at random).
+    const shuffled = words.map((w, i) => ({ w, key: (i * 7919) % 101 })).sort((a, b) => a.key - b.key).map(({ w }) => w);
+    expect(drawsInSequence(shuffled)).toBe(false);
+    // Read by geometry instead: the prose lines come out whole and in order all the same.
+    const text = pageText(analyzeDocument([rawPage(shuffled)])[0]);
+    expect(text).toContain(PROSE[0]);
+    expect(text.indexOf(PROSE[0])).toBeLessThan(text.indexOf('Such a map'));
+  });
+
+  it('keeps two columns drawn row by row apart: each column reads whole', () => {
+    const left = ['The left column starts here', 'and goes on for a line', 'and ends on this third line.'];
+    const right = ['The right column follows', 'it with two more lines of', 'its own text to the end.'];
+    const words: Word[] = [];
+    left.forEach((line, i) => {
+      words.push(...lineWords(line, 72, 100 + i * 14));
+      words.push(...lineWords(right[i], 320, 100 + i * 14));
+    });
+    const text = pageText(analyzeDocument([rawPage(words)])[0]).replace(/\n(?!\n)/g, ' ');
+    expect(text).toContain(left.join(' '));
+    expect(text).toContain(right.join(' '));
+  });
+});
+
+describe('drawsInSequence', () => {
+  it('trusts a short page', () => {
+    expect(drawsInSequence([word('Title', 72, 72), word('2', 300, 760)])).toBe(true);
+  });
+});
