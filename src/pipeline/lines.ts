@@ -14,6 +14,9 @@ export const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
 function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boolean {
   const size = Math.max(last.fontSize, word.fontSize, 1);
   const gap = horizontalGap(last.box, word.box);
+  // An end-of-proof mark set flush right (TeX's \qed) ends the line drawn just before it, however
+  // far right it stands and whatever formula stands between.
+  if (END_OF_PROOF.test(word.text) && verticalOverlap(last.box, word.box) >= 0.5 && word.box.x0 >= last.box.x1) return true;
   if (gap > size * 0.7) return false;
   if (verticalOverlap(last.box, word.box) >= 0.5) return true;
   if (gap > size * 0.3) return false;

@@ -89,7 +89,23 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
     const all = texts.join('\n');
     expect(all).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     // The parentheses around column vectors are drawn as upper and lower hooks (⎛ over ⎝).
-    expect(all).toContain('\u2329( x1 x2 x3) ,( x1 x2 x3)\u232a');
+    expect(all).toContain('\u2329( x1 x2 x3) , ( x1 x2 x3)\u232a');
     expect(all).not.toMatch(/[⎛-⎭]/);
+  });
+
+  it('reads periods a thin space apart as an ellipsis, and keeps dot leaders as they are', () => {
+    expect(page(7)).toContain('V(f1, ... , fr)');
+    // The table of contents: leader dots half a font size apart.
+    expect(page(4)).toContain('. . . .');
+    expect(page(4)).not.toContain('...');
+  });
+
+  it('sets words of different fonts a thin space apart as two words, glyphs of one font as one', () => {
+    // The comma (math italic) and "sin" (roman) stand a thin space apart; "cos" and "(" are set tight.
+    expect(page(64)).toContain('(cos(2πg(0)), sin(2πg(0)))');
+  });
+
+  it('ends a proof\'s last line with its end-of-proof mark, although a formula stands between them', () => {
+    expect(page(104)).toContain('Somit folgt: x = y ■');
   });
 });

@@ -289,6 +289,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let current: Word | null = null;
   let last: Box | null = null;
   let lastSize = 0;
+  let lastFont = '';
   let lastObject = -1;
   let font: FontInfo = { name: '', bold: false, italic: false, codeNames: null };
   let scale = 1;
@@ -320,7 +321,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
-    if (current && last && (startsNewWord(last, lastSize, box, size) || (generatedSpace && spacedApart(last, box, size)))) flush();
+    if (current && last && (startsNewWord(last, lastSize, box, size, font.name !== lastFont) || (generatedSpace && spacedApart(last, box, size)))) flush();
     generatedSpace = false;
     if (!current) {
       current = {
@@ -349,6 +350,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     }
     last = box;
     lastSize = size;
+    lastFont = font.name;
   };
   /** A pending accent that found no glyph under it stays the spacing character it is. */
   const settleAccent = (index: number) => {
@@ -441,8 +443,36 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   }
   settleAccent(count);
   flush();
-  for (const word of words) roundBox(word.box);
-  return words;
+  const joined = joinSpacedEllipses(words);
+  for (const word of joined) roundBox(word.box);
+  return joined;
+}
+
+/** Widest gap, in font sizes, between the periods of an ellipsis set as spaced periods. */
+const ELLIPSIS_GAP = 0.25;
+
+/**
+ * Three periods set a thin space apart (TeX's \ldots, "x1, . . . , xn") are one ellipsis and
+ * read "..."; dot leaders, set half a font size apart and more, stay as they are.
+ */
+function joinSpacedEllipses(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const [a, b, c] = [words[i], words[i + 1], words[i + 2]];
+    if (a.text === '.' && b?.text === '.' && c?.text === '.' && closeOnLine(a, b) && closeOnLine(b, c)) {
+      out.push({ ...a, text: '...', box: { x0: a.box.x0, y0: Math.min(a.box.y0, c.box.y0), x1: c.box.x1, y1: Math.max(a.box.y1, c.box.y1) } });
+      i += 2;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+function closeOnLine(a: Word, b: Word): boolean {
+  const gap = b.box.x0 - a.box.x1;
+  const overlap = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+  return gap >= 0 && gap <= Math.max(a.fontSize, 1) * ELLIPSIS_GAP && overlap > 0;
 }
 
 /**
@@ -492,9 +522,12 @@ function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, sc
 /**
  * A glyph starts a new word when it leaves the previous one's line or stands apart from it. A
  * smaller glyph touching the previous one (a superscript or subscript: R², x₁) stays in the word
- * although it sits higher or lower.
+ * although it sits higher or lower. Within one font, glyphs are set with the font's own kerning
+ * and tracking, so only a quarter of the font size apart is a word space; where the font changes
+ * (a formula moving between its italic, roman and symbol fonts, a box glyph before a word), a
+ * thin space already is (", sin", "☐ There").
  */
-function startsNewWord(previous: Box, previousSize: number, box: Box, size: number): boolean {
+function startsNewWord(previous: Box, previousSize: number, box: Box, size: number, fontChanged: boolean): boolean {
   // Either direction, so right-to-left runs stay whole.
   const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
   const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
@@ -502,7 +535,7 @@ function startsNewWord(previous: Box, previousSize: number, box: Box, size: numb
   const scripted = Math.min(size, previousSize) < Math.max(size, previousSize) * 0.85;
   if (scripted && overlap > 0 && gap <= Math.max(size, previousSize, 1) * 0.12) return false;
   if (minHeight > 0 && overlap < minHeight * 0.5) return true;
-  return gap > Math.max(size, 1) * 0.25;
+  return gap > Math.max(size, 1) * (fontChanged ? GENERATED_SPACE_MIN : 0.25);
 }
 
 /**
