@@ -136,7 +136,7 @@ function isLabel(run: Word[]): boolean {
   return !(run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`));
 }
 
-/** The words set as running text with this one on its line (word gaps under half a font size), left to right. */
+/** The words set as running text with this one on its line (word gaps under 0.6 font sizes: a list label's gap too), left to right. */
 function textRun(words: Word[], index: number): Word[] {
   const word = words[index];
   const row = words.filter((w) => verticalOverlap(w.box, word.box) > 0.5);
@@ -146,7 +146,7 @@ function textRun(words: Word[], index: number): Word[] {
   let end = at;
   const joined = (a: Word, b: Word) => {
     const gap = b.box.x0 - a.box.x1;
-    return gap > -b.fontSize * 0.25 && gap < b.fontSize * 0.5;
+    return gap > -b.fontSize * 0.25 && gap < b.fontSize * 0.6;
   };
   while (start > 0 && joined(row[start - 1], row[start])) start--;
   while (end + 1 < row.length && joined(row[end], row[end + 1])) end++;

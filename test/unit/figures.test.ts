@@ -1,7 +1,11 @@
 // Figures drawn with vector paths (issue 5 scope 6): clusters of curves with their axes and
 // labels are figures and take their words; rulings alone and boxes of prose are not.
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { findFigures } from '../../src/pipeline/figures.js';
+import { readPdf } from '../../src/pipeline/formats/pdf.js';
+import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
 import { NO_GRAPHICS, type Box, type PageGraphics } from '../../src/pipeline/page-model.js';
 import { lineWords, word } from '../helpers/words.js';
 
@@ -52,11 +56,43 @@ describe('findFigures', () => {
     expect(found.figures[0].box.y1).toBeLessThan(420);
   });
 
+  it('leaves a list item beside a drawing to the text: its label stands a wider word space from its words', () => {
+    // As in the GeoTopo book (page 40): "2)" half a font size and a little more before "Folgende",
+    // the line just above the drawing.
+    const words = [word('2)', 90, 185), ...lineWords('Folgende Abbildung ϕ : ∆n → ∆n−1 ist simplizial:', 105.5, 185)];
+    const found = findFigures(words, chart, 612, 792);
+    expect(found.words.size).toBe(0);
+  });
+
   it('leaves a short caption line to the text too, when sub-figure labels sit between it and the drawing', () => {
     // As in the GeoTopo book (page 41): "(c) K5" under the drawing, then a five-word caption, too
     // short to count as running text, whose first words would otherwise be taken as labels.
     const words = [...lineWords('(c) K5', 180, 406), ...lineWords('Abbildung 2.9: Beispiele für Graphen', 150, 420)];
     const found = findFigures(words, chart, 612, 792);
     expect([...found.words].map((i) => words[i].text).sort()).toEqual(['(c)', 'K5']);
+  });
+});
+
+describe('a plot whose curve is drawn as many short straight pieces', () => {
+  it('is a figure, with its tick labels, although no piece alone is larger than a speck', async () => {
+    // As GeoTopo's plot of sin(1/x) (page 23): a stroked polyline of 240 pieces under a point each.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    page.drawText('The curve below comes ever closer to the axis without reaching it.', { x: 72, y: 720, size: 11, font });
+    const points = Array.from({ length: 240 }, (_, i) => `L ${(i + 1) * 0.8} ${(-40 * Math.sin(i / 6)).toFixed(2)}`);
+    page.drawSvgPath(`M 0 0 ${points.join(' ')}`, { x: 150, y: 560, borderWidth: 0.5 });
+    for (const [i, label] of ['0', '1', '2'].entries()) page.drawText(label, { x: 148 + i * 96, y: 505, size: 8, font });
+    page.drawText('Rising and falling ever more often, the curve never settles.', { x: 72, y: 460, size: 11, font });
+    const raw = await readPdf(await doc.save());
+    const [analysed] = analyzeDocument(raw);
+    expect(analysed.figures).toHaveLength(1);
+    expect(analysed.figures[0].text.split(/\s+/)).toEqual(['0', '1', '2']);
+    expect(pageText(analysed).split('\n\n')).toEqual([
+      'The curve below comes ever closer to the axis without reaching it.',
+      '[FIGURE]',
+      '0 1 2',
+      'Rising and falling ever more often, the curve never settles.',
+    ]);
   });
 });

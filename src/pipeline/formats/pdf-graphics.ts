@@ -18,6 +18,8 @@ const AXIS_TOLERANCE = 1;
 const EXACT = 0.05;
 /** A filled rectangle thinner than this is a ruling line drawn as a bar. */
 const BAR_THICKNESS = 2.5;
+/** Slanted pieces (more than 3 degrees off both axes, however short) from which a stroked polyline is a curve; a polygon has fewer. */
+const POLYLINE_CURVE_PIECES = 8;
 /** Pages with more path segments than this are maps or plots; the rest is not read. */
 const MAX_SEGMENTS = 40_000;
 /** Forms nest; deeper than this is a malformed or hostile file. */
@@ -143,6 +145,15 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
       return;
     }
     if (!stroked) return;
+    // A curve drawn as a polyline of short straight pieces (a sampled plot) is a shape as a whole,
+    // where each piece alone may be a speck too small to say anything.
+    let slanted = 0;
+    for (let i = 1; i < points.length; i++) {
+      const dx = Math.abs(points[i][0] - points[i - 1][0]);
+      const dy = Math.abs(points[i][1] - points[i - 1][1]);
+      if (Math.min(dx, dy) > Math.max(dx, dy) * 0.05) slanted++;
+    }
+    if (slanted >= POLYLINE_CURVE_PIECES) out.shapes.push(box);
     for (let i = 1; i < points.length; i++) {
       const [xa, ya] = points[i - 1];
       const [xb, yb] = points[i];
