@@ -228,18 +228,24 @@ function tableAsRows(table: Table, held: number[], words: Word[], lines: Line[],
   return { type: 'paragraph', lines: own, box: table.box, keepLines: true };
 }
 
+/** The words claimed by drawings that sit in this one's box, in drawing order. */
+function labelsInside(words: Word[], box: Box, claimed: Set<number>): number[] {
+  return [...claimed]
+    .filter((i) => {
+      const b = words[i].box;
+      const cx = (b.x0 + b.x1) / 2;
+      const cy = (b.y0 + b.y1) / 2;
+      return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
+    })
+    .sort((a, b) => a - b);
+}
+
 /**
- * The words of a drawing: in the order the file drew them where that order is trusted, a line
+ * A drawing's labels as text: in the order the file drew them where that order is trusted, a line
  * break wherever the next label leaves the previous one's row; else line by line, top to bottom.
  */
-function textInside(words: Word[], box: Box, claimed: Set<number>, inSequence: boolean): string {
-  const inside = [...claimed].filter((i) => {
-    const b = words[i].box;
-    const cx = (b.x0 + b.x1) / 2;
-    const cy = (b.y0 + b.y1) / 2;
-    return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
-  });
-  const sub = inside.sort((a, b) => a - b).map((i) => words[i]);
+function labelText(words: Word[], labels: number[], inSequence: boolean): string {
+  const sub = labels.map((i) => words[i]);
   if (inSequence) return sub.map((w, n) => (n === 0 ? '' : verticalOverlap(sub[n - 1].box, w.box) >= 0.5 ? ' ' : '\n') + w.text).join('');
   // Labels spread along one row (tick labels under an axis) read as one line.
   const rows: { box: Box; texts: string[] }[] = [];
@@ -321,7 +327,8 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   if (!layout) found.tables.forEach((table, i) => blocks.push(tableAsRows(table, found.words[i], words, lines, rightToLeft)));
 
   const pageArea = raw.width * raw.height;
-  const figures: Figure[] = drawn.figures.map(({ box, kind }) => ({ box, index: null, caption: null, text: layout && kind === 'drawing' ? textInside(words, box, drawn.words, inSequence) : '' }));
+  const labels = drawn.figures.map(({ box, kind }) => (layout && kind === 'drawing' ? labelsInside(words, box, drawn.words) : []));
+  const figures: Figure[] = drawn.figures.map(({ box }, i) => ({ box, index: null, caption: null, text: labelText(words, labels[i], inSequence) }));
   const tables = layout ? found.tables : [];
   const kinds: ('block' | 'figure' | 'table')[] = [];
   const refs: number[] = [];
@@ -335,8 +342,10 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   // A picture with running text over it is the page's background (a scan under its text layer):
   // it counts for whole-page pictures but is no figure of the text.
   const background = figures.map((figure, i) => drawn.figures[i].kind === 'image' && wordsOver(words, figure.box) >= BACKGROUND_WORDS);
+  // A drawing with labels takes its place in a trusted drawing order where its labels were drawn;
+  // pictures, and drawings elsewhere, where they stand.
   figures.forEach((figure, i) => {
-    if (!background[i]) add('figure', i, { box: figure.box, lineCount: 0, streamRank: null });
+    if (!background[i]) add('figure', i, { box: figure.box, lineCount: 0, streamRank: inSequence && labels[i].length ? labels[i][0] : null });
   });
   tables.forEach((table, i) => add('table', i, { box: table.box, lineCount: table.rowCount, streamRank: Math.min(...found.words[i]) }));
   const ordered = readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);

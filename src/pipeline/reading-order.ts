@@ -53,13 +53,13 @@ function streamOrder(items: OrderItem[], texts: OrderItem[], fontSize: number, r
 
 /**
  * Whether the stream order reads forwards: no item comes after one below it in the same column
- * (horizontally overlapping), and no step goes backwards along a row or up into an earlier column. Items in the top and bottom
- * margins (running headers, footers, page numbers, which producers draw at any time) are left
- * out of the test.
+ * (horizontally overlapping), and no step goes backwards along a row or up into an earlier column.
+ * Items in the top and bottom margins (running headers, footers, page numbers, which producers
+ * draw at any time) and label-sized items are left out of the test.
  */
 function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, pageHeight: number): boolean {
   const slack = fontSize * 0.5;
-  const body = texts.filter((t) => t.box.y0 > pageHeight * 0.08 && t.box.y1 < pageHeight * 0.92);
+  const body = texts.filter((t) => t.box.y0 > pageHeight * 0.08 && t.box.y1 < pageHeight * 0.92 && !labelSized(t, fontSize));
   for (let i = 0; i < body.length; i++) {
     const a = body[i].box;
     for (let j = i + 1; j < body.length; j++) {
@@ -79,6 +79,15 @@ function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, p
     if (b.y1 <= a.y0 + slack && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
   }
   return true;
+}
+
+/**
+ * An item the size of a label: one line at most 2.5 font sizes wide (a letter, a number, a symbol
+ * of a drawing that the figure finder did not recognise). Drawn with its drawing, it says nothing
+ * about the order of the page's text.
+ */
+function labelSized(item: OrderItem, fontSize: number): boolean {
+  return item.lineCount <= 1 && item.box.x1 - item.box.x0 <= fontSize * 2.5;
 }
 
 interface Interval {

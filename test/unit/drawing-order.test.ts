@@ -83,3 +83,36 @@ describe('drawsInSequence', () => {
     expect(drawsInSequence([word('Title', 72, 72), word('2', 300, 760)])).toBe(true);
   });
 });
+
+describe('drawings on a page drawn in reading sequence', () => {
+  it('take their places where their labels were drawn, with their labels in drawing order', () => {
+    // As in the GeoTopo book (page 48): two drawings side by side, each with its labels and a line
+    // of text under it; the left one's line starts just inside the left drawing's box.
+    const words = [
+      ...lineWords('A paragraph across the whole page introduces the two drawings below it.', 72, 100),
+      word('b', 300, 200),
+      word('a', 190, 200),
+      ...lineWords('the left one, drawn first.', 190, 289),
+      word('d', 440, 200),
+      word('c', 330, 200),
+      ...lineWords('(b) the right one, drawn next.', 340, 275),
+    ];
+    // Each drawing at least 1.5% of the page, so that it is shown (SPEC.md picture rule 3).
+    const shapes = (x0: number) => [
+      { x0, y0: 130, x1: x0 + 60, y1: 190 },
+      { x0: x0 + 60, y0: 130, x1: x0 + 120, y1: 190 },
+      { x0, y0: 185, x1: x0 + 120, y1: 212 },
+    ];
+    const page: RawPage = { ...rawPage(words), graphics: { ...NO_GRAPHICS, shapes: [...shapes(190), ...shapes(335)] } };
+    const [analysed] = analyzeDocument([page]);
+    expect(pageText(analysed).split('\n\n')).toEqual([
+      'A paragraph across the whole page introduces the two drawings below it.',
+      '[FIGURE]',
+      'b a',
+      'the left one, drawn first.',
+      '[FIGURE]',
+      'd c',
+      '(b) the right one, drawn next.',
+    ]);
+  });
+});

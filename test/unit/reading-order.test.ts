@@ -18,6 +18,16 @@ describe('readingOrder', () => {
     expect(order(items)).toEqual([0, 2, 1]);
   });
 
+  it('leaves labels of a drawing out of the test: one drawn up the page does not cost the page its drawing order', () => {
+    // A paragraph (0), then the labels of a plot the figure finder missed, drawn bottom to top
+    // ("1" at y 300, then "0" above it at y 250), then a caption (3) and a paragraph (4).
+    const items = [item(0, 72, 100, 540, 200, 0), item(1, 250, 300, 258, 310, 10, 1), item(2, 250, 250, 258, 260, 11, 1), item(3, 72, 320, 540, 335, 12, 1), item(4, 72, 350, 540, 450, 20)];
+    expect(order(items)).toEqual([0, 1, 2, 3, 4]);
+    // A wider block drawn up the page still makes the order untrusted: geometry decides.
+    const wide = [item(0, 72, 100, 540, 200, 0), item(1, 72, 300, 540, 310, 10, 1), item(2, 72, 250, 540, 260, 11, 1), item(3, 72, 350, 540, 450, 20)];
+    expect(order(wide)).toEqual([0, 2, 1, 3]);
+  });
+
   it('cuts columns apart when the drawing order goes back up a column, or up and leftwards', () => {
     // Two columns of two blocks: 0 above 2 on the left, 1 above 3 on the right.
     const at = (ranks: number[]) => [item(0, 72, 100, 290, 300, ranks[0]), item(1, 320, 100, 540, 300, ranks[1]), item(2, 72, 320, 290, 500, ranks[2]), item(3, 320, 320, 540, 500, ranks[3])];
