@@ -295,6 +295,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let scale = 1;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   let glyphStart = -1;
+  /** The current word's glyphs: each one's box and where its text ends in the word. */
+  let glyphs: { box: Box; end: number }[] = [];
   /** The word holds combining marks, so it is composed (NFC) when done. */
   let combined = false;
   /** An accent drawn before the glyph it sits on, waiting for that glyph. */
@@ -318,6 +320,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     current = null;
     last = null;
     glyphStart = -1;
+    glyphs = [];
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
@@ -348,6 +351,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
       }
       growBox(w.box, box);
     }
+    glyphs.push({ box, end: (current as Word).text.length });
     last = box;
     lastSize = size;
     lastFont = font.name;
@@ -412,8 +416,17 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     const mark = combiningAccent(char);
     if (mark) {
       settleAccent(i);
+      // An accent drawn after more of the word than the glyph it sits on (Deck(X̃/X), where TeX
+      // draws the tilde after "/X") goes back to that glyph.
+      const under = current && !RTL.test((current as Word).text) ? glyphs.findLastIndex((g) => overlapsAcross(g.box, box)) : -1;
       if (current && last && overlapsAcross(last, box)) {
         (current as Word).text += mark;
+        combined = true;
+      } else if (under >= 0) {
+        const w = current as unknown as Word;
+        const at = glyphs[under].end;
+        w.text = w.text.slice(0, at) + mark + w.text.slice(at);
+        for (let g = under; g < glyphs.length; g++) glyphs[g].end += mark.length;
         combined = true;
       } else if (!current && lastWordEnd && words.length > 0 && overlapsAcross(lastWordEnd, box)) {
         const previous = words[words.length - 1];
