@@ -2,7 +2,7 @@
 // are joined first (so exponents, indices and formula pieces stay with their line), then runs on
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words.
-import { LIST_MARKER } from './markers.js';
+import { LIST_MARKER, SUBCAPTION_MARK } from './markers.js';
 import { unionBox, verticalOverlap, type Box, type Line, type Word } from './page-model.js';
 
 function horizontalGap(a: Box, b: Box): number {
@@ -137,7 +137,6 @@ function leaderPageColumns(segments: number[][], boxes: Box[], words: Word[]): n
 
 const END_OF_PROOF = /^[■□∎◼◻]$/u;
 
-const SUBCAPTION_MARK = /^\([a-z]\)$/;
 
 /** Whether a run of words is a list item's label: an enumerator, a few words, a colon. */
 function labelsItem(run: number[], words: Word[]): boolean {
