@@ -33,10 +33,10 @@ export function drawsInSequence(words: Word[]): boolean {
  * Blocks whose boxes touch and that were drawn as one are pieces of one block: a display formula
  * that the line and block finders cut into its left side, numerator, denominator, rows and braces,
  * none continuing another geometrically. Drawn as one means their drawing ranges interleave, or
- * they stand side by side, off each other's lines (a fraction beside its left side), with nothing
- * drawn between them. They become one block, read in drawing order. Blocks side by side across a
- * gutter never touch, so columns stay apart, and blocks set on the same lines (sub-captions under
- * neighbouring pictures) are not off each other's lines.
+ * they stand side by side, one of them a single line set on none of the other's lines (a formula's
+ * left side beside its fraction), with nothing drawn between them. They become one block, read in
+ * drawing order. Blocks side by side across a gutter never touch, so columns stay apart, and
+ * blocks set on the same lines (sub-captions under neighbouring pictures) stay apart too.
  */
 export function joinInterleaved(blocks: Block[], lines: Line[], fontSize: number): Block[] {
   const ranges = blocks.map((block) => {
@@ -57,10 +57,13 @@ export function joinInterleaved(blocks: Block[], lines: Line[], fontSize: number
     const a = ranges[i];
     const b = ranges[j];
     if (a.first < b.last && b.first < a.last) return true;
-    const boxA = blocks[i].box;
-    const boxB = blocks[j].box;
-    if (a.last > b.first || verticalOverlap(boxA, boxB) < 0.5) return false;
-    if (Math.abs(boxA.y0 - boxB.y0) < reach * 0.5 && Math.abs(boxA.y1 - boxB.y1) < reach * 0.5) return false;
+    if (a.last > b.first || verticalOverlap(blocks[i].box, blocks[j].box) < 0.5) return false;
+    // One of them a single line that sits on none of the other's lines: a neighbour set on the
+    // same lines (a sub-caption beside another) is not a piece of it.
+    const [single, other] = blocks[i].lines.length === 1 ? [blocks[i], blocks[j]] : [blocks[j], blocks[i]];
+    if (single.lines.length !== 1) return false;
+    const line = lines[single.lines[0]].box;
+    if (other.lines.some((l) => verticalOverlap(lines[l].box, line) >= 0.6)) return false;
     return !ranges.some((r, k) => alive[k] && k !== i && k !== j && r.first > a.last && r.first < b.first);
   };
   for (let changed = true; changed; ) {

@@ -41,11 +41,19 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
   const segments: number[][] = [];
   let main: Box | null = null;
   let mainSize = 0;
+  let interrupted = false;
   for (let i = 0; i < words.length; i++) {
-    if (skip?.has(i)) continue;
-    const segment = segments[segments.length - 1];
+    // Words of a table or a drawing drawn in between end a run.
+    if (skip?.has(i)) {
+      interrupted = true;
+      continue;
+    }
+    const segment = interrupted ? undefined : segments[segments.length - 1];
+    interrupted = false;
     const word = words[i];
-    if (segment && main && continuesLine(words[segment[segment.length - 1]], word, main, mainSize)) {
+    // A sub-caption drawn right after another one on its line starts a run of its own ("(a) …" "(b) …").
+    const nextSubcaption = segment !== undefined && SUBCAPTION_MARK.test(word.text) && startsSubcaption(segment, words);
+    if (segment && main && !nextSubcaption && continuesLine(words[segment[segment.length - 1]], word, main, mainSize)) {
       segment.push(i);
       if (word.fontSize >= mainSize * 0.9) {
         main = unionBox([main, word.box]);

@@ -51,6 +51,19 @@ describe('a display formula on a page drawn in reading sequence', () => {
   });
 });
 
+describe('sub-captions side by side', () => {
+  it('stay two blocks when one is a single line set on the other\'s first line', () => {
+    // As in the GeoTopo book (page 75): "(a) …" in one line, "(b) …" beside it, touching it,
+    // wrapped onto a second line.
+    const a = lineWords('(a) Parallelogramm AQPR', 208, 416, { size: 9 });
+    const b = [...lineWords('(b) Innen- und Außenwinkel', a[a.length - 1].box.x1 - 1, 416, { size: 9 }), ...lineWords('von PQR', 330, 427, { size: 9 })];
+    const page = analyzeDocument([rawPage([...lineWords(PROSE[0], 72, 100), ...a, ...b])])[0];
+    const paragraphs = pageText(page).split('\n\n');
+    expect(paragraphs).toContain('(a) Parallelogramm AQPR');
+    expect(paragraphs.map((p) => p.replace(/\n/g, ' '))).toContain('(b) Innen- und Außenwinkel von PQR');
+  });
+});
+
 describe('a page whose drawing order is not trusted', () => {
   it('is told apart: words drawn in no particular order are not in sequence', () => {
     const words = fractionPage();
