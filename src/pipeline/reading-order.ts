@@ -73,7 +73,9 @@ function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, p
     const a = body[i - 1].box;
     const b = body[i].box;
     const sameColumn = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
-    const sameRow = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
+    // One row: overlapping by more than half a font size, not by the sliver a tall bracket's loose
+    // box reaches into the next line.
+    const sameRow = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > slack;
     if (sameRow && !sameColumn && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
     // Up and back against the reading direction: no column comes before the one it follows.
     if (b.y1 <= a.y0 + slack && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;

@@ -28,6 +28,13 @@ describe('readingOrder', () => {
     expect(order(wide)).toEqual([0, 2, 1, 3]);
   });
 
+  it('does not take a sliver of overlap for one row: a heading under a tall formula on its right follows it', () => {
+    // As in the GeoTopo book (page 34): a matrix's parentheses reach 2 points into the line of
+    // "Beispiel 24", set at the left margin under it and drawn after it.
+    const items = [item(0, 72, 100, 540, 200, 0), item(1, 242, 210, 377, 457, 10), item(2, 90, 455, 149, 469, 20, 1), item(3, 72, 470, 540, 560, 30)];
+    expect(order(items)).toEqual([0, 1, 2, 3]);
+  });
+
   it('cuts columns apart when the drawing order goes back up a column, or up and leftwards', () => {
     // Two columns of two blocks: 0 above 2 on the left, 1 above 3 on the right.
     const at = (ranks: number[]) => [item(0, 72, 100, 290, 300, ranks[0]), item(1, 320, 100, 540, 300, ranks[1]), item(2, 72, 320, 290, 500, ranks[2]), item(3, 320, 320, 540, 500, ranks[3])];
