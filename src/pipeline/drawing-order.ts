@@ -38,7 +38,7 @@ export function drawsInSequence(words: Word[]): boolean {
  * drawing order. Blocks side by side across a gutter never touch, so columns stay apart, and
  * blocks set on the same lines (sub-captions under neighbouring pictures) stay apart too.
  */
-export function joinInterleaved(blocks: Block[], lines: Line[], fontSize: number): Block[] {
+export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], fontSize: number): Block[] {
   const ranges = blocks.map((block) => {
     let first = Infinity;
     let last = -Infinity;
@@ -66,22 +66,45 @@ export function joinInterleaved(blocks: Block[], lines: Line[], fontSize: number
     if (other.lines.some((l) => verticalOverlap(lines[l].box, line) >= 0.6)) return false;
     return !ranges.some((r, k) => alive[k] && k !== i && k !== j && r.first > a.last && r.first < b.first);
   };
+  // Blocks side by side whose drawing ranges interleave, without running text, are the columns of
+  // an aligned display or a list of symbols and their meanings, drawn row by row: read as drawn,
+  // across a wider gap. Columns of running text stay apart, however they are drawn.
+  const prose = blocks.map((block) => block.lines.some((l) => lines[l].words.filter((w) => /\p{L}\p{L}/u.test(words[w].text)).length >= PROSE_WORDS));
+  const drawnRowByRow = (i: number, j: number) => {
+    const a = blocks[i].box;
+    const b = blocks[j].box;
+    return (
+      !prose[i] &&
+      !prose[j] &&
+      ranges[i].first < ranges[j].last &&
+      ranges[j].first < ranges[i].last &&
+      verticalOverlap(a, b) >= 0.5 &&
+      Math.max(a.x0 - b.x1, b.x0 - a.x1) < fontSize * ROW_GAP
+    );
+  };
   for (let changed = true; changed; ) {
     changed = false;
     for (let i = 0; i < blocks.length; i++) {
       if (!alive[i]) continue;
       for (let j = 0; j < blocks.length; j++) {
-        if (i === j || !alive[j] || !touch(blocks[i].box, blocks[j].box) || !drawnAsOne(i, j)) continue;
+        if (i === j || !alive[j]) continue;
+        if (!(touch(blocks[i].box, blocks[j].box) && drawnAsOne(i, j)) && !drawnRowByRow(i, j)) continue;
         alive[j] = false;
         ranges[i] = { first: Math.min(ranges[i].first, ranges[j].first), last: Math.max(ranges[i].last, ranges[j].last) };
         blocks[i].lines.push(...blocks[j].lines);
         blocks[i].box = unionBox([blocks[i].box, blocks[j].box]);
+        prose[i] ||= prose[j];
         changed = true;
       }
     }
   }
   return blocks.filter((_, i) => alive[i]);
 }
+
+/** Words of two letters or more that make a line running text. */
+const PROSE_WORDS = 6;
+/** Widest gap, in font sizes, between columns of an aligned display read row by row. */
+const ROW_GAP = 8;
 
 /** A block's lines in the order their first words were drawn. */
 export function linesInDrawingOrder(block: Block, lines: Line[]): number[] {

@@ -317,7 +317,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   // order is the engine's, not a file's.)
   const inSequence = raw.textSource === 'text_layer' && !rightToLeft && drawsInSequence(words);
   if (inSequence) {
-    blocks = joinInterleaved(blocks, lines, stats.bodyFontSize);
+    blocks = joinInterleaved(blocks, lines, words, stats.bodyFontSize);
     for (const block of blocks) {
       block.drawingOrder = true;
       block.lines = linesInDrawingOrder(block, lines);

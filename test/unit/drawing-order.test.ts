@@ -64,6 +64,20 @@ describe('sub-captions side by side', () => {
   });
 });
 
+describe('an aligned display drawn row by row', () => {
+  it('reads row by row, its columns set far apart', () => {
+    // As in the GeoTopo book (page 29): two columns of an align environment, drawn row by row.
+    const rows = [
+      ['x = (1 : 0 : 0) ∈ U0 → R2', 'x ↦ (0, 0)'],
+      ['y = (0 : 1 : 1) ∈ U2 → R2', 'y ↦ (0, 1)'],
+    ];
+    const words: Word[] = [...lineWords(PROSE[0], 72, 100)];
+    rows.forEach(([left, right], i) => words.push(...lineWords(left, 216, 130 + i * 16), ...lineWords(right, 400, 130 + i * 16)));
+    const text = pageText(analyzeDocument([rawPage(words)])[0]).replace(/\n(?!\n)/g, ' ');
+    expect(text).toContain(rows.map((r) => r.join(' ')).join(' '));
+  });
+});
+
 describe('a page whose drawing order is not trusted', () => {
   it('is told apart: words drawn in no particular order are not in sequence', () => {
     const words = fractionPage();
@@ -77,13 +91,13 @@ describe('a page whose drawing order is not trusted', () => {
     expect(text.indexOf(PROSE[0])).toBeLessThan(text.indexOf('Such a map'));
   });
 
-  it('keeps two columns drawn row by row apart: each column reads whole', () => {
-    const left = ['The left column starts here', 'and goes on for a line', 'and ends on this third line.'];
-    const right = ['The right column follows', 'it with two more lines of', 'its own text to the end.'];
+  it('keeps two columns of running text drawn row by row apart, a narrow gutter between: each column reads whole', () => {
+    const left = ['The left column of this page starts right here', 'and it goes on for a line or two of', 'text before it ends on this third line.'];
+    const right = ['The right column of the page follows on it', 'with two more lines of its own running', 'text, which reads on to the very end.'];
     const words: Word[] = [];
     left.forEach((line, i) => {
       words.push(...lineWords(line, 72, 100 + i * 14));
-      words.push(...lineWords(right[i], 320, 100 + i * 14));
+      words.push(...lineWords(right[i], 330, 100 + i * 14));
     });
     const text = pageText(analyzeDocument([rawPage(words)])[0]).replace(/\n(?!\n)/g, ' ');
     expect(text).toContain(left.join(' '));
