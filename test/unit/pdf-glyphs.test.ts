@@ -95,6 +95,13 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
     expect(all).not.toMatch(/[⎛-⎭]/);
   });
 
+  it('reads cmex\'s bar pieces at control codes as glyphs, a stack of them as the one tall bar it draws', () => {
+    // The double bar piece sits at 0x0D, which PDFium reports as a carriage return.
+    expect(page(92)).toContain('‖n(t)‖ = ‖(− cos t r , − sin t r )‖');
+    expect(page(29)).toContain('{ x ∈ Rn+1 | ‖x‖ = 1 }');
+    expect(texts.join('\n')).not.toMatch(/[∣∥]{2}/);
+  });
+
   it('reads periods a thin space apart as an ellipsis, and keeps dot leaders as they are', () => {
     expect(page(7)).toContain('V(f1, ... , fr)');
     // The table of contents: leader dots half a font size apart.

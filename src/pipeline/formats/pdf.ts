@@ -366,7 +366,9 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   const count = native(lib).FPDFText_CountChars(textPage);
   /** A control code that is really a glyph's raw code, in a font that names that glyph (cmex's big parentheses sit at 0x00-0x1F). */
   const controlCodeIsGlyph = (index: number, code: number): boolean => {
-    if (code === 0x09 || code === 0x0a || code === 0x0d) return false;
+    // A tab or line break PDFium made up is one; drawn from a font that names a glyph there (cmex's
+    // double bar, the piece of a tall norm, sits at 0x0D), it is that glyph.
+    if ((code === 0x09 || code === 0x0a || code === 0x0d) && native(lib).FPDFText_IsGenerated(textPage, index) === 1) return false;
     const object = native(lib).FPDFText_GetTextObject(textPage, index);
     return object !== 0 && glyphText(code, fontOf(lib, object, nameBuffer, fonts)) !== undefined;
   };
@@ -572,7 +574,7 @@ function expandLigatures(text: string): string {
 
 /**
  * A tall bracket drawn as pieces stacked one above the other (TeX's big parentheses around a
- * column vector: ⎛ ⎜ ⎝) reads as the one bracket it draws.
+ * column vector: ⎛ ⎜ ⎝; a tall bar or norm: ∣ ∣ ∣, ∥ ∥) reads as the one bracket it draws.
  */
 const DELIMITER_PIECES: [RegExp, string][] = [
   [/[⎛⎜⎝]+/g, '('],
@@ -581,10 +583,12 @@ const DELIMITER_PIECES: [RegExp, string][] = [
   [/[⎤⎥⎦]+/g, ']'],
   [/⎧[⎪⎨]*⎩|⎧[⎪]*⎨/g, '{'],
   [/⎫[⎪⎬]*⎭|⎫[⎪]*⎬/g, '}'],
+  [/∥{2,}/g, '\u2016'],
+  [/∣{2,}/g, '|'],
 ];
 
 function joinDelimiterPieces(text: string): string {
-  if (!/[⎛-⎭]/.test(text)) return text;
+  if (!/[⎛-⎭∣∥]/.test(text)) return text;
   return DELIMITER_PIECES.reduce((out, [pieces, bracket]) => out.replace(pieces, bracket), text);
 }
 
