@@ -76,11 +76,21 @@ function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, p
     // One row: overlapping by more than half a font size, not by the sliver a tall bracket's loose
     // box reaches into the next line.
     const sameRow = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > slack;
-    if (sameRow && !sameColumn && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
+    if (sameRow && !endsLineUnder(a, body[i], fontSize) && !sameColumn && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
     // Up and back against the reading direction: no column comes before the one it follows.
     if (b.y1 <= a.y0 + slack && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
   }
   return true;
+}
+
+/**
+ * A short line back at the margin, level with the bottom of a taller item drawn before it: the
+ * sentence going on under a display formula ("… von den Matrizen [formula] erzeugt.", where the
+ * formula's lowest labels reach down to that line), not a step back along a row.
+ */
+function endsLineUnder(a: Box, b: OrderItem, fontSize: number): boolean {
+  const box = b.box;
+  return b.lineCount <= 1 && box.x1 - box.x0 <= fontSize * 10 && box.y0 >= (a.y0 + a.y1) / 2 && box.y1 >= a.y1 - fontSize * 0.5;
 }
 
 /**

@@ -35,6 +35,16 @@ describe('readingOrder', () => {
     expect(order(items)).toEqual([0, 1, 2, 3]);
   });
 
+  it('reads a short line at the margin, level with the bottom of a display formula drawn before it, as the next line', () => {
+    // As in the GeoTopo book (page 84): "… von den Matrizen" (0), the matrices with their labels
+    // under braces (1, 71 points tall), then "erzeugt." (2) at the margin, level with those labels.
+    const items = [item(0, 131, 319, 292, 334, 0, 1), item(1, 220, 337, 455, 408, 10), item(2, 147, 396, 184, 410, 20, 1), item(3, 132, 417, 262, 432, 30, 1)];
+    expect(order(items)).toEqual([0, 1, 2, 3]);
+    // A whole paragraph there, drawn after the block beside it, is another column: not trusted.
+    const paragraph = [item(0, 72, 100, 540, 200, 0), item(1, 320, 210, 540, 400, 10), item(2, 72, 330, 290, 410, 20, 5), item(3, 72, 420, 540, 500, 30)];
+    expect(order(paragraph)).toEqual([0, 2, 1, 3]);
+  });
+
   it('cuts columns apart when the drawing order goes back up a column, or up and leftwards', () => {
     // Two columns of two blocks: 0 above 2 on the left, 1 above 3 on the right.
     const at = (ranks: number[]) => [item(0, 72, 100, 290, 300, ranks[0]), item(1, 320, 100, 540, 300, ranks[1]), item(2, 72, 320, 290, 500, ranks[2]), item(3, 320, 320, 540, 500, ranks[3])];
