@@ -13,6 +13,7 @@ import {
   multisetPRF,
   normalizeText,
   round3,
+  round4,
   similarity,
   stripMarkdown,
   stripPageHeaders,
@@ -265,6 +266,9 @@ describe('helpers', () => {
     expect(mean([1, 2])).toBe(1.5);
     expect(round3(0.12345)).toBe(0.123);
     expect(round3(null)).toBeNull();
+    // A case score just under a target must not read as reaching it.
+    expect(round4(0.97964)).toBe(0.9796);
+    expect(round4(undefined)).toBeNull();
   });
 });
 
