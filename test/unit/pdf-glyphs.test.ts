@@ -102,6 +102,11 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
     expect(texts.join('\n')).not.toMatch(/[∣∥]{2}/);
   });
 
+  it('keeps a subscript set under a superscript in its word (F_j^{-1} as one token)', () => {
+    expect(page(37)).toContain('F−1j ◦');
+    expect(page(37)).not.toContain('F−1 j');
+  });
+
   it('reads periods a thin space apart as an ellipsis, and keeps dot leaders as they are', () => {
     expect(page(7)).toContain('V(f1, ... , fr)');
     // The table of contents: leader dots half a font size apart.

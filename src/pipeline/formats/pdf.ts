@@ -324,7 +324,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
-    if (current && last && (startsNewWord(last, lastSize, box, size, font.name !== lastFont) || (generatedSpace && spacedApart(last, box, size)))) flush();
+    const stacked = current !== null && last !== null && stacksUnder(current, last, lastSize, box, size);
+    if (current && last && !stacked && (startsNewWord(last, lastSize, box, size, font.name !== lastFont) || (generatedSpace && spacedApart(last, box, size)))) flush();
     generatedSpace = false;
     if (!current) {
       current = {
@@ -551,6 +552,18 @@ function startsNewWord(previous: Box, previousSize: number, box: Box, size: numb
   if (scripted && overlap > 0 && gap <= Math.max(size, previousSize, 1) * 0.12) return false;
   if (minHeight > 0 && overlap < minHeight * 0.5) return true;
   return gap > Math.max(size, 1) * (fontChanged ? GENERATED_SPACE_MIN : 0.25);
+}
+
+/**
+ * A script glyph set back under or over the script before it, within its word: the subscript of
+ * F_j^{-1}, drawn after the superscript at the same place, belongs to the word ("F−1j"), where any
+ * other glyph that steps back along its line starts one.
+ */
+function stacksUnder(word: Word, previous: Box, previousSize: number, box: Box, size: number): boolean {
+  const scripts = size < word.fontSize * 0.85 && previousSize < word.fontSize * 0.85;
+  const backOverScript = box.x0 < previous.x1 && box.x1 > previous.x0 - size && box.x0 > word.box.x0;
+  const apart = Math.max(box.y0 - previous.y1, previous.y0 - box.y1);
+  return scripts && backOverScript && apart < size * 0.5;
 }
 
 /**
