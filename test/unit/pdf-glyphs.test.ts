@@ -83,8 +83,11 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
     const all = texts.join('\n');
     expect(all.match(/\u0303/g)?.length ?? 0).toBeGreaterThan(150);
     expect(all.match(/\u02DC/g)?.length ?? 0).toBeLessThan(10);
-    // TeX draws the tilde of Deck(X̃/X) after "/X": it still goes to the X it sits on.
+    // TeX draws the tilde of Deck(X̃/X) after "/X": it still goes to the X it sits on, and so does
+    // the tilde of "z ∈ X̃, γz", drawn after the next word began.
     expect(page(64)).toContain('Deck(X\u0303/X)');
+    expect(page(61)).toContain('Sei z ∈ X\u0303, γz');
+    expect(page(61)).toContain('x\u03030 ∈ X\u0303, y0 ∈ Y');
   });
 
   it('reads big delimiters, which sit at control codes, as delimiters, a stack of pieces as one bracket', () => {

@@ -303,6 +303,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let pendingAccent: { char: string; mark: string; box: Box; size: number } | null = null;
   /** The last glyph of the word pushed last, which an accent drawn after a space may still sit on. */
   let lastWordEnd: Box | null = null;
+  /** The glyphs of the word pushed last, while its text is as they made it (no ligature or bracket rewritten, not composed). */
+  let lastWordGlyphs: { box: Box; end: number }[] = [];
   /** PDFium made up a space after the current word; the next glyph's position decides whether it is one. */
   let generatedSpace = false;
   const flush = () => {
@@ -310,11 +312,13 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     if (current && current.text.length > 0) {
       // An unreadable symbol alone marks an item; inside other text it is dropped.
       const alone = /^\u0000+$/.test(current.text);
+      const drawn = current.text;
       current.text = alone ? '•' : joinDelimiterPieces(expandLigatures(current.text.replace(/\u0000/g, '')));
       if (combined) current.text = current.text.normalize('NFC');
       if (current.text.length > 0) {
         words.push(current);
         lastWordEnd = last;
+        lastWordGlyphs = current.text === drawn ? glyphs : [];
       }
     }
     current = null;
@@ -431,6 +435,12 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         w.text = w.text.slice(0, at) + mark + w.text.slice(at);
         for (let g = under; g < glyphs.length; g++) glyphs[g].end += mark.length;
         combined = true;
+      } else if (words.length > 0 && lastWordGlyphs.some((g) => overlapsAcross(g.box, box)) && !RTL.test(words[words.length - 1].text)) {
+        // Over a glyph of the word before, drawn after the next word began (X̃ in "z ∈ X̃, γz").
+        const previous = words[words.length - 1];
+        const at = lastWordGlyphs[lastWordGlyphs.findLastIndex((g) => overlapsAcross(g.box, box))].end;
+        previous.text = (previous.text.slice(0, at) + mark + previous.text.slice(at)).normalize('NFC');
+        lastWordGlyphs = [];
       } else if (!current && lastWordEnd && words.length > 0 && overlapsAcross(lastWordEnd, box)) {
         const previous = words[words.length - 1];
         previous.text = (previous.text + mark).normalize('NFC');
