@@ -73,6 +73,10 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
     expect(page(29)).toContain('xi ≠ 0');
     expect(page(29)).toContain('↦');
     expect(page(29)).not.toMatch(/\b6=/);
+    // The slash is drawn before the relation it crosses, under a sum's limit too: it never goes
+    // back to a glyph drawn earlier (the ∑).
+    expect(page(99)).toContain('∑i≠j');
+    expect(texts.join('\n')).not.toContain('\u0338');
   });
 
   it('puts an accent drawn over a letter after it as a combining mark', () => {

@@ -218,6 +218,9 @@ function isBreakingSpace(code: number): boolean {
   );
 }
 
+/** The combining long solidus overlay: the slash of a negated relation. */
+const NEGATION = '\u0338';
+
 /** PDFium reports a soft hyphen at a line end as U+0002. */
 const PDFIUM_SOFT_HYPHEN = 0x02;
 
@@ -425,7 +428,10 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
       settleAccent(i);
       // An accent drawn after more of the word than the glyph it sits on (Deck(X̃/X), where TeX
       // draws the tilde after "/X") goes back to that glyph.
-      const under = current && !RTL.test((current as Word).text) ? glyphs.findLastIndex((g) => overlapsAcross(g.box, box)) : -1;
+      // TeX draws the slash of a negated relation (≠, ∉) before the relation it crosses: it waits
+      // for that glyph, never going back.
+      const backwards = mark !== NEGATION;
+      const under = backwards && current && !RTL.test((current as Word).text) ? glyphs.findLastIndex((g) => overlapsAcross(g.box, box)) : -1;
       if (current && last && overlapsAcross(last, box)) {
         (current as Word).text += mark;
         combined = true;
@@ -435,7 +441,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         w.text = w.text.slice(0, at) + mark + w.text.slice(at);
         for (let g = under; g < glyphs.length; g++) glyphs[g].end += mark.length;
         combined = true;
-      } else if (words.length > 0 && lastWordGlyphs.some((g) => overlapsAcross(g.box, box)) && !RTL.test(words[words.length - 1].text)) {
+      } else if (backwards && words.length > 0 && lastWordGlyphs.some((g) => overlapsAcross(g.box, box)) && !RTL.test(words[words.length - 1].text)) {
         // Over a glyph of the word before, drawn after the next word began (X̃ in "z ∈ X̃, γz").
         const previous = words[words.length - 1];
         const at = lastWordGlyphs[lastWordGlyphs.findLastIndex((g) => overlapsAcross(g.box, box))].end;
