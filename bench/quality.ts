@@ -52,7 +52,7 @@ import {
   mean,
   normalizeText,
   round3,
-  round4,
+  round5,
   similarity,
   stripMarkdown,
   stripPageHeaders,
@@ -563,8 +563,8 @@ function categoryResults(results: CaseResult[]): CategoryResult[] {
 }
 
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(3));
-/** Case scores and their deltas carry four decimals (see round4). */
-const fmt4 = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(4));
+/** Case scores carry five decimals (see round5). */
+const fmt5 = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(5));
 
 function categoryNote(cat: CategoryResult): string {
   if (cat.category === 'unsupported') return `${cat.refused_415}/${cat.cases} refused with 415`;
@@ -614,14 +614,14 @@ function table(headers: string[], rows: string[][], rightAligned: number[] = [])
 
 function peerCell(peer: PeerScore | null): string {
   if (!peer) return '';
-  return peer.score === null ? `${peer.tool} error` : `${peer.tool} ${fmt4(peer.score)}`;
+  return peer.score === null ? `${peer.tool} error` : `${peer.tool} ${fmt5(peer.score)}`;
 }
 
 function caseScoreCell(r: CaseResult): string {
   if (r.outcome === 'n/a') return 'n/a';
   if (r.outcome === 'refused_415') return '415 yes';
   if (r.outcome === 'not_refused') return `${r.folio.http_status} NO`;
-  return fmt4(r.score);
+  return fmt5(r.score);
 }
 
 function printCases(results: CaseResult[]): string {
@@ -851,8 +851,8 @@ async function main(): Promise<void> {
     }
     const categories = categoryResults(results); // means of the unrounded scores
     for (const r of results) {
-      r.score = round4(r.score);
-      if (r.peer) r.peer.score = round4(r.peer.score);
+      r.score = round5(r.score);
+      if (r.peer) r.peer.score = round5(r.peer.score);
     }
     const finishedAt = new Date();
     report = {

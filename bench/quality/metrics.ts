@@ -478,8 +478,8 @@ export function round3(value: number | null | undefined): number | null {
   return Math.round(value * 1000) / 1000;
 }
 
-/** Four decimals: case scores, so that a score just under a target (0.9796) does not read as met (0.980). */
-export function round4(value: number | null | undefined): number | null {
+/** Five decimals: case scores, so that a score just under a target (0.97997) does not read as met (0.980). */
+export function round5(value: number | null | undefined): number | null {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
-  return Math.round(value * 10000) / 10000;
+  return Math.round(value * 100000) / 100000;
 }

@@ -13,7 +13,7 @@ import {
   multisetPRF,
   normalizeText,
   round3,
-  round4,
+  round5,
   similarity,
   stripMarkdown,
   stripPageHeaders,
@@ -267,8 +267,8 @@ describe('helpers', () => {
     expect(round3(0.12345)).toBe(0.123);
     expect(round3(null)).toBeNull();
     // A case score just under a target must not read as reaching it.
-    expect(round4(0.97964)).toBe(0.9796);
-    expect(round4(undefined)).toBeNull();
+    expect(round5(0.979974)).toBe(0.97997);
+    expect(round5(undefined)).toBeNull();
   });
 });
 
