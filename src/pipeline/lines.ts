@@ -145,7 +145,6 @@ function leaderPageColumns(segments: number[][], boxes: Box[], words: Word[]): n
 
 const END_OF_PROOF = /^[■□∎◼◻]$/u;
 
-
 /** Whether a run of words is a list item's label: an enumerator, a few words, a colon. */
 function labelsItem(run: number[], words: Word[]): boolean {
   const ordered = [...run].sort((a, b) => words[a].box.x0 - words[b].box.x0);
