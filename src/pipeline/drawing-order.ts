@@ -3,8 +3,8 @@
 // badly: a display formula's numerator, denominator, matrix entries and braces, an inline
 // fraction's pieces, a drawing's labels. Geometry still finds the lines and blocks and the order
 // between blocks (reading-order.ts); this module decides whether a page's drawing order can be
-// trusted inside them, joins the pieces of one formula into one block, and reads a block's words
-// in the order they were drawn.
+// trusted inside them, joins the pieces of one formula into one block, and puts a block's lines in
+// drawing order (layout.ts's blockText then reads its words in that order).
 import { unionBox, verticalOverlap, type Block, type Box, type Line, type Word } from './page-model.js';
 
 /**
@@ -111,38 +111,4 @@ const ROW_GAP = 8;
 export function linesInDrawingOrder(block: Block, lines: Line[]): number[] {
   const first = (l: number) => Math.min(...lines[l].words);
   return [...block.lines].sort((a, b) => first(a) - first(b));
-}
-
-/**
- * A block's text with its words in drawing order. Words of one line are a space apart; where the
- * drawing moves to another line, a word hyphenated at a line end is joined to its rest, a line that
- * runs to the block's right edge flows on with a space, and a shorter one ends in a line break when
- * the next line stands below everything since the last break (a formula's numerator, operator and
- * denominator stay on one line of text).
- */
-export function drawnBlockText(block: Block, lines: Line[], words: Word[]): string {
-  const lineOf = new Map<number, number>();
-  for (const l of block.lines) for (const w of lines[l].words) lineOf.set(w, l);
-  const order = [...lineOf.keys()].sort((a, b) => a - b);
-  const fullWidth = block.box.x0 + (block.box.x1 - block.box.x0) * 0.8;
-  let text = '';
-  let band: Box | null = null;
-  order.forEach((w, n) => {
-    const line = lines[lineOf.get(w)!];
-    if (n > 0) {
-      const previous = words[order[n - 1]];
-      const previousLine = lines[lineOf.get(order[n - 1])!];
-      if (previousLine === line) text += ' ';
-      else if (previous.hyphenated) {
-        // As blockText: the hyphen of a compound ("Schwarz-Weiß", "COVID-19") stays.
-        if (/^[\p{Lu}\p{N}]/u.test(words[w].text)) text += '-';
-      } else if (previousLine.box.x1 < fullWidth && band && line.box.y0 >= band.y1 - 1) {
-        text += '\n';
-        band = null;
-      } else text += ' ';
-    }
-    band = band ? unionBox([band, line.box]) : { ...line.box };
-    text += words[w].text;
-  });
-  return text;
 }

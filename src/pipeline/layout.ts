@@ -18,7 +18,7 @@ import {
 import { findFigures } from './figures.js';
 import { formKeyValues, pageKeyValueList } from './key-values.js';
 import { printedKeyValues } from './printed-key-values.js';
-import { drawnBlockText, drawsInSequence, joinInterleaved, linesInDrawingOrder } from './drawing-order.js';
+import { drawsInSequence, joinInterleaved, linesInDrawingOrder } from './drawing-order.js';
 import { buildLines, centerY, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
 import { findTables } from './tables/index.js';
@@ -170,28 +170,61 @@ const PAGE_NUMBER = /^(?:page\s+|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:o
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
   if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');
-  if (block.drawingOrder) return drawnBlockText(block, page.lines, page.words);
+  if (block.drawingOrder) return drawnBlockText(block, page);
   let text = '';
-  const width = block.box.x1 - block.box.x0;
   block.lines.forEach((lineIndex, n) => {
     const line = page.lines[lineIndex];
     const lineWords = line.words.map((i) => page.words[i]);
-    const lineText = lineWords.map((w) => w.text).join(' ');
     if (n > 0) {
       const previous = page.lines[block.lines[n - 1]];
-      const previousLast = page.words[previous.words[previous.words.length - 1]];
-      // Lines that run to the block's right edge flow into one another; a short line ends a
-      // line of its own (addresses, verse, list continuations keep their breaks).
-      const full = previous.box.x1 >= block.box.x0 + width * 0.8;
-      // A word hyphenated across the line end is joined back without a separator, unless the
-      // next part starts with a capital or digit: then the hyphen is part of a compound
-      // ("Schwarz-Weiß", "COVID-19") and stays.
-      if (!previousLast?.hyphenated) text += full ? ' ' : '\n';
-      else if (/^[\p{Lu}\p{N}]/u.test(lineWords[0]?.text ?? '')) text += '-';
+      text += lineJoint(page.words[previous.words[previous.words.length - 1]], lineWords[0], !runsFull(previous, block));
     }
-    text += lineText;
+    text += lineWords.map((w) => w.text).join(' ');
   });
   return text;
+}
+
+/**
+ * A block's text with its words in the order the file drew them. Words of one line are a space
+ * apart. Where the drawing moves to another line, the lines join as in blockText, except that a
+ * short line breaks only when the next line stands below everything since the last break, so a
+ * formula's numerator, operator and denominator stay on one line of text.
+ */
+function drawnBlockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
+  const lineOf = new Map<number, Line>();
+  for (const l of block.lines) for (const w of page.lines[l].words) lineOf.set(w, page.lines[l]);
+  const order = [...lineOf.keys()].sort((a, b) => a - b);
+  let text = '';
+  let band: Box | null = null;
+  order.forEach((w, n) => {
+    const line = lineOf.get(w)!;
+    if (n > 0) {
+      const previousLine = lineOf.get(order[n - 1])!;
+      const breaks = !runsFull(previousLine, block) && band !== null && line.box.y0 >= band.y1 - 1;
+      const joint = previousLine === line ? ' ' : lineJoint(page.words[order[n - 1]], page.words[w], breaks);
+      if (joint === '\n') band = null;
+      text += joint;
+    }
+    band = band ? unionBox([band, line.box]) : { ...line.box };
+    text += page.words[w].text;
+  });
+  return text;
+}
+
+/** A line that runs to its block's right edge flows into the next one. */
+function runsFull(line: Line, block: Block): boolean {
+  return line.box.x1 >= block.box.x0 + (block.box.x1 - block.box.x0) * 0.8;
+}
+
+/**
+ * What joins two lines of a block: a word hyphenated across the line end is joined back without a
+ * separator, unless the next part starts with a capital or digit (then the hyphen is part of a
+ * compound, "Schwarz-Weiß", "COVID-19", and stays); else a line break where the line ends short
+ * (addresses, verse, list continuations keep their breaks), a space where the text flows on.
+ */
+function lineJoint(last: Word | undefined, next: Word | undefined, breaks: boolean): string {
+  if (!last?.hyphenated) return breaks ? '\n' : ' ';
+  return /^[\p{Lu}\p{N}]/u.test(next?.text ?? '') ? '-' : '';
 }
 
 /** Words over a picture that make it a page background rather than a figure. */
