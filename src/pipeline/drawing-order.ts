@@ -15,6 +15,11 @@ import { unionBox, verticalOverlap, type Block, type Box, type Line, type Word }
  */
 const IN_SEQUENCE_SHARE = 0.4;
 
+/** Words of two letters or more that make a line running text. */
+const PROSE_WORDS = 6;
+/** Widest gap, in font sizes, between columns of an aligned display read row by row. */
+const ROW_GAP = 8;
+
 /** Whether the file draws the page's words in reading sequence (a page of at least a few words). */
 export function drawsInSequence(words: Word[]): boolean {
   if (words.length < 8) return true;
@@ -54,10 +59,11 @@ export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], f
   const alive = blocks.map(() => true);
   const reach = fontSize * 0.5;
   const touch = (a: Box, b: Box) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > -reach && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > -reach;
+  const interleave = (i: number, j: number) => ranges[i].first < ranges[j].last && ranges[j].first < ranges[i].last;
   const drawnAsOne = (i: number, j: number) => {
+    if (interleave(i, j)) return true;
     const a = ranges[i];
     const b = ranges[j];
-    if (a.first < b.last && b.first < a.last) return true;
     if (a.last > b.first || verticalOverlap(blocks[i].box, blocks[j].box) < 0.5) return false;
     // One of them a single line that sits on none of the other's lines: a neighbour set on the
     // same lines (a sub-caption beside another) is not a piece of it.
@@ -74,14 +80,7 @@ export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], f
   const drawnRowByRow = (i: number, j: number) => {
     const a = blocks[i].box;
     const b = blocks[j].box;
-    return (
-      !prose[i] &&
-      !prose[j] &&
-      ranges[i].first < ranges[j].last &&
-      ranges[j].first < ranges[i].last &&
-      verticalOverlap(a, b) >= 0.5 &&
-      Math.max(a.x0 - b.x1, b.x0 - a.x1) < fontSize * ROW_GAP
-    );
+    return !prose[i] && !prose[j] && interleave(i, j) && verticalOverlap(a, b) >= 0.5 && Math.max(a.x0 - b.x1, b.x0 - a.x1) < fontSize * ROW_GAP;
   };
   for (let changed = true; changed; ) {
     changed = false;
@@ -101,11 +100,6 @@ export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], f
   }
   return blocks.filter((_, i) => alive[i]);
 }
-
-/** Words of two letters or more that make a line running text. */
-const PROSE_WORDS = 6;
-/** Widest gap, in font sizes, between columns of an aligned display read row by row. */
-const ROW_GAP = 8;
 
 /** A block's lines in the order their first words were drawn. */
 export function linesInDrawingOrder(block: Block, lines: Line[]): number[] {
