@@ -2,7 +2,7 @@
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
-import { boxArea, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
+import { boxArea, verticalOverlap, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
 import { symbolGlyph } from './dingbats.js';
 import { builtinGlyphNames, type CodeNames } from './font-program.js';
 import { combiningAccent, glyphNameText, MAPSTO, symbolPrivateUseText } from './glyph-names.js';
@@ -299,7 +299,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   let glyphStart = -1;
   /** The current word's glyphs: each one's box and where its text ends in the word. */
-  let glyphs: { box: Box; end: number }[] = [];
+  let glyphs: PlacedGlyph[] = [];
   /** The word holds combining marks, so it is composed (NFC) when done. */
   let combined = false;
   /** An accent drawn before the glyph it sits on, waiting for that glyph. */
@@ -307,7 +307,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   /** The last glyph of the word pushed last, which an accent drawn after a space may still sit on. */
   let lastWordEnd: Box | null = null;
   /** The glyphs of the word pushed last, while its text is as they made it (no ligature or bracket rewritten, not composed). */
-  let lastWordGlyphs: { box: Box; end: number }[] = [];
+  let lastWordGlyphs: PlacedGlyph[] = [];
   /** PDFium made up a space after the current word; the next glyph's position decides whether it is one. */
   let generatedSpace = false;
   const flush = () => {
@@ -426,33 +426,40 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     const mark = combiningAccent(char);
     if (mark) {
       settleAccent(i);
-      // An accent drawn after more of the word than the glyph it sits on (Deck(X̃/X), where TeX
-      // draws the tilde after "/X") goes back to that glyph.
-      // TeX draws the slash of a negated relation (≠, ∉) before the relation it crosses: it waits
-      // for that glyph, never going back.
-      const backwards = mark !== NEGATION;
-      const under = backwards && current && !RTL.test((current as Word).text) ? glyphs.findLastIndex((g) => overlapsAcross(g.box, box)) : -1;
       if (current && last && overlapsAcross(last, box)) {
         (current as Word).text += mark;
         combined = true;
-      } else if (under >= 0) {
-        const w = current as unknown as Word;
-        const at = glyphs[under].end;
-        w.text = w.text.slice(0, at) + mark + w.text.slice(at);
-        for (let g = under; g < glyphs.length; g++) glyphs[g].end += mark.length;
-        combined = true;
-      } else if (backwards && words.length > 0 && lastWordGlyphs.some((g) => overlapsAcross(g.box, box)) && !RTL.test(words[words.length - 1].text)) {
-        // Over a glyph of the word before, drawn after the next word began (X̃ in "z ∈ X̃, γz").
-        const previous = words[words.length - 1];
-        const at = lastWordGlyphs[lastWordGlyphs.findLastIndex((g) => overlapsAcross(g.box, box))].end;
-        previous.text = (previous.text.slice(0, at) + mark + previous.text.slice(at)).normalize('NFC');
-        lastWordGlyphs = [];
-      } else if (!current && lastWordEnd && words.length > 0 && overlapsAcross(lastWordEnd, box)) {
-        const previous = words[words.length - 1];
-        previous.text = (previous.text + mark).normalize('NFC');
-      } else {
-        pendingAccent = { char, mark, box, size };
+        continue;
       }
+      // An accent drawn after more than the glyph it sits on goes back to that glyph: in its word
+      // (Deck(X̃/X), where TeX draws the tilde after "/X") or in the word before, drawn after the
+      // next word began (X̃ in "z ∈ X̃, γz"). TeX draws the slash of a negated relation (≠, ∉)
+      // before the relation it crosses: that one waits for its glyph, never going back.
+      const backwards = mark !== NEGATION;
+      if (backwards && current && !RTL.test((current as Word).text)) {
+        const under = glyphUnder(glyphs, box);
+        if (under >= 0) {
+          const w = current as unknown as Word;
+          w.text = insertAt(w.text, glyphs[under].end, mark);
+          for (let g = under; g < glyphs.length; g++) glyphs[g].end += mark.length;
+          combined = true;
+          continue;
+        }
+      }
+      const previous = words[words.length - 1];
+      if (backwards && previous && !RTL.test(previous.text)) {
+        const under = glyphUnder(lastWordGlyphs, box);
+        if (under >= 0) {
+          previous.text = insertAt(previous.text, lastWordGlyphs[under].end, mark).normalize('NFC');
+          lastWordGlyphs = [];
+          continue;
+        }
+      }
+      if (!current && lastWordEnd && previous && overlapsAcross(lastWordEnd, box)) {
+        previous.text = (previous.text + mark).normalize('NFC');
+        continue;
+      }
+      pendingAccent = { char, mark, box, size };
       continue;
     }
     // TeX's ↦ is a bar and an arrow: the bar already reads as the whole sign.
@@ -503,8 +510,7 @@ function joinSpacedEllipses(words: Word[]): Word[] {
 
 function closeOnLine(a: Word, b: Word): boolean {
   const gap = b.box.x0 - a.box.x1;
-  const overlap = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
-  return gap >= 0 && gap <= Math.max(a.fontSize, 1) * ELLIPSIS_GAP && overlap > 0;
+  return gap >= 0 && gap <= Math.max(a.fontSize, 1) * ELLIPSIS_GAP && verticalOverlap(a.box, b.box) > 0;
 }
 
 /**
@@ -521,6 +527,21 @@ function glyphText(code: number, font: FontInfo): string | undefined {
 
 /** Marks that fonts draw as glyphs of their own, as characters when they stand alone. */
 const SPACING_FORM: Record<string, string> = { '\u0303': '\u02DC', '\u0302': '\u02C6', '\u0338': '/', '\u20D7': '\u2192' };
+
+/** A glyph of a word being read: its box, and where its text ends in the word's text. */
+interface PlacedGlyph {
+  box: Box;
+  end: number;
+}
+
+/** The last of a word's glyphs that an accent sits on, or -1. */
+function glyphUnder(glyphs: PlacedGlyph[], accent: Box): number {
+  return glyphs.findLastIndex((g) => overlapsAcross(g.box, accent));
+}
+
+function insertAt(text: string, at: number, mark: string): string {
+  return text.slice(0, at) + mark + text.slice(at);
+}
 
 /** Two glyphs stacked on each other: most of the narrower one's width is over the other, and they touch or nearly. */
 function overlapsAcross(a: Box, b: Box): boolean {
