@@ -136,6 +136,22 @@ export async function vectorChartPdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
+/**
+ * A plot whose curve is a stroked polyline of 240 pieces under a point each (as GeoTopo's sin(1/x),
+ * page 23), with three tick labels under it, between two lines of text.
+ */
+export async function sampledCurvePdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('The curve below comes ever closer to the axis without reaching it.', { x: 72, y: 720, size: 11, font });
+  const points = Array.from({ length: 240 }, (_, i) => `L ${(i + 1) * 0.8} ${(-40 * Math.sin(i / 6)).toFixed(2)}`);
+  page.drawSvgPath(`M 0 0 ${points.join(' ')}`, { x: 150, y: 560, borderWidth: 0.5 });
+  for (const [i, label] of ['0', '1', '2'].entries()) page.drawText(label, { x: 148 + i * 96, y: 505, size: 8, font });
+  page.drawText('Rising and falling ever more often, the curve never settles.', { x: 72, y: 460, size: 11, font });
+  return doc.save();
+}
+
 /** A portrait page whose text runs bottom to top, as a landscape table printed sideways. */
 export async function sidewaysPdf(lines: string[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

@@ -1,12 +1,12 @@
 // Figures drawn with vector paths (issue 5 scope 6): clusters of curves with their axes and
 // labels are figures and take their words; rulings alone and boxes of prose are not.
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { findFigures } from '../../src/pipeline/figures.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/layout.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { NO_GRAPHICS, type Box, type PageGraphics } from '../../src/pipeline/page-model.js';
+import { sampledCurvePdf } from '../helpers/pdfs.js';
 import { lineWords, word } from '../helpers/words.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number): Box => ({ x0, y0, x1, y1 });
@@ -82,16 +82,7 @@ describe('findFigures', () => {
 
 describe('a plot whose curve is drawn as many short straight pieces', () => {
   it('is a figure, with its tick labels, although no piece alone is larger than a speck', async () => {
-    // As GeoTopo's plot of sin(1/x) (page 23): a stroked polyline of 240 pieces under a point each.
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const page = doc.addPage([612, 792]);
-    page.drawText('The curve below comes ever closer to the axis without reaching it.', { x: 72, y: 720, size: 11, font });
-    const points = Array.from({ length: 240 }, (_, i) => `L ${(i + 1) * 0.8} ${(-40 * Math.sin(i / 6)).toFixed(2)}`);
-    page.drawSvgPath(`M 0 0 ${points.join(' ')}`, { x: 150, y: 560, borderWidth: 0.5 });
-    for (const [i, label] of ['0', '1', '2'].entries()) page.drawText(label, { x: 148 + i * 96, y: 505, size: 8, font });
-    page.drawText('Rising and falling ever more often, the curve never settles.', { x: 72, y: 460, size: 11, font });
-    const raw = await readPdf(await doc.save());
+    const raw = await readPdf(await sampledCurvePdf());
     const [analysed] = analyzeDocument(raw);
     expect(analysed.figures).toHaveLength(1);
     expect(analysed.figures[0].text.split(/\s+/)).toEqual(['0', '1', '2']);
