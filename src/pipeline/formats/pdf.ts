@@ -331,8 +331,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
-    const stacked = current !== null && last !== null && stacksUnder(current, last, lastSize, box, size);
-    if (current && last && !stacked && (startsNewWord(last, lastSize, box, size, font.name !== lastFont) || (generatedSpace && spacedApart(last, box, size)))) flush();
+    if (current && last && startsNewWord(current, last, lastSize, box, size, { fontChanged: font.name !== lastFont, afterGeneratedSpace: generatedSpace })) flush();
     generatedSpace = false;
     if (!current) {
       current = {
@@ -575,12 +574,15 @@ function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, sc
 /**
  * A glyph starts a new word when it leaves the previous one's line or stands apart from it. A
  * smaller glyph touching the previous one (a superscript or subscript: R², x₁) stays in the word
- * although it sits higher or lower. Within one font, glyphs are set with the font's own kerning
- * and tracking, so only a quarter of the font size apart is a word space; where the font changes
- * (a formula moving between its italic, roman and symbol fonts, a box glyph before a word), a
- * thin space already is (", sin", "☐ There").
+ * although it sits higher or lower, and so does a script set back under or over the script before
+ * it (F_j^{-1}). Within one font, glyphs are set with the font's own kerning and tracking, so only
+ * a quarter of the font size apart is a word space; where the font changes (a formula moving
+ * between its italic, roman and symbol fonts, a box glyph before a word), a thin space already is
+ * (", sin", "☐ There"), and so it is after a space PDFium made up (see GENERATED_SPACE_MIN).
  */
-function startsNewWord(previous: Box, previousSize: number, box: Box, size: number, fontChanged: boolean): boolean {
+function startsNewWord(word: Word, previous: Box, previousSize: number, box: Box, size: number, context: { fontChanged: boolean; afterGeneratedSpace: boolean }): boolean {
+  if (stacksUnder(word, previous, previousSize, box, size)) return false;
+  if (context.afterGeneratedSpace && spacedApart(previous, box, size)) return true;
   // Either direction, so right-to-left runs stay whole.
   const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
   const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
@@ -588,7 +590,7 @@ function startsNewWord(previous: Box, previousSize: number, box: Box, size: numb
   const scripted = Math.min(size, previousSize) < Math.max(size, previousSize) * 0.85;
   if (scripted && overlap > 0 && gap <= Math.max(size, previousSize, 1) * 0.12) return false;
   if (minHeight > 0 && overlap < minHeight * 0.5) return true;
-  return gap > Math.max(size, 1) * (fontChanged ? GENERATED_SPACE_MIN : 0.25);
+  return gap > Math.max(size, 1) * (context.fontChanged ? GENERATED_SPACE_MIN : 0.25);
 }
 
 /**
