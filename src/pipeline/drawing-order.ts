@@ -103,6 +103,6 @@ export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], f
 
 /** A block's lines in the order their first words were drawn. */
 export function linesInDrawingOrder(block: Block, lines: Line[]): number[] {
-  const first = (l: number) => Math.min(...lines[l].words);
-  return [...block.lines].sort((a, b) => first(a) - first(b));
+  const first = new Map(block.lines.map((l) => [l, Math.min(...lines[l].words)]));
+  return [...block.lines].sort((a, b) => first.get(a)! - first.get(b)!);
 }
