@@ -108,6 +108,32 @@ describe('tables found from aligned text', () => {
     expect(tableRows(table)).toEqual([['Country', 'Signed (EURm)', 'Paid'], ...rows.slice(1)]);
   });
 
+  it("keep the rows of a symbol list apart where a math symbol's loose box reaches into the next row", () => {
+    // PDF readers give a math symbol the font's full ascent and descent (cmsy's "×" is about 1.75
+    // font sizes tall at a line pitch of 1.36): before, each such box chained its row to the next
+    // into one, as in GeoTopo's list of symbols (page 112). "Pot(M)" is set closer than a font
+    // size to its text and ends inside the column gap: still a cell of its own, not one spanning
+    // both columns. The "∈" of the last description, drawn with the same loose box, stays in place.
+    const list = [
+      ['AC', 'Komplement von A'],
+      ['A×B', 'Kreuzprodukt'],
+      ['Pot(M)', 'Potenzmenge von M'],
+      ['A∪B', 'Vereinigung'],
+      ['π1', 'Raum X um x ∈ X'],
+    ];
+    // Text boxes 1.37 font sizes tall at that pitch, as PDFium gives them, touch the next row's.
+    const loose = (w: Word, top: number, height: number): Word => ({ ...w, box: { ...w.box, y0: top, y1: top + height } });
+    const words = list.flatMap(([symbol, text], r) => {
+      const y = 200 + r * 13.6;
+      const sign = symbol.length === 3 ? loose(word(symbol, 100, y), y - 0.2, 19) : loose(word(symbol, 100, y), y - 2, 13.7);
+      const description = lineWords(text, symbol === 'Pot(M)' ? 136 : 140, y).map((w) => (w.text === '∈' ? loose(w, y - 0.1, 19) : w.text.length === 1 ? loose(w, y + 0.1, 10.9) : loose(w, y - 2, 13.7)));
+      return [sign, ...description];
+    });
+    const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
+    expect(tableRows(table)).toEqual(list);
+    expect(table.cells.every((c) => c.columnSpan === 1)).toBe(true);
+  });
+
   it('are not made of two columns of prose, a bulleted list, or display formulas', () => {
     const prose: Word[] = [];
     for (let i = 0; i < 8; i++) {

@@ -23,6 +23,10 @@ export interface Row {
 const CELL_GAP = 1.0;
 /** Rows further apart than this many line heights do not belong to one table. */
 const ROW_GAP = 2.2;
+/** A word box taller than this many font sizes is a loose box (see band). */
+const TALL_BOX = 1.5;
+/** A space between words at least this many font sizes wide may separate cells of a known column. */
+const WIDE_SPACE = 0.5;
 
 export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
@@ -108,11 +112,12 @@ function runBox(rows: Row[], from: number, to: number): Box {
 
 /** Words grouped into visual rows top to bottom, each cut into chunks at wide gaps. */
 export function visualRows(words: Word[], available: number[]): Row[] {
-  const sorted = [...available].sort((a, b) => center(words[a].box) - center(words[b].box));
+  const bands = new Map(available.map((i) => [i, band(words[i])]));
+  const sorted = [...available].sort((a, b) => center(bands.get(a)!) - center(bands.get(b)!));
   const groups: number[][] = [];
   const boxes: Box[] = [];
   for (const i of sorted) {
-    const box = words[i].box;
+    const box = bands.get(i)!;
     const last = boxes[boxes.length - 1];
     if (last) {
       const overlap = Math.min(last.y1, box.y1) - Math.max(last.y0, box.y0);
@@ -143,6 +148,18 @@ export function visualRows(words: Word[], available: number[]): Row[] {
   });
 }
 
+/**
+ * The height a word's text takes up. PDF readers give a math symbol the font's full ascent and
+ * descent (cmsy's "×" is about 1.75 font sizes tall), which reaches into the next line; such a
+ * word counts as one font size high around its middle, so that it does not chain rows together.
+ */
+function band(word: Word): Box {
+  const { box, fontSize } = word;
+  if (box.y1 - box.y0 <= fontSize * TALL_BOX) return box;
+  const middle = center(box);
+  return { x0: box.x0, y0: middle - fontSize * 0.5, x1: box.x1, y1: middle + fontSize * 0.5 };
+}
+
 function center(box: Box): number {
   return (box.y0 + box.y1) / 2;
 }
@@ -154,14 +171,10 @@ function median(values: number[]): number {
 }
 
 /**
- * x positions between columns: the middles of gaps, at least 0.4 font sizes wide, that almost no
- * chunk of the given rows covers (a few spanning cells may cross a real column gap).
+ * Gaps between columns, as [from, to] x ranges: bands at least 0.4 font sizes wide that almost no
+ * chunk of the given rows covers (a few spanning cells may cross a real column gap). Columns are
+ * separated at their middles.
  */
-export function columnSeparators(rows: Row[], left: number, right: number, size: number): number[] {
-  return columnGaps(rows, left, right, size).map(([from, to]) => (from + to) / 2);
-}
-
-/** The gaps themselves, as [from, to] x ranges. */
 export function columnGaps(rows: Row[], left: number, right: number, size: number): [number, number][] {
   const width = Math.ceil(right - left) + 1;
   const coverage = new Uint16Array(width);
@@ -196,7 +209,8 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
 
   const left = Math.min(...rows.map((r) => r.box.x0));
   const right = Math.max(...rows.map((r) => r.box.x1));
-  const separators = columnSeparators(multi, left, right, size);
+  const gaps = columnGaps(multi, left, right, size);
+  const separators = gaps.map(([from, to]) => (from + to) / 2);
   if (separators.length === 0) return null;
   const xs = [left, ...separators, right];
   const columns = xs.length - 1;
@@ -209,13 +223,14 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
     return columns - 1;
   };
 
+  const cutRows = rows.map((row) => splitAtGaps(row, gaps, words));
   // Rows: each visual row, continuation rows joined to the row above.
   const logical: Row[][] = [];
-  const gaps = rows.slice(1).map((r, i) => r.box.y0 - rows[i].box.y1);
-  const typicalGap = median(gaps);
-  rows.forEach((row, i) => {
+  const rowGaps = rows.slice(1).map((r, i) => r.box.y0 - rows[i].box.y1);
+  const typicalGap = median(rowGaps);
+  cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
-    if (previous && continuesRow(previous[previous.length - 1], row, gaps[i - 1], typicalGap, columnOf)) previous.push(row);
+    if (previous && continuesRow(previous[previous.length - 1], row, rowGaps[i - 1], typicalGap, columnOf)) previous.push(row);
     else logical.push([row]);
   });
   if (logical.length < 2) return null;
@@ -245,7 +260,8 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
     for (const row of group) {
       for (const chunk of row.chunks) {
         const c0 = columnOf(chunk.x0 + 0.5);
-        const c1 = columnOf(chunk.x1 - 0.5);
+        // Ending inside a column gap, past its middle, is not reaching into the next column.
+        const c1 = Math.max(c0, gaps.filter(([, to]) => to < chunk.x1 - 0.5).length);
         spans.push([c0, c1]);
       }
     }
@@ -260,6 +276,30 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
   return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box), halves };
+}
+
+/**
+ * The row with each chunk cut where a space between two of its words, wider than a word space,
+ * reaches into a column gap of the other rows: a symbol set closer than a font size to its
+ * description ("P(M) Potenzmenge") still fills two cells, not one cell spanning both columns.
+ */
+function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
+  const chunks: Chunk[] = [];
+  for (const chunk of row.chunks) {
+    let current: Chunk = { x0: chunk.x0, x1: words[chunk.words[0]].box.x1, words: [chunk.words[0]] };
+    chunks.push(current);
+    for (const i of chunk.words.slice(1)) {
+      const box = words[i].box;
+      const space: [number, number] = [current.x1, box.x0];
+      const cut = space[1] - space[0] >= row.size * WIDE_SPACE && gaps.some(([from, to]) => Math.min(to, space[1]) > Math.max(from, space[0]));
+      if (cut) chunks.push((current = { x0: box.x0, x1: box.x1, words: [i] }));
+      else {
+        current.words.push(i);
+        current.x1 = Math.max(current.x1, box.x1);
+      }
+    }
+  }
+  return chunks.length === row.chunks.length ? row : { ...row, chunks };
 }
 
 /**

@@ -56,12 +56,13 @@ export function fillGrid(grid: GridTable, words: Word[], candidates: Iterable<nu
 /**
  * The text of a cell: its words in lines top to bottom (built like the page's own lines, so a
  * bullet and its text stay on one line), each line in reading direction, lines joined by spaces,
- * words hyphenated at a line end joined back.
+ * words hyphenated at a line end joined back. `cellWords` come in the order the file drew them,
+ * which buildLines follows first: sorted by their tops instead, a math symbol with a loose box
+ * ("x ∈ X") fell out of its line.
  */
 export function cellText(cellWords: Word[], rightToLeft: boolean): string {
   if (cellWords.length === 0) return '';
-  const ordered = [...cellWords].sort((a, b) => a.box.y0 - b.box.y0);
-  const lines = buildLines(ordered).map((line) => line.words.map((i) => ordered[i]));
+  const lines = buildLines(cellWords).map((line) => line.words.map((i) => cellWords[i]));
   let text = '';
   let previous: Word | null = null;
   for (const line of lines) {
