@@ -97,6 +97,8 @@ describe('GeoTopo (CFF fonts with built-in encodings, no ToUnicode)', () => {
   it('reads big delimiters, which sit at control codes, as delimiters, a stack of pieces as one bracket', () => {
     const all = texts.join('\n');
     expect(all).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    // Nor does a glyph without a name at DEL (XY-pic's arrow tips on page 14) read as that control code.
+    expect(all).not.toMatch(/[\u007f-\u009f]/);
     // The parentheses around column vectors are drawn as upper and lower hooks (⎛ over ⎝).
     expect(all).toContain('\u2329( x1 x2 x3) , ( x1 x2 x3)\u232a');
     expect(all).not.toMatch(/[⎛-⎭]/);
