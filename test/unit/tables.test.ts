@@ -109,9 +109,9 @@ describe('tables found from aligned text', () => {
   });
 
   it("keep the rows of a symbol list apart where a math symbol's loose box reaches into the next row", () => {
-    // PDF readers give a math symbol the font's full ascent and descent (cmsy's "×" is about 1.75
-    // font sizes tall at a line pitch of 1.36): before, each such box chained its row to the next
-    // into one, as in GeoTopo's list of symbols (page 112). "Pot(M)" is set closer than a font
+    // PDF readers give a math symbol the font's full ascent and descent: on GeoTopo's list of
+    // symbols (page 112) cmsy's "×" is 19 pt tall at a 13.6 pt line pitch, and the rows here copy
+    // those points. Before, each such box chained its row to the next into one. "Pot(M)" is set closer than a font
     // size to its text and ends inside the column gap: still a cell of its own, not one spanning
     // both columns. The "∈" of the last description, drawn with the same loose box, stays in place.
     const list = [
@@ -121,7 +121,7 @@ describe('tables found from aligned text', () => {
       ['A∪B', 'Vereinigung'],
       ['π1', 'Raum X um x ∈ X'],
     ];
-    // Text boxes 1.37 font sizes tall at that pitch, as PDFium gives them, touch the next row's.
+    // Text boxes 13.7 pt tall at that pitch, as PDFium gives them, touch the next row's.
     const loose = (w: Word, top: number, height: number): Word => ({ ...w, box: { ...w.box, y0: top, y1: top + height } });
     const words = list.flatMap(([symbol, text], r) => {
       const y = 200 + r * 13.6;
