@@ -25,7 +25,8 @@ export function isSymbolFont(fontName: string): boolean {
  * unreadable glyph, or null to keep the character as it is.
  */
 export function symbolGlyph(code: number, fontName: string): string | null {
-  const unreadable = (code >= 0x80 && code <= 0x9f) || (code >= 0xe000 && code <= 0xf8ff) || code < 0x20;
+  // DEL too: XY-pic draws its arrow tips at 0x7F (GeoTopo page 14).
+  const unreadable = (code >= 0x7f && code <= 0x9f) || (code >= 0xe000 && code <= 0xf8ff) || code < 0x20;
   if (!unreadable && !isSymbolFont(fontName)) return null;
   const raw = code >= 0xf000 && code <= 0xf0ff ? code - 0xf000 : code;
   const table = /dingbat/i.test(fontName) ? ZAPF_DINGBATS : /wingding/i.test(fontName) ? WINGDINGS : null;

@@ -218,10 +218,6 @@ function isBreakingSpace(code: number): boolean {
   );
 }
 
-function isControlCode(code: number): boolean {
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
-}
-
 /** The combining long solidus overlay: the slash of a negated relation. */
 const NEGATION = '\u0338';
 
@@ -422,10 +418,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     const size = native(lib).FPDFText_GetFontSize(textPage, i) * scale;
     const named = glyphText(code, font);
     if (named === '') continue;
-    const symbol = named ?? symbolGlyph(code, font.name) ?? null;
-    // A glyph known by nothing but a control code (XY-pic's arrow tips sit at DEL) has no text.
-    if (symbol === null && isControlCode(code)) continue;
-    const char = symbol ?? String.fromCodePoint(code);
+    const char = named ?? symbolGlyph(code, font.name) ?? String.fromCodePoint(code);
 
     // An accent over a glyph (TeX's \tilde, \hat, \not, a text accent) becomes the combining mark
     // after that glyph, whichever of the two the file draws first.
