@@ -133,19 +133,25 @@ export function visualRows(words: Word[], available: number[]): Row[] {
   return groups.map((group, g) => {
     group.sort((a, b) => words[a].box.x0 - words[b].box.x0);
     const size = median(group.map((i) => words[i].fontSize)) || 10;
-    const chunks: Chunk[] = [];
-    for (const i of group) {
-      const w = words[i];
-      const last = chunks[chunks.length - 1];
-      if (last && w.box.x0 - last.x1 <= Math.max(size, w.fontSize) * CELL_GAP) {
-        last.words.push(i);
-        last.x1 = Math.max(last.x1, w.box.x1);
-      } else {
-        chunks.push({ x0: w.box.x0, x1: w.box.x1, words: [i] });
-      }
-    }
+    const chunks = chunksOf(group, words, (chunk, w) => w.box.x0 - chunk.x1 > Math.max(size, w.fontSize) * CELL_GAP);
     return { box: boxes[g], size, chunks, bold: group.every((i) => words[i].bold) };
   });
+}
+
+/** Words, left to right, into chunks: a word starts a new chunk where `splits` says so. */
+function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk, word: Word) => boolean): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const i of indices) {
+    const w = words[i];
+    const last = chunks[chunks.length - 1];
+    if (last && !splits(last, w)) {
+      last.words.push(i);
+      last.x1 = Math.max(last.x1, w.box.x1);
+    } else {
+      chunks.push({ x0: w.box.x0, x1: w.box.x1, words: [i] });
+    }
+  }
+  return chunks;
 }
 
 /**
@@ -284,21 +290,8 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
  * description ("P(M) Potenzmenge") still fills two cells, not one cell spanning both columns.
  */
 function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
-  const chunks: Chunk[] = [];
-  for (const chunk of row.chunks) {
-    let current: Chunk = { x0: chunk.x0, x1: words[chunk.words[0]].box.x1, words: [chunk.words[0]] };
-    chunks.push(current);
-    for (const i of chunk.words.slice(1)) {
-      const box = words[i].box;
-      const space: [number, number] = [current.x1, box.x0];
-      const cut = space[1] - space[0] >= row.size * WIDE_SPACE && gaps.some(([from, to]) => Math.min(to, space[1]) > Math.max(from, space[0]));
-      if (cut) chunks.push((current = { x0: box.x0, x1: box.x1, words: [i] }));
-      else {
-        current.words.push(i);
-        current.x1 = Math.max(current.x1, box.x1);
-      }
-    }
-  }
+  const intoGap = (from: number, to: number) => to - from >= row.size * WIDE_SPACE && gaps.some(([x0, x1]) => Math.min(x1, to) > Math.max(x0, from));
+  const chunks = row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => intoGap(current.x1, w.box.x0)));
   return chunks.length === row.chunks.length ? row : { ...row, chunks };
 }
 
