@@ -44,7 +44,7 @@ export function dateOrderOf(text: string): DateOrder {
 export function findDates(text: string, order: DateOrder): FoundDate[] {
   const parser = order === 'day-first' ? dayFirst : monthFirst;
   const found: FoundDate[] = [];
-  for (const result of parser.parse(text, REFERENCE)) {
+  for (const result of wholeTokenParses(parser, text)) {
     const start = result.start;
     if (!start.isCertain('year') || !start.isCertain('month') || !start.isCertain('day')) continue;
     const year = start.get('year')!;
@@ -62,6 +62,34 @@ export function findDates(text: string, order: DateOrder): FoundDate[] {
     found.push({ text: match[0], iso: `${match[2]}-${pad(month)}`, index });
   }
   return found.sort((a, b) => a.index - b.index);
+}
+
+/** A date in numbers only, as one token: 31/12/2010, 6.30.11, 2010-12-31. */
+const NUMERIC_DATE = /(?<![\d/.-])(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}[/.-]\d{1,2}[/.-]\d{1,2})(?![/.-]?\d)/g;
+const TOKEN_GOES_ON_AFTER = /^[/.-]?\d/;
+const TOKEN_GOES_ON_BEFORE = /\d[/.-]?$/;
+
+/**
+ * chrono's results, each read from whole tokens. Given a run of numeric dates ("12/31/2009
+ * 12/31/2010 6/30/2011"), chrono joins the tail of one to the head of the next ("2010 6/30", read
+ * as 30 June 2010) and skips the dates it cut. So a date written in numbers is read on its own,
+ * token by token, and the words around it are read with those tokens blanked out; a result that
+ * still begins or ends inside a number is dropped.
+ */
+function wholeTokenParses(parser: chrono.Chrono, text: string): chrono.ParsedResult[] {
+  const out: chrono.ParsedResult[] = [];
+  let rest = text;
+  for (const match of text.matchAll(NUMERIC_DATE)) {
+    const [result] = parser.parse(match[0], REFERENCE);
+    if (result && result.index === 0 && result.text === match[0]) out.push(Object.assign(result, { index: match.index! }));
+    rest = rest.slice(0, match.index!) + ' '.repeat(match[0].length) + rest.slice(match.index! + match[0].length);
+  }
+  for (const result of parser.parse(rest, REFERENCE)) {
+    const end = result.index + result.text.length;
+    if (TOKEN_GOES_ON_BEFORE.test(rest.slice(0, result.index)) || TOKEN_GOES_ON_AFTER.test(rest.slice(end))) continue;
+    out.push(result);
+  }
+  return out.sort((a, b) => a.index - b.index);
 }
 
 /** "06/03/2018 20:01" -> "06/03/2018"; "March 5, 2021 at 10am" -> "March 5, 2021". */
