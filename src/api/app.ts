@@ -8,14 +8,16 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
-import { randomUUID } from 'node:crypto';
+import { newRequestId } from './request-id.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { Wakeup } from '../queue/wakeup.js';
 import type { Store } from '../store/index.js';
 import { authenticate } from './auth.js';
 import { enforceLimits } from './limits.js';
 import { requestCounters } from '../store/counters.js';
-import { errorHandler, notFoundHandler } from './errors.js';
+import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
+import { FolioError, invalidRequest } from '../domain/errors.js';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../domain/json-limits.js';
 import { ErrorBody } from './schemas/common.js';
 import { SHARED_SCHEMAS } from './schemas/resources.js';
 import { addSharedSchemas, bodyAjv, queryAjv } from './validation.js';
@@ -40,11 +42,15 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
-    // Request ids need uniqueness, not order: a UUID is cheaper per request than a ULID.
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    genReqId: newRequestId,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // Node answers a request without Host with a bare 400 of its own; Folio answers it below.
+    http: { requireHostHeader: false },
   });
+  app.server.on('connect', connectHandler.bind(app));
 
   const shared = [ErrorBody, ...SHARED_SCHEMAS];
   addSharedSchemas(shared);
@@ -56,10 +62,27 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   });
   // Only JSON and multipart bodies exist in this API; anything else is a 422 (D6).
   app.removeContentTypeParser('text/plain');
+  // JSON nested past MAX_JSON_DEPTH is refused before it is parsed: whatever walks it next
+  // (validation, the idempotency hash, serialization) would overflow the stack.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonTextDepth(body as string, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      done(invalidRequest({ body: [`is nested more than ${MAX_JSON_DEPTH} levels deep`] }), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (!request.headers.host) throw invalidRequest({ Host: ['is required (HTTP/1.1)'] });
+    // Bodies are read as sent; a compressed one would be read as garbage (or inflate past every limit).
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new FolioError('unsupported_media_type', 'Request bodies are read uncompressed: send the body without a Content-Encoding.');
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     // Routes by their pattern, so ids do not make a label per document.

@@ -3,24 +3,26 @@
 // — and stop at the plan's max_upload_bytes; the type is sniffed from the bytes; PDFs are counted
 // so the estimate is real; the document rows, their credit holds and the remembered answer
 // (Idempotency-Key) are written in one transaction.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import type {} from '@fastify/multipart';
+import type { Multipart } from '@fastify/multipart';
 import type { DocumentOptions, ResolvedOptions } from './schemas/options.js';
 import { DocumentOptions as DocumentOptionsSchema } from './schemas/options.js';
 import type { Accepted } from './schemas/resources.js';
 import { estimateMicro, modelUsed } from '../domain/billing.js';
 import { addDetail, FolioError, invalidRequest, type ErrorDetails } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions } from '../domain/options.js';
 import { holdCredit, insertDocument } from '../store/documents.js';
 import { detectFile } from '../pipeline/detect.js';
 import { filenameFromUrl } from '../pipeline/fetch-url.js';
+import { schemaProblem } from '../pipeline/extraction/result.js';
 import type { AppDeps } from './app.js';
 import type { Principal } from './auth.js';
 import { acceptedToWire } from './serialize.js';
@@ -46,6 +48,9 @@ export function checkOptions(raw: unknown, principal: Principal, prefix = 'optio
   const input = raw === undefined ? {} : raw;
   if (!validateOptions(input)) throw invalidRequest(errorDetails(validateOptions.errors, prefix));
   const { options, details } = resolveOptions(input as DocumentOptions, principal.plan);
+  // Compiled now, so a schema that cannot be used is the client's 422, not a failed document.
+  const schemaIssue = !details['options.extraction.schema'] && options.extraction?.schema ? schemaProblem(options.extraction.schema as Record<string, unknown>) : null;
+  if (schemaIssue) addDetail(details, 'options.extraction.schema', schemaIssue);
   if (Object.keys(details).length) throw invalidRequest(details);
   assertEntitled(options, principal.plan);
   return options;
@@ -133,16 +138,37 @@ export interface ReceivedUpload {
   hash: string;
 }
 
+/** What the upload form has given so far, while its parts are read. */
+interface FormSoFar {
+  details: ErrorDetails;
+  single: ReceivedFile[];
+  batch: ReceivedFile[];
+  optionsText: string | undefined;
+  hash: Hash;
+}
+
 /** Reads the multipart request to the end, keeping files on disk and the other fields in hand. */
 export async function receiveUpload(request: FastifyRequest, principal: Principal, tempDir: string): Promise<ReceivedUpload> {
-  const details: ErrorDetails = {};
-  const hash = createHash('sha256');
-  const single: ReceivedFile[] = [];
-  const batch: ReceivedFile[] = [];
-  let optionsText: string | undefined;
+  const form: FormSoFar = { details: {}, single: [], batch: [], optionsText: undefined, hash: createHash('sha256') };
   const parts = request.parts({
     limits: { fileSize: principal.plan.max_upload_bytes, files: MAX_BATCH_FILES + 2, fields: 20, fieldSize: 1024 * 1024, parts: 40 },
   });
+  try {
+    await readParts(parts, form, tempDir);
+  } catch (error) {
+    await discardUpload(form);
+    // The multipart parser's own errors (a missing boundary, a form cut short) carry no code;
+    // the disk's do (ENOSPC), and Fastify's limits have theirs (FST_*), answered as they are.
+    if (error instanceof FolioError || (error as { code?: unknown }).code !== undefined) throw error;
+    request.log.info({ err: error }, 'malformed upload form');
+    throw invalidRequest({ body: ['is not a well-formed multipart/form-data upload form'] });
+  }
+  const { details, single, batch, optionsText, hash } = form;
+  return { details, single, batch, optionsText, hash: hash.digest('hex') };
+}
+
+async function readParts(parts: AsyncIterable<Multipart>, form: FormSoFar, tempDir: string): Promise<void> {
+  const { details, single, batch, hash } = form;
   for await (const part of parts) {
     if (part.type === 'file') {
       const target = part.fieldname === 'file' ? single : part.fieldname === 'files[]' ? batch : null;
@@ -154,28 +180,28 @@ export async function receiveUpload(request: FastifyRequest, principal: Principa
         await new Promise((resolve) => part.file.once('end', resolve));
         continue;
       }
-      const tempPath = path.join(tempDir, `${randomUUID()}.upload`);
-      let bytes = 0;
+      // Listed before it is written, so a form that breaks off leaves no temporary file behind.
+      const received: ReceivedFile = { tempPath: path.join(tempDir, `${randomUUID()}.upload`), filename: part.filename || 'upload', bytes: 0, truncated: false };
+      target.push(received);
       hash.update(`file:${part.fieldname}:${part.filename}\n`);
       part.file.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
+        received.bytes += chunk.length;
         hash.update(chunk);
       });
-      await pipeline(part.file, createWriteStream(tempPath));
-      target.push({ tempPath, filename: part.filename || 'upload', bytes, truncated: part.file.truncated });
+      await pipeline(part.file, createWriteStream(received.tempPath));
+      received.truncated = part.file.truncated;
     } else if (part.fieldname === 'options') {
-      optionsText = String(part.value);
-      hash.update(`field:options\n${optionsText}\n`);
+      form.optionsText = String(part.value);
+      hash.update(`field:options\n${form.optionsText}\n`);
     } else if (part.fieldname === 'url') {
       addDetail(details, 'url', 'is not part of the upload form; send a URL as JSON {"url": ...}');
     } else {
       addDetail(details, part.fieldname, 'is not a field of the upload form');
     }
   }
-  return { details, single, batch, optionsText, hash: hash.digest('hex') };
 }
 
-export async function discardUpload(upload: ReceivedUpload): Promise<void> {
+export async function discardUpload(upload: Pick<ReceivedUpload, 'single' | 'batch'>): Promise<void> {
   await Promise.all([...upload.single, ...upload.batch].map((file) => rm(file.tempPath, { force: true })));
 }
 
@@ -208,6 +234,7 @@ export async function acceptUpload(
   if (Object.keys(details).length) throw invalidRequest(details);
   let rawOptions: unknown;
   if (optionsText !== undefined) {
+    if (jsonTextDepth(optionsText, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw invalidRequest({ options: [`is nested more than ${MAX_JSON_DEPTH} levels deep`] });
     try {
       rawOptions = JSON.parse(optionsText);
     } catch {

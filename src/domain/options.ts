@@ -2,6 +2,7 @@
 // plan's retention ceiling and features (SPEC.md DocumentOptions and Limits; DECISIONS D6).
 import type { DocumentOptions, ResolvedOptions } from '../api/schemas/options.js';
 import { addDetail, FolioError, type ErrorDetails } from './errors.js';
+import { schemaLimitProblems } from './json-limits.js';
 import { planAllows, type Plan, type PlanFeature } from './plans.js';
 
 export const DEFAULT_RETENTION_SECONDS = 86_400;
@@ -91,6 +92,11 @@ function resolveRetention(
 
 function checkExtractionSchema(schema: Record<string, unknown>, fields: readonly string[], details: ErrorDetails): void {
   const path = 'options.extraction.schema';
+  const tooBig = schemaLimitProblems(schema);
+  if (tooBig.length) {
+    for (const problem of tooBig) addDetail(details, path, problem);
+    return;
+  }
   if (schema.type !== 'object') {
     addDetail(details, path, 'must be a JSON Schema with "type": "object"');
     return;

@@ -5,6 +5,7 @@ import { Type, type Static } from 'typebox';
 import { modelUsed } from '../../domain/billing.js';
 import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
+import { schemaLimitProblems } from '../../domain/json-limits.js';
 import { TOKENS_PER_PAGE_GUESS } from '../../domain/model.js';
 import { planAllows } from '../../domain/plans.js';
 import { schemaProblem } from '../../pipeline/extraction/result.js';
@@ -56,6 +57,8 @@ export const queryRoutes =
         }
         if (body.schema !== undefined) {
           const schema = body.schema as Record<string, unknown>;
+          const tooBig = schemaLimitProblems(schema);
+          if (tooBig.length) throw invalidRequest({ schema: tooBig });
           const problem = schema.type !== 'object' ? 'the schema must have type "object"' : schemaProblem(schema);
           if (problem) throw invalidRequest({ schema: [problem] });
         }

@@ -182,13 +182,26 @@ const coercingAjv = new Ajv({ allErrors: true, strict: false, coerceTypes: true,
 addFormats(strictAjv);
 addFormats(coercingAjv);
 
-/** Whether a client's schema compiles as JSON Schema; the message when it does not. */
+/**
+ * Whether a client's schema is JSON Schema Folio can use; else what is wrong, in words for the
+ * client (Ajv's own exception text names its internals). Compiled schemas are dropped from Ajv's
+ * cache at once: each document brings its own, and the cache would keep every one of them.
+ */
 export function schemaProblem(schema: JsonSchema): string | null {
+  const relaxed = withoutRequired(schema) as JsonSchema;
+  if (!strictAjv.validateSchema(relaxed)) {
+    const first = strictAjv.errors?.[0];
+    // The place as dotted names (`properties.total.type`), as `details` names fields.
+    const at = first?.instancePath.split('/').filter(Boolean).join('.');
+    return first ? `is not valid JSON Schema: at ${at || 'its top level'}, ${first.message}` : 'is not valid JSON Schema';
+  }
   try {
-    strictAjv.compile(withoutRequired(schema) as JsonSchema);
+    strictAjv.compile(relaxed);
     return null;
-  } catch (error) {
-    return (error as Error).message;
+  } catch {
+    return 'is not valid JSON Schema: it could not be compiled (a $ref that points nowhere, or a keyword used where JSON Schema does not allow it)';
+  } finally {
+    strictAjv.removeSchema(relaxed);
   }
 }
 
@@ -198,7 +211,12 @@ export function schemaProblem(schema: JsonSchema): string | null {
  */
 export function conform(data: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> | null {
   const relaxed = withoutRequired(schema) as JsonSchema;
-  if (strictAjv.validate(relaxed, data)) return data;
-  const copy = structuredClone(data);
-  return coercingAjv.validate(relaxed, copy) ? copy : null;
+  try {
+    if (strictAjv.validate(relaxed, data)) return data;
+    const copy = structuredClone(data);
+    return coercingAjv.validate(relaxed, copy) ? copy : null;
+  } finally {
+    strictAjv.removeSchema(relaxed);
+    coercingAjv.removeSchema(relaxed);
+  }
 }
