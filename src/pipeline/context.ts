@@ -45,12 +45,14 @@ export interface RunContext {
 }
 
 /** The document fails with a type from SPEC.md; the stage it happened at is recorded. */
+/** `message` is the client's, in Folio's words; an engine's own error goes in `cause`, for the log. */
 export class DocumentFailure extends Error {
   constructor(
     readonly type: DocumentErrorType,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

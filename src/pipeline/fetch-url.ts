@@ -16,8 +16,9 @@ export class FetchFailure extends Error {
   constructor(
     readonly type: 'fetch_failed' | 'payload_too_large',
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -107,13 +108,30 @@ export async function fetchToFile(url: string, destination: string, options: Fet
     if (deadline.aborted) throw new FetchFailure('fetch_failed', `The URL did not answer within ${Math.round(options.timeoutMs / 1000)} s.`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EPRIVATE') throw new FetchFailure('fetch_failed', `The URL points to a private or reserved network address, which is not fetched.`);
-    throw new FetchFailure('fetch_failed', `The URL could not be fetched: ${(error as Error).message}`);
+    throw new FetchFailure('fetch_failed', `The URL could not be fetched: ${NETWORK_TROUBLE[code ?? ''] ?? 'the download broke off'}.`, { cause: error });
   }
 }
 
+/** What a network error code means, in words for the client (the code itself is Node's). */
+const NETWORK_TROUBLE: Record<string, string> = {
+  ENOTFOUND: 'its host name is not known',
+  EAI_AGAIN: 'its host name could not be looked up',
+  ECONNREFUSED: 'its server refused the connection',
+  ECONNRESET: 'its server closed the connection',
+  EHOSTUNREACH: 'its server cannot be reached',
+  ENETUNREACH: 'its server cannot be reached',
+  ETIMEDOUT: 'its server did not answer',
+  CERT_HAS_EXPIRED: "its server's TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its server's TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its server's TLS certificate is not signed by a known authority",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its server's TLS certificate could not be verified",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its server's TLS certificate is for another host",
+  HPE_INVALID_CONSTANT: 'its server did not answer in HTTP',
+};
+
 function request(url: URL, options: FetchOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return Promise.reject(new FetchFailure('fetch_failed', `Only http and https URLs are fetched, not ${url.protocol}`));
+    return Promise.reject(new FetchFailure('fetch_failed', 'The URL redirected to an address that is not http or https, which is not fetched.'));
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) && !isPublicAddress(host)) {

@@ -50,12 +50,14 @@ export interface QueryAnswer {
 
 type QueryErrorType = Extract<DocumentErrorType, 'insufficient_credits' | 'document_too_large' | 'schema_mismatch'> | 'document_expired' | 'query_failed';
 
+/** `message` is the client's, in Folio's words; a vendor's own words go in `cause`, for the log. */
 class QueryFailure extends Error {
   constructor(
     readonly type: QueryErrorType,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -125,7 +127,7 @@ async function answer(ctx: QueryContext): Promise<QueryOutcome> {
       signal: ctx.signal,
     });
   } catch (error) {
-    if (error instanceof ModelUnavailable) throw new QueryFailure('query_failed', error.message);
+    if (error instanceof ModelUnavailable) throw new QueryFailure('query_failed', error.message, { cause: error.cause });
     throw error;
   }
   const grounded = groundAnswer(reply.answers[0], new PageTexts(outputs), schema !== null).answer;
@@ -174,6 +176,7 @@ async function storedPictures(store: Store, documentId: string, pages: number): 
 
 async function fail(ctx: QueryContext, failure: QueryFailure): Promise<QueryOutcome> {
   const { query } = ctx;
+  if (failure.cause !== undefined) ctx.log.warn({ query_id: query.id, document_id: query.document_id, error_type: failure.type, detail: failure.cause }, 'query failed');
   const done = await ctx.store.writeTransaction(async (tx) => {
     if (!(await updateQueryHeld(tx, ctx.lease, { lease_token: ctx.lease.token }))) return false;
     await settleDocument(tx, { id: query.document_id, workspace_id: query.workspace_id, mode: query.mode, hold_micro: query.hold_micro }, [], query.id);

@@ -74,6 +74,9 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
 async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: Stage, timings: Record<string, number>): Promise<boolean> {
   const { doc } = ctx;
   workMetrics.finished.inc({ outcome: 'failed' });
+  // The client reads Folio's message; what an engine said is kept here, under the document id.
+  const cause = failure.cause instanceof Error ? { err: failure.cause } : failure.cause !== undefined ? { detail: failure.cause } : {};
+  ctx.log.warn({ document_id: doc.id, error_type: failure.type, stage, ...cause }, 'document failed');
   const charges = [...(ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : []), ...(ctx.model?.charges ?? [])];
   return ctx.store.writeTransaction(async (tx) => {
     if (!(await stillHeld(tx, ctx.lease))) return false;

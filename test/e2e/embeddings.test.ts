@@ -20,15 +20,16 @@ const servers: Server[] = [];
 let live: Client;
 let test: Client;
 let remote: Client;
+let remoteServer: Server;
 let pdf: Uint8Array;
 
-async function start(env: NodeJS.ProcessEnv = {}): Promise<{ live: Client; test: Client }> {
+async function start(env: NodeJS.ProcessEnv = {}): Promise<{ live: Client; test: Client; server: Server }> {
   const install = await Installation.create(env);
   installs.push(install);
   const server = await install.start();
   servers.push(server);
   const ws = await install.workspace({ credits: 10_000_000 });
-  return { live: new Client(server.url, ws.live), test: new Client(server.url, ws.test) };
+  return { live: new Client(server.url, ws.live), test: new Client(server.url, ws.test), server };
 }
 
 beforeAll(async () => {
@@ -46,6 +47,7 @@ beforeAll(async () => {
   ]);
   ({ live, test } = local);
   remote = openai.live;
+  remoteServer = openai.server;
   pdf = await textPdf(PAGES);
 });
 
@@ -168,7 +170,9 @@ describe('page embeddings from an OpenAI-compatible server', () => {
     const down = await remote.waitFor((await remote.upload([['file', 'doc.pdf', pdf]], { embeddings: true })).json.id);
     vendor.fallback = { kind: 'error', status: 500, message: 'no step scripted' };
     expect(down).toMatchObject({ status: 'failed', error: { type: 'embedding_failed', stage: 'embedding' } });
-    expect(down.error.message).toContain('embedding backend down');
+    expect(down.error.message).toContain('answered 500');
+    expect(down.error.message).not.toContain('embedding backend down');
+    expect(remoteServer.logs.split('\n').filter((line) => line.includes(down.id)).join('\n')).toContain('embedding backend down');
     expect(vendor.requests).toHaveLength(3);
     const usage = (await remote.get(`/api/v1/documents/${down.id}?include=usage`)).json.usage;
     expect(Object.keys(usage.by_sku)).toEqual(['pages.layout']);

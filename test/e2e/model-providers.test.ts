@@ -17,7 +17,7 @@ let vendor: ModelVendor;
 const installs: Installation[] = [];
 const servers: Server[] = [];
 
-async function folioWith(env: NodeJS.ProcessEnv): Promise<{ live: Client; test: Client }> {
+async function folioWith(env: NodeJS.ProcessEnv): Promise<{ live: Client; test: Client; server: Server }> {
   const install = await Installation.create({
     FOLIO_MODEL_API_KEY: 'sk-mock',
     FOLIO_MODEL_SWIFT: 'mock-small',
@@ -31,11 +31,11 @@ async function folioWith(env: NodeJS.ProcessEnv): Promise<{ live: Client; test: 
   const server = await install.start();
   servers.push(server);
   const ws = await install.workspace({ credits: 50_000_000 });
-  return { live: new Client(server.url, ws.live), test: new Client(server.url, ws.test) };
+  return { live: new Client(server.url, ws.live), test: new Client(server.url, ws.test), server };
 }
 
-let openai: { live: Client; test: Client };
-let anthropic: { live: Client; test: Client };
+let openai: { live: Client; test: Client; server: Server };
+let anthropic: { live: Client; test: Client; server: Server };
 let invoice: Uint8Array;
 
 beforeAll(async () => {
@@ -63,6 +63,11 @@ const invoiceReply = () => ({
   ],
   answers: [{ answer: 'EUR 1,428.00', not_found: false, confidence: 0.9, citations: [{ page: 1, quote: 'Total due: EUR 1,428.00' }] }],
 });
+
+/** The server's log lines that name `id` (a document or query id). */
+function logLinesOf(server: Server, id: string): string[] {
+  return server.logs.split('\n').filter((line) => line.includes(id));
+}
 
 async function usageOf(client: Client, id: string): Promise<any[]> {
   return (await client.get(`/api/v1/documents/${id}?include=usage`)).json.usage.records;
@@ -110,7 +115,10 @@ describe('OpenAI-compatible provider', () => {
     const doc = await openai.live.waitFor((await openai.live.upload([['file', 'invoice.pdf', invoice]], { extraction: { schema: SCHEMA } })).json.id);
     vendor.fallback = { kind: 'error', status: 500, message: 'no step scripted' };
     expect(doc).toMatchObject({ status: 'failed', error: { type: 'processing_failed', stage: 'extracting' } });
-    expect(doc.error.message).toContain('The server is overloaded');
+    // Folio says what happened; the vendor's own words stay in the log, under the document id.
+    expect(doc.error.message).toContain('answered 503');
+    expect(doc.error.message).not.toContain('The server is overloaded');
+    expect(logLinesOf(openai.server, doc.id).join('\n')).toContain('The server is overloaded');
     // The first attempt and three more (FOLIO_MODEL_RETRIES=3).
     expect(vendor.requests).toHaveLength(4);
     expect((await usageOf(openai.live, doc.id)).map((r: any) => r.sku)).toEqual(['pages.layout']);
@@ -121,7 +129,9 @@ describe('OpenAI-compatible provider', () => {
     vendor.script({ kind: 'error', status: 401, message: 'Incorrect API key provided' });
     const refused = await openai.live.waitFor((await openai.live.upload([['file', 'invoice.pdf', invoice]], { extraction: { schema: SCHEMA } })).json.id);
     expect(refused).toMatchObject({ status: 'failed', error: { type: 'processing_failed' } });
-    expect(refused.error.message).toContain('Incorrect API key provided');
+    expect(refused.error.message).toMatch(/answered 401 \(the API key set for it was refused\)/);
+    expect(refused.error.message).not.toContain('Incorrect API key provided');
+    expect(logLinesOf(openai.server, refused.id).join('\n')).toContain('Incorrect API key provided');
     expect(vendor.requests).toHaveLength(1);
 
     vendor.reset();
@@ -196,7 +206,9 @@ describe('Anthropic provider', () => {
     const failed = await waitForQuery(anthropic.live, liveId, failing.json.id);
     vendor.fallback = { kind: 'error', status: 500, message: 'no step scripted' };
     expect(failed).toMatchObject({ status: 'failed', error: { type: 'query_failed' } });
-    expect(failed.error.message).toContain('Overloaded');
+    expect(failed.error.message).toContain('answered 529');
+    expect(failed.error.message).not.toContain('Overloaded');
+    expect(logLinesOf(anthropic.server, failing.json.id).join('\n')).toContain('Overloaded');
     expect(vendor.requests).toHaveLength(4);
     const records = await usageOf(anthropic.live, liveId);
     expect(records.filter((r: any) => r.query_id === failing.json.id)).toEqual([]);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { errorMessagesIn, internalLeak } from './leaks.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin/folio.js');
@@ -204,6 +205,12 @@ export class Client {
       json = text ? JSON.parse(text) : null;
     } catch {
       json = null;
+    }
+    // Every message a client reads is Folio's own (issue 22): any test meeting one that leaks an
+    // engine's words, a stack or a path fails here, whatever it was testing.
+    for (const message of errorMessagesIn(json)) {
+      const leak = internalLeak(message);
+      if (leak) throw new Error(`${method} ${path} answered ${response.status} with a message showing ${leak}: ${message}`);
     }
     return { status: response.status, headers: response.headers, json, text };
   }

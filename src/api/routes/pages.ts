@@ -104,7 +104,10 @@ export const pageRoutes =
         if (!row.upload_key || !geometry) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
         const bytes = await deps.store.blobs.get(row.upload_key);
         const outcome = await deps.pool.preview(row.content_type as SupportedMediaType, bytes, { page, ...geometry, size }, AbortSignal.timeout(PREVIEW_TIMEOUT_MS));
-        if (!outcome.ok) throw new FolioError('internal_error', outcome.message);
+        if (!outcome.ok) {
+          request.log.error({ document_id: row.id, page, detail: outcome.detail }, 'page preview failed');
+          throw new FolioError('internal_error', 'The page could not be drawn. Quote the request id when you report it.', { request_id: request.id });
+        }
         return reply
           .header('content-type', 'image/jpeg')
           .header('cache-control', 'private, max-age=3600')

@@ -39,7 +39,7 @@ export class OpenAiEmbedding implements EmbeddingProvider {
         headers,
         vendor: 'The embedding server',
         signal,
-        failure: (problem) => new EmbeddingUnavailable(`The embedding provider failed: ${problem}.`),
+        failure: (problem, options) => new EmbeddingUnavailable(`The embedding provider failed: ${problem}.`, options),
         // An empty page is sent as one space: servers refuse empty strings.
         body: { model: this.settings.model, input: input.map((t) => t || ' '), dimensions, encoding_format: 'float' },
       },

@@ -15,8 +15,8 @@ export interface EmbeddingProvider {
 
 /** The provider could not embed (after its retries); the document fails with embedding_failed. */
 export class EmbeddingUnavailable extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'EmbeddingUnavailable';
   }
 }

@@ -72,8 +72,8 @@ export interface ModelProvider {
 
 /** The provider could not give an answer (after its retries); the run fails, nothing is charged. */
 export class ModelUnavailable extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'ModelUnavailable';
   }
 }

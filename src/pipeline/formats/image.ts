@@ -77,7 +77,7 @@ async function frames(bytes: Uint8Array, type: ImageType): Promise<Frame[]> {
     }
   } catch (error) {
     if (error instanceof ImageReadError) throw error;
-    throw new ImageReadError(`the picture could not be read (${(error as Error).message.split('\n')[0]})`);
+    throw new ImageReadError('the picture could not be read; the file is damaged or not a picture of its declared type', { cause: error });
   }
 }
 
@@ -110,7 +110,7 @@ export async function decodeImagePage(bytes: Uint8Array, type: ImageType, page: 
     const { data, info } = await pipeline.greyscale().raw().toBuffer({ resolveWithObject: true });
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   } catch (error) {
-    throw new ImageReadError(`the picture could not be decoded (${(error as Error).message.split('\n')[0]}); the file may be truncated or damaged`);
+    throw new ImageReadError('the picture could not be decoded; the file may be truncated or damaged', { cause: error });
   }
 }
 

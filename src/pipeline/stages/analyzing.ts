@@ -16,7 +16,7 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
   ctx.mediaType = doc.content_type;
   ctx.bytes ??= await store.blobs.get(doc.upload_key);
   const read = await ctx.pool.read(ctx.mediaType, ctx.bytes, ctx.options.analysis, ctx.signal);
-  if (!read.ok) throw new DocumentFailure(read.errorType, read.message);
+  if (!read.ok) throw new DocumentFailure(read.errorType, read.message, { cause: read.detail });
   let pages: Page[];
   if ('pages' in read.value) {
     pages = read.value.pages;
@@ -25,7 +25,7 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
     checkPageCount(ctx, raw.length);
     await ocrPages(ctx, raw);
     const laid = await ctx.pool.layout(raw, ctx.options.analysis, ctx.signal);
-    if (!laid.ok) throw new DocumentFailure(laid.errorType, laid.message);
+    if (!laid.ok) throw new DocumentFailure(laid.errorType, laid.message, { cause: laid.detail });
     pages = laid.value;
   }
   if (pages.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
@@ -60,14 +60,14 @@ async function ocrPages(ctx: RunContext, raw: RawPage[]): Promise<void> {
   const worker = async () => {
     for (let page = queue.shift(); page; page = queue.shift()) {
       const scanned = await ctx.pool.scan(ctx.mediaType!, ctx.bytes!, page, ctx.signal);
-      if (!scanned.ok) throw new DocumentFailure(scanned.errorType, scanned.message);
+      if (!scanned.ok) throw new DocumentFailure(scanned.errorType, scanned.message, { cause: scanned.detail });
       const { image, dpi, unitsPerPixel } = scanned.value;
       let reading;
       try {
         reading = await readScan(engine, image, dpi, unitsPerPixel, ctx.signal);
       } catch (error) {
         if (ctx.signal.aborted) throw error;
-        throw new DocumentFailure('analysis_failed', `Page ${page.number} could not be read by OCR: ${(error as Error).message}`);
+        throw new DocumentFailure('analysis_failed', `Page ${page.number} could not be read by OCR.`, { cause: error });
       }
       Object.assign(page, {
         words: reading.words,

@@ -25,7 +25,7 @@ export async function embedDocument(ctx: RunContext): Promise<void> {
   try {
     vectors = await provider.embed(inputs, dimensions, ctx.signal);
   } catch (error) {
-    if (error instanceof EmbeddingUnavailable) throw new DocumentFailure('embedding_failed', error.message);
+    if (error instanceof EmbeddingUnavailable) throw new DocumentFailure('embedding_failed', error.message, { cause: error.cause });
     throw error;
   }
   ctx.embeddings = {

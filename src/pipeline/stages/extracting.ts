@@ -116,7 +116,7 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
     try {
       reply = await provider.run({ ...task, tier, instructions, pictures: carried.kept, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: ctx.signal });
     } catch (error) {
-      if (error instanceof ModelUnavailable) throw new DocumentFailure('processing_failed', error.message);
+      if (error instanceof ModelUnavailable) throw new DocumentFailure('processing_failed', error.message, { cause: error.cause });
       throw error;
     }
     usage.input += reply.usage.inputTokens;

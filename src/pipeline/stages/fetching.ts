@@ -21,7 +21,7 @@ export async function fetchDocument(ctx: RunContext): Promise<void> {
       signal: ctx.signal,
     }));
   } catch (error) {
-    if (error instanceof FetchFailure) throw new DocumentFailure(error.type, error.message);
+    if (error instanceof FetchFailure) throw new DocumentFailure(error.type, error.message, { cause: error.cause });
     throw error;
   }
   try {

@@ -19,7 +19,7 @@ export async function renderPictures(ctx: RunContext): Promise<void> {
   const outcomes = await Promise.all(chunks.map((chunk) => ctx.pool.render(ctx.mediaType!, ctx.bytes!, chunk, ctx.signal)));
   const pictures = [];
   for (const outcome of outcomes) {
-    if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message);
+    if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message, { cause: outcome.detail });
     pictures.push(...outcome.value);
   }
   ctx.pictures = pictures;

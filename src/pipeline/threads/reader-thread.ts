@@ -42,7 +42,8 @@ export interface RenderedPicture {
   bytes: Uint8Array;
 }
 
-export type ReaderFailure = { ok: false; errorType: 'analysis_failed' | 'processing_failed'; message: string };
+/** `message` is the client's, in Folio's words; `detail` is the engine's own, for the log. */
+export type ReaderFailure = { ok: false; errorType: 'analysis_failed' | 'processing_failed'; message: string; detail?: string };
 export type ReaderOutcome<T> = { ok: true; value: T } | ReaderFailure;
 
 export default async function run(task: ReaderTask): Promise<ReaderOutcome<unknown>> {
@@ -69,9 +70,19 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: await renderPreview(task) };
     }
   } catch (error) {
-    if (error instanceof PdfOpenError || error instanceof ImageReadError || error instanceof OfficeReadError) return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.` };
-    return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${(error as Error).message}` };
+    if (error instanceof PdfOpenError || error instanceof ImageReadError || error instanceof OfficeReadError) {
+      return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.`, detail: describeError(error.cause) };
+    }
+    // Anything else is an engine's or Folio's own fault, not something to tell the client about.
+    return { ok: false, errorType: 'analysis_failed', message: 'The document could not be read: its contents broke the reader. Quote the document id when you report it.', detail: describeError(error) };
   }
+}
+
+/** An error as the log should keep it: its name, message and the top of its stack. */
+function describeError(error: unknown): string | undefined {
+  if (error === undefined) return undefined;
+  if (!(error instanceof Error)) return String(error);
+  return (error.stack ?? `${error.name}: ${error.message}`).split('\n').slice(0, 6).join('\n');
 }
 
 /** A JPEG of the whole page (the caller has checked that the type has a drawing: isOffice). */

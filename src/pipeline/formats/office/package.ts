@@ -104,7 +104,7 @@ export class OfficePackage {
     try {
       unzipped = unzipSync(bytes, { filter });
     } catch (error) {
-      throw new OfficeReadError(problem ?? `the file is not a valid Office document (${(error as Error).message})`);
+      throw new OfficeReadError(problem ?? 'the file is not a valid Office document (its zip package is damaged)', { cause: error });
     }
     if (problem) throw new OfficeReadError(problem);
     return new OfficePackage(new Map(Object.entries(unzipped)));
