@@ -12,12 +12,13 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-export function documentToWire(row: DocumentRow): DocumentListItem {
+/** `at`: the instant the row is judged at, so a route that already judged it answers alike. */
+export function documentToWire(row: DocumentRow, at: number = clock.now()): DocumentListItem {
   const doc: DocumentListItem = {
     id: row.id,
     object: 'document',
     // A result past its expiry reads as expired at once, before the sweeper purges it.
-    status: (isExpired(row, clock.now()) ? 'expired' : row.status) as DocumentStatus,
+    status: (isExpired(row, at) ? 'expired' : row.status) as DocumentStatus,
     stage: row.stage as Stage,
     analysis: row.analysis as 'layout' | 'read',
     byte_size: row.byte_size,
@@ -44,8 +45,8 @@ export function documentToWire(row: DocumentRow): DocumentListItem {
   return doc;
 }
 
-export function fullDocumentToWire(row: DocumentRow): Document {
-  const doc: Document = documentToWire(row);
+export function fullDocumentToWire(row: DocumentRow, at: number = clock.now()): Document {
+  const doc: Document = documentToWire(row, at);
   // SPEC.md: `result` once completed, null unless extraction or queries were sent.
   if (row.status === 'completed') doc.result = row.result === null ? null : (JSON.parse(row.result) as Document['result']);
   return doc;

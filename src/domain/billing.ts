@@ -1,6 +1,6 @@
 // What a document costs (DECISIONS D8). Test mode (D3) keeps real quantities at amount 0.
 import type { ResolvedOptions } from '../api/schemas/options.js';
-import { amountMicro, pageSku, type PriceTable, type SkuName } from './prices.js';
+import { amountMicro, pageSku, type PriceTable, type SkuName, type SkuPrice } from './prices.js';
 import type { Mode } from './states.js';
 import { MAX_EMBEDDING_TOKENS_PER_PAGE } from './embedding.js';
 import { chooseTier, estimateRun, MAX_OUTPUT_TOKENS_PER_REQUEST, tokenCost, TOKENS_PER_PAGE_GUESS } from './model.js';
@@ -30,6 +30,35 @@ export function pageCharge(pages: number, options: Pick<ResolvedOptions, 'analys
     unit_divisor: price.unit_divisor,
     amount_micro: mode === 'test' ? 0 : amountMicro(pages, price),
   };
+}
+
+/**
+ * What is charged when the credit can pay at most `payable` for `charges`, taken in order. Every
+ * usage record obeys D8's formula, so a charge is never cut to an arbitrary amount: one the
+ * credit cannot cover in full is charged, and recorded, for the whole units (pages, tokens) the
+ * credit does pay for, at the formula; the rest is not charged, so the balance never goes below
+ * zero. A charge the credit pays no unit of is not recorded. Test-mode charges (amount 0) and
+ * free SKUs are never cut.
+ */
+export function payableCharges(charges: readonly Charge[], payable: number): Charge[] {
+  let left = Math.max(0, payable);
+  const paid: Charge[] = [];
+  for (const charge of charges) {
+    let kept = charge;
+    if (charge.amount_micro > left) {
+      const quantity = unitsCovered(left, charge);
+      kept = { ...charge, quantity, amount_micro: amountMicro(quantity, charge) };
+    }
+    if (kept.quantity === 0 && charge.quantity > 0) continue;
+    left -= kept.amount_micro;
+    paid.push(kept);
+  }
+  return paid;
+}
+
+/** The most units whose amount, ceil(units x price / divisor), is at most `micro`. */
+function unitsCovered(micro: number, price: SkuPrice): number {
+  return Number((BigInt(micro) * BigInt(price.unit_divisor)) / BigInt(price.unit_price_micro));
 }
 
 /**

@@ -1,6 +1,8 @@
 // When a completed result expires (SPEC.md "Limits" and the `expired` transition): at
 // `expires_at` (completed_at + retention_seconds; never when null), but an unfetched result is
 // kept at least 24 hours after completion whatever retention_seconds says. Reads never move it.
+// A first fetch is judged as the document was before it (unfetched), so it answers the result;
+// only the reads after it can find it expired.
 
 export const UNFETCHED_MINIMUM_MS = 24 * 3600 * 1000;
 

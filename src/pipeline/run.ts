@@ -70,7 +70,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
   }
 }
 
-/** Records the failure and charges only the pages read before it. */
+/** Records the failure and charges only the work done before it (at most what the credit pays for: store/settle.ts). */
 async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: Stage, timings: Record<string, number>): Promise<boolean> {
   const { doc } = ctx;
   workMetrics.finished.inc({ outcome: 'failed' });

@@ -1,10 +1,12 @@
 // Settling a document's money in one transaction: the charges move from the balance into usage
-// records, and the document's whole hold is released. A charge is capped at what the workspace
-// can pay, so the balance never goes below zero (balance + holds + charges stay conserved).
+// records, and the document's whole hold is released. The workspace pays at most its balance
+// less the other holds; a charge beyond that is cut to the whole units it pays for
+// (domain/billing.ts payableCharges), so every record obeys D8's formula, the balance never goes
+// below zero, and balance + holds + charges stay conserved.
 import { newId } from '../domain/ids.js';
-import type { Charge } from '../domain/billing.js';
+import { payableCharges, type Charge } from '../domain/billing.js';
 import type { Tx } from './database.js';
-import { debitBalance, insertUsage, releaseHeld, type DocumentRow } from './documents.js';
+import { debitBalance, insertUsage, type DocumentRow } from './documents.js';
 import * as clock from '../domain/clock.js';
 
 /**
@@ -12,20 +14,27 @@ import * as clock from '../domain/clock.js';
  * document, whose usage records then carry the query's id.
  */
 export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'workspace_id' | 'mode' | 'hold_micro'>, charges: Charge[], queryId: string | null = null): Promise<number> {
+  // The hold is released by the statement that reads the balance: on PostgreSQL that update locks
+  // the workspace row until commit, so a settlement running at the same time cannot spend the
+  // same credit (SQLite's write transactions are serial already).
   const workspace = await tx
-    .selectFrom('workspaces')
-    .select(['balance_micro', 'held_micro'])
+    .updateTable('workspaces')
+    .set((eb) => ({ held_micro: eb('held_micro', '-', doc.hold_micro) }))
     .where('id', '=', doc.workspace_id)
+    .returning(['balance_micro', 'held_micro'])
     .executeTakeFirstOrThrow();
-  let payable = Math.max(0, workspace.balance_micro - (workspace.held_micro - doc.hold_micro));
+  const payable = workspace.balance_micro - workspace.held_micro;
   const now = clock.now();
-  const rows = charges.map((charge) => {
-    const amount = Math.min(charge.amount_micro, payable);
-    payable -= amount;
-    return { id: newId('usg'), workspace_id: doc.workspace_id, mode: doc.mode, document_id: doc.id, query_id: queryId, created_at: now, ...charge, amount_micro: amount };
-  });
+  const rows = payableCharges(charges, payable).map((charge) => ({
+    id: newId('usg'),
+    workspace_id: doc.workspace_id,
+    mode: doc.mode,
+    document_id: doc.id,
+    query_id: queryId,
+    created_at: now,
+    ...charge,
+  }));
   const total = rows.reduce((sum, row) => sum + row.amount_micro, 0);
-  await releaseHeld(tx, doc.workspace_id, doc.hold_micro);
   await debitBalance(tx, doc.workspace_id, total);
   await insertUsage(tx, rows);
   return total;

@@ -1,10 +1,12 @@
 // Money under concurrency (DECISIONS D8; issue 3 scope 2): holds never exceed the balance, even
 // with 50 submissions at once through two API processes, and balance + holds + charges is
-// conserved through processing.
+// conserved through processing. A charge the credit cannot cover in full (issue 22 point 5) is
+// recorded as the whole pages the credit pays for, so every record obeys D8's formula.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
+import { expectMoneyKept } from '../helpers/money.js';
 import { textPdf } from '../helpers/pdfs.js';
 
 let install: Installation;
@@ -21,17 +23,6 @@ afterAll(async () => {
   for (const s of apis) await s.stop();
   await install?.destroy();
 });
-
-async function usageTotal(client: Client): Promise<number> {
-  let total = 0;
-  let after = '';
-  for (;;) {
-    const page = (await client.get(`/api/v1/usage?limit=100${after ? `&starting_after=${after}` : ''}`)).json;
-    total += page.data.reduce((sum: number, r: any) => sum + r.amount_micro, 0);
-    if (!page.has_more) return total;
-    after = page.data[page.data.length - 1].id;
-  }
-}
 
 describe('credit holds', () => {
   it('accept exactly what the balance covers from 50 concurrent uploads; the rest get 402', async () => {
@@ -55,9 +46,7 @@ describe('credit holds', () => {
     } finally {
       await worker.stop();
     }
-    const available = (await clients[0].get('/api/v1/account')).json.credits.available_micro;
-    expect(available).toBeGreaterThanOrEqual(0);
-    expect(available + (await usageTotal(clients[0]))).toBe(initial);
+    await expectMoneyKept(install, ws, apis[0].url, initial);
   });
 });
 
@@ -82,17 +71,37 @@ describe('reserving', () => {
       const id = (await client.request('POST', '/api/v1/documents', { json: { url } })).json.id;
       const failed = await client.waitFor(id);
       expect(failed).toMatchObject({ status: 'failed', page_count: 2, error: { type: 'insufficient_credits', stage: 'reserving' } });
-      // The two pages were read before the hold failed; their charge is capped at the credit left.
-      expect(failed.cost).toEqual({ estimated_micro: 0, settled_micro: 30_000 });
-      const account = (await client.get('/api/v1/account')).json;
-      expect(account.credits.available_micro).toBe(0);
-      expect(account.credits.available_micro + (await usageTotal(client))).toBe(30_000);
+      // Two pages were read before the hold failed; the credit pays for one of them, which is
+      // what is charged and recorded. The second is not charged.
+      expect(failed.cost).toEqual({ estimated_micro: 0, settled_micro: 25_000 });
+      const usage = (await client.get(`/api/v1/documents/${id}?include=usage`)).json.usage;
+      expect(usage.records).toEqual([expect.objectContaining({ sku: 'pages.layout', quantity: 1, unit_price_micro: 25_000, unit_divisor: 1, amount_micro: 25_000 })]);
+      expect((await client.get('/api/v1/account')).json.credits.available_micro).toBe(5_000);
+      await expectMoneyKept(install, ws, apis[0].url, 30_000);
 
       // With enough credit the same URL is estimated at reserving and charged exactly.
       await install.admin('credits', 'add', '--workspace', ws.id, '--micro', '100000');
       const ok = await client.waitFor((await client.request('POST', '/api/v1/documents', { json: { url } })).json.id);
       expect(ok.cost).toEqual({ estimated_micro: 50_000, settled_micro: 50_000 });
-      expect((await client.get('/api/v1/account')).json.credits.available_micro).toBe(50_000);
+      expect((await client.get('/api/v1/account')).json.credits.available_micro).toBe(55_000);
+      await expectMoneyKept(install, ws, apis[0].url, 130_000);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('charges nothing, and records nothing, for pages read when the credit left pays for none of them', async () => {
+    const ws = await install.workspace({ credits: 10_000 });
+    const client = new Client(apis[0].url, ws.live);
+    const worker = await install.start(['worker']);
+    try {
+      const id = (await client.request('POST', '/api/v1/documents', { json: { url } })).json.id;
+      const failed = await client.waitFor(id);
+      expect(failed).toMatchObject({ status: 'failed', page_count: 2, error: { type: 'insufficient_credits', stage: 'reserving' } });
+      expect(failed.cost).toEqual({ estimated_micro: 0, settled_micro: 0 });
+      expect((await client.get(`/api/v1/usage?document_id=${id}`)).json.data).toEqual([]);
+      expect((await client.get('/api/v1/account')).json.credits.available_micro).toBe(10_000);
+      await expectMoneyKept(install, ws, apis[0].url, 10_000);
     } finally {
       await worker.stop();
     }

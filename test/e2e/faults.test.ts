@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
+import { expectMoneyKept } from '../helpers/money.js';
 import { longPdf, textPdf } from '../helpers/pdfs.js';
 
 const CREDITS = 1_000_000_000;
@@ -34,7 +35,7 @@ async function start(args: string[]): Promise<Server> {
 }
 
 /** Every document finished once: one set of pages, one page charge, the credit adding up. */
-async function expectAllFinishedOnce(client: Client, workspaceId: string, ids: string[], pagesEach: number): Promise<void> {
+async function expectAllFinishedOnce(client: Client, ws: { id: string; live: string; test: string }, ids: string[], pagesEach: number): Promise<void> {
   let settled = 0;
   for (const id of ids) {
     const doc = await client.waitFor(id, 90_000).catch((error) => {
@@ -54,9 +55,10 @@ async function expectAllFinishedOnce(client: Client, workspaceId: string, ids: s
   const account = (await client.get('/api/v1/account')).json;
   expect(account.credits.available_micro).toBe(CREDITS - settled);
   // Nothing is left held: the balance itself went down by exactly what was settled.
-  const workspace = await install.database((db) => db.query('SELECT balance_micro::bigint AS balance, held_micro::bigint AS held FROM workspaces WHERE id = $1', [workspaceId]));
+  const workspace = await install.database((db) => db.query('SELECT balance_micro::bigint AS balance, held_micro::bigint AS held FROM workspaces WHERE id = $1', [ws.id]));
   expect(Number(workspace.rows[0].held)).toBe(0);
   expect(Number(workspace.rows[0].balance)).toBe(CREDITS - settled);
+  await expectMoneyKept(install, ws, client.base, CREDITS);
 }
 
 describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
@@ -73,7 +75,7 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
       await worker.kill();
     }
     await start(['worker']);
-    await expectAllFinishedOnce(client, ws.id, ids, 60);
+    await expectAllFinishedOnce(client, ws, ids, 60);
   }, 240_000);
 
   it('recovers when the database drops every connection of the service mid-work', async () => {
@@ -96,7 +98,7 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
     // The API answers again once its pool has reconnected.
     const deadline = Date.now() + 30_000;
     while ((await client.get('/api/v1/account')).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    await expectAllFinishedOnce(client, ws.id, ids, 120);
+    await expectAllFinishedOnce(client, ws, ids, 120);
   }, 180_000);
 
   it('an API killed during uploads: clients retry with their Idempotency-Key and get one document each', async () => {
@@ -130,7 +132,7 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
     const client = new Client(api.url, ws.live);
     const listed = (await client.get('/api/v1/documents?limit=100')).json.data;
     expect(listed).toHaveLength(keys.length);
-    await expectAllFinishedOnce(client, ws.id, ids, 20);
+    await expectAllFinishedOnce(client, ws, ids, 20);
   }, 180_000);
   it('blob writes that fail lose nothing: a refused upload leaves no document, pictures are written on a later attempt', async () => {
     const api = await start(['--no-workers']);
@@ -177,7 +179,7 @@ describe.skipIf(STORE !== 'postgres')('faults on PostgreSQL', () => {
         }
       }
       expect(refused).toBe(3);
-      await expectAllFinishedOnce(client, ws.id, ids, 3);
+      await expectAllFinishedOnce(client, ws, ids, 3);
       // Each document has its three pictures, written once: no blob is left from a failed
       // attempt or a refused upload (in the whole installation, which other tests share).
       const images = await install.database((db) => db.query('SELECT blob_key FROM images WHERE document_id = ANY($1)', [ids]));

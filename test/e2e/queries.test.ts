@@ -4,6 +4,7 @@
 // is done; a question the credit cannot cover is accepted and fails; DELETE waits for queries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
+import { expectMoneyKept } from '../helpers/money.js';
 import { textPdf } from '../helpers/pdfs.js';
 
 let install: Installation;
@@ -11,11 +12,13 @@ let server: Server;
 let live: Client;
 let test: Client;
 let invoice: Uint8Array;
+let ws: { id: string; live: string; test: string };
+const CREDITS = 10_000_000;
 
 beforeAll(async () => {
   install = await Installation.create();
   server = await install.start();
-  const ws = await install.workspace({ credits: 10_000_000 });
+  ws = await install.workspace({ credits: CREDITS });
   live = new Client(server.url, ws.live);
   test = new Client(server.url, ws.test);
   invoice = await textPdf([
@@ -76,6 +79,7 @@ describe('queries (D4)', () => {
     const list = (await live.get(`/api/v1/documents/${documentId}/queries`)).json;
     expect(list).toMatchObject({ object: 'list', has_more: false });
     expect(list.data.map((q: any) => q.id)).toEqual([done.id]);
+    await expectMoneyKept(install, ws, server.url, CREDITS);
   });
 
   it('says not found, with an empty answer, when the document does not answer', async () => {
@@ -104,6 +108,7 @@ describe('queries (D4)', () => {
     expect(listed.map((q: any) => q.id)).toEqual([first.json.id]);
     const usage = (await live.get(`/api/v1/documents/${documentId}?include=usage`)).json.usage.records;
     expect(new Set(usage.filter((r: any) => r.stage === 'query').map((r: any) => r.query_id))).toEqual(new Set([first.json.id]));
+    await expectMoneyKept(install, ws, server.url, CREDITS);
   });
 
   it('follows a schema sent with the question', async () => {
@@ -141,8 +146,8 @@ describe('queries (D4)', () => {
   });
 
   it('accepts a question the credit cannot cover, then fails it with insufficient_credits and charges nothing', async () => {
-    const ws = await install.workspace({ credits: 30_000 });
-    const poor = new Client(server.url, ws.live);
+    const poorWs = await install.workspace({ credits: 30_000 });
+    const poor = new Client(server.url, poorWs.live);
     // One page (25,000) leaves 5,000: some credit, less than the question's estimate.
     const documentId = await completedDocument(poor, await textPdf([['Payment is due within 14 days.']]));
     const account = (await poor.get('/api/v1/account')).json;
@@ -152,6 +157,7 @@ describe('queries (D4)', () => {
     const done = await waitForQuery(poor, documentId, created.json.id);
     expect(done).toMatchObject({ status: 'failed', error: { type: 'insufficient_credits' }, cost: { settled_micro: 0 } });
     expect((await poor.get('/api/v1/account')).json.credits.available_micro).toBe(account.credits.available_micro);
+    await expectMoneyKept(install, poorWs, server.url, 30_000);
   });
 
   it('DELETE of the document answers 409 conflict while a query waits, and works once it is done', async () => {
@@ -172,5 +178,7 @@ describe('queries (D4)', () => {
     await waitForQuery(test, documentId, id);
     expect((await test.request('DELETE', `/api/v1/documents/${documentId}`)).status).toBe(204);
     expect((await test.get(`/api/v1/documents/${documentId}/queries/${id}`)).status).toBe(404);
+    // The deleted document's usage records are kept, and the credit still adds up.
+    await expectMoneyKept(install, ws, server.url, CREDITS);
   });
 });

@@ -90,6 +90,72 @@ describe('an unfetched result', () => {
   });
 });
 
+describe('an unfetched result past its retention_seconds but within its first 24 hours', () => {
+  // Issue 22 point 6: SPEC.md keeps an unfetched result at least 24 hours, so the first fetch
+  // answers it completed, whole; being fetched, it then expires by its retention.
+  it('is kept by the sweeper and served whole, as completed, on its first fetch; the next read is 410', async () => {
+    const ws = await install.workspace();
+    let id = '';
+    let raced = '';
+    await at(0, async (server) => {
+      const client = new Client(server.url, ws.test);
+      id = (await client.upload([['file', 'f.pdf', await pdfWithFigure()]], { retention_seconds: 1 })).json.id;
+      raced = (await client.upload([['file', 'r.pdf', await textPdf([['Fetched by many at once']])]], { retention_seconds: 1 })).json.id;
+      for (;;) {
+        const items = (await client.get('/api/v1/documents')).json.data.filter((d: any) => d.id === id || d.id === raced);
+        if (items.every((item: any) => item.status === 'completed')) break;
+        await sleep(100);
+      }
+    });
+    await at(HOUR, async (server) => {
+      const client = new Client(server.url, ws.test);
+      // Several sweeps (every 200 ms) pass over it while it is unfetched.
+      await sleep(1000);
+      const item = (await client.get('/api/v1/documents')).json.data.find((d: any) => d.id === id);
+      expect(item).toMatchObject({ status: 'completed', retrieved_at: null });
+      expect(item.purged_at).toBeUndefined();
+      // Reading its pages and pictures is not fetching the document: it stays unfetched.
+      const pages = await client.get(`/api/v1/documents/${id}/pages`);
+      expect(pages.status).toBe(200);
+      expect(pages.json.data.length).toBe(1);
+      const images = await client.get(`/api/v1/documents/${id}/images`);
+      expect(images.status).toBe(200);
+      expect(images.json.data.length).toBeGreaterThan(0);
+      expect((await client.get(`/api/v1/documents/${id}/images/${images.json.data[0].id}`)).status).toBe(200);
+
+      const first = await client.get(`/api/v1/documents/${id}?include=text`);
+      expect(first.status).toBe(200);
+      expect(first.json).toMatchObject({ id, status: 'completed', retrieved_at: expect.any(String) });
+      expect(first.json.text).toContain('Quarterly report');
+      expect(first.json.purged_at).toBeUndefined();
+
+      // Fetched now, and past expires_at: every read answers 410, and the sweeper purges it.
+      for (const path of [`/api/v1/documents/${id}`, `/api/v1/documents/${id}/pages`, `/api/v1/documents/${id}/images`]) {
+        const response = await client.get(path);
+        expect(response.status, path).toBe(410);
+        expect(response.json.error.type).toBe('document_expired');
+      }
+      let purged: any;
+      for (let i = 0; i < 50 && !purged?.purged_at; i++) {
+        purged = (await client.get('/api/v1/documents?status=expired')).json.data.find((d: any) => d.id === id);
+        await sleep(100);
+      }
+      expect(purged).toMatchObject({ id, status: 'expired', retrieved_at: first.json.retrieved_at, purged_at: expect.any(String) });
+
+      // Several first fetches at once: one of them is the first; each answer is the whole
+      // completed result or, for a read that came after it, 410. None is a 200 saying expired.
+      const answers = await Promise.all(Array.from({ length: 6 }, () => client.get(`/api/v1/documents/${raced}?include=text`)));
+      const served = answers.filter((a) => a.status === 200);
+      expect(served.length).toBeGreaterThan(0);
+      for (const answer of served) {
+        expect(answer.json).toMatchObject({ status: 'completed', retrieved_at: served[0].json.retrieved_at });
+        expect(answer.json.text).toContain('Fetched by many at once');
+      }
+      for (const answer of answers.filter((a) => a.status !== 200)) expect(answer.json.error.type, `${answer.status}`).toBe('document_expired');
+    });
+  });
+});
+
 describe('retention_seconds 0', () => {
   it('keeps a result forever on a plan without a ceiling (expires_at null)', async () => {
     const ws = await install.workspace();

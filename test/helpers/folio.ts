@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { errorMessagesIn, internalLeak } from './leaks.js';
 
@@ -29,6 +30,8 @@ function findCorpus(): string {
 }
 
 export const STORE = (process.env.FOLIO_TEST_STORE ?? 'sqlite') as 'sqlite' | 'postgres';
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
 const PG_URL = process.env.FOLIO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** One isolated installation: its own data directory and, on PostgreSQL, its own schema. */
@@ -102,6 +105,27 @@ export class Installation {
       return await fn(db);
     } finally {
       await db.end();
+    }
+  }
+
+  /**
+   * Reads rows from this installation's database, whichever the store: `sqlText` uses `?`
+   * placeholders. PostgreSQL's bigint and numeric (what `sum` of a bigint gives) come back as
+   * numbers, as SQLite's integers do.
+   */
+  async select<T = Record<string, unknown>>(sqlText: string, params: unknown[] = []): Promise<T[]> {
+    if (this.env.DATABASE_URL) {
+      let n = 0;
+      const text = sqlText.replace(/\?/g, () => `$${++n}`);
+      const types = { getTypeParser: (oid: number, format?: any) => (oid === INT8_OID || oid === NUMERIC_OID ? Number : pg.types.getTypeParser(oid, format)) };
+      return (await this.database((db) => db.query({ text, values: params, types }))).rows as T[];
+    }
+    // WAL mode: a second connection reads beside the running service without blocking it.
+    const db = new SQLite(path.join(this.dataDir, 'folio.sqlite'), { fileMustExist: true });
+    try {
+      return db.prepare(sqlText).all(...params) as T[];
+    } finally {
+      db.close();
     }
   }
 

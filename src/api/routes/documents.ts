@@ -13,7 +13,7 @@ import { sendError } from '../errors.js';
 import type { ResolvedOptions } from '../schemas/options.js';
 import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';
-import { documentToWire, documentUsage, fullDocumentToWire, pageToWire } from '../serialize.js';
+import { documentToWire, documentUsage, fullDocumentToWire, isoTime, pageToWire } from '../serialize.js';
 import { acceptUpload, discardUpload, receiveUpload, submitUrl } from '../submit.js';
 import { unfinishedQueries } from '../../store/queries.js';
 import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
@@ -47,6 +47,10 @@ export function parseIncludes<T extends string>(raw: string | undefined, allowed
   }
   if (unknown.length) throw invalidRequest({ [field]: [`unknown value${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`] });
   return out;
+}
+
+function expiredError(): FolioError {
+  return new FolioError('document_expired', 'The retention period ended and the result was purged.');
 }
 
 export const documentRoutes =
@@ -117,7 +121,8 @@ export const documentRoutes =
           starting_after: query.starting_after,
           status: query.status,
         });
-        return { object: 'list', data: rows.map(documentToWire), has_more };
+        const at = clock.now();
+        return { object: 'list', data: rows.map((row) => documentToWire(row, at)), has_more };
       },
     );
 
@@ -137,7 +142,8 @@ export const documentRoutes =
         const includes = parseIncludes((request.query as Static<typeof GetQuery>).include, DOCUMENT_INCLUDES);
         const row = await findDocument(deps.store.db, id, scopeOf(request.principal));
         if (!row) throw notFound();
-        if (isExpired(row, clock.now())) return sendError(reply, new FolioError('document_expired', 'The retention period ended and the result was purged.'));
+        const at = clock.now();
+        if (isExpired(row, at)) return sendError(reply, expiredError());
         const options = JSON.parse(row.options) as ResolvedOptions;
         if ((includes.has('tables') || includes.has('key_values')) && !includes.has('pages')) {
           throw invalidRequest({ include: ['tables and key_values attach to each page, so they need pages as well (include=pages,tables)'] });
@@ -145,11 +151,10 @@ export const documentRoutes =
         if (includes.has('markdown') && !options.markdown) {
           throw invalidRequest({ include: ['markdown exists only for documents sent with options.markdown: true'] });
         }
-        if (row.status === 'completed' && row.retrieved_at === null) {
-          const now = clock.now();
-          if (await markRetrieved(deps.store.db, row.id, now)) row.retrieved_at = now;
-        }
-        const doc: Document = fullDocumentToWire(row);
+        // The document as it was before this fetch, judged at `at`: an unfetched result is kept 24
+        // hours whatever its retention_seconds (SPEC.md Limits), so its first fetch answers it
+        // completed and whole even past expires_at.
+        const doc: Document = fullDocumentToWire(row, at);
         if (row.status === 'completed' && (includes.has('text') || includes.has('pages') || includes.has('markdown'))) {
           const pages = await getPages(deps.store.db, row.id, 1, row.page_count);
           if (includes.has('text')) doc.text = documentText(pages);
@@ -160,6 +165,19 @@ export const documentRoutes =
         }
         if (includes.has('options')) doc.options = options;
         if (includes.has('usage')) doc.usage = documentUsage(await usageForDocument(deps.store.db, row.id));
+        // Marked fetched only once the answer is read: from then on a result past expires_at is
+        // expired and the sweeper may purge it, which must not empty the pages of this answer.
+        if (row.status === 'completed' && row.retrieved_at === null) {
+          if (await markRetrieved(deps.store.db, row.id, at)) {
+            doc.retrieved_at = isoTime(at);
+          } else {
+            // Another fetch came first, so this one is a later read: it answers as one.
+            const fetched = await findDocument(deps.store.db, id, scopeOf(request.principal));
+            if (!fetched) throw notFound();
+            if (isExpired(fetched, clock.now())) return sendError(reply, expiredError());
+            doc.retrieved_at = fetched.retrieved_at === null ? null : isoTime(fetched.retrieved_at);
+          }
+        }
         return doc;
       },
     );
