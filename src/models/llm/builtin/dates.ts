@@ -98,9 +98,25 @@ function dateTextOf(text: string): string {
   return cut > 0 ? text.slice(0, cut) : text;
 }
 
-/** ISO dates written in a text, for checking a cited date against its quote. */
+/**
+ * Every date written in a text, read day-first and month-first alike, each with every day it can
+ * be read as: for checking a cited date or an answer against its quote, where the document's
+ * own way of writing dates is not known.
+ */
+export function writtenDates(text: string): { text: string; index: number; isos: string[] }[] {
+  const byPlace = new Map<string, { text: string; index: number; isos: string[] }>();
+  for (const order of ['day-first', 'month-first'] as const) {
+    for (const d of findDates(text, order)) {
+      const key = `${d.index}|${d.text}`;
+      const date = byPlace.get(key) ?? { text: d.text, index: d.index, isos: [] };
+      if (!date.isos.includes(d.iso)) date.isos.push(d.iso);
+      byPlace.set(key, date);
+    }
+  }
+  return [...byPlace.values()].sort((a, b) => a.index - b.index);
+}
+
+/** ISO dates written in a text, read either way. */
 export function isoDatesIn(text: string): string[] {
-  const dates = new Set<string>();
-  for (const order of ['day-first', 'month-first'] as const) for (const d of findDates(text, order)) dates.add(d.iso);
-  return [...dates];
+  return [...new Set(writtenDates(text).flatMap((d) => d.isos))];
 }
