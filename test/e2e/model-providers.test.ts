@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
 import { ModelVendor } from '../helpers/model-vendor.js';
-import { pdfWithFigure, textPdf } from '../helpers/pdfs.js';
+import { invoicePdf, pdfWithFigure, textPdf } from '../helpers/pdfs.js';
 
 const INVOICE = ['INVOICE', 'Northwind Traders GmbH', 'Invoice number: INV-2024-0042', 'Bill to: Contoso Ltd', 'Total due: EUR 1,428.00'];
 const SCHEMA = { type: 'object', properties: { invoice_number: { type: 'string' }, total_due: { type: 'number' } } };
@@ -138,6 +138,25 @@ describe('OpenAI-compatible provider', () => {
     vendor.script({ kind: 'hang', ms: 3_000 }, { kind: 'reply', answer: invoiceReply });
     const slow = await openai.live.waitFor((await openai.live.upload([['file', 'invoice.pdf', invoice]], { extraction: { schema: SCHEMA } })).json.id);
     expect(slow).toMatchObject({ status: 'completed', result: { data: { invoice_number: 'INV-2024-0042' } } });
+    expect(vendor.requests).toHaveLength(2);
+  });
+
+  it("holds the vendor's answers to their quotes: an answer stating a date the cited words do not hold is not found (issue 22)", async () => {
+    const terms = await invoicePdf();
+    const TERMS = 'Payment is due within 30 days of the invoice date.';
+    // A due date the document never prints, worked out and cited to the terms, whose words it
+    // mostly repeats; then the terms as they stand.
+    const reply = (answer: string) => () => ({ data: {}, citations: [], answers: [{ answer, not_found: false, confidence: 0.9, citations: [{ page: 1, quote: TERMS }] }] });
+    vendor.reset();
+    vendor.script({ kind: 'reply', answer: reply('Within 30 days of the invoice date, by April 13, 2024.') }, { kind: 'reply', answer: reply('Within 30 days of the invoice date.') });
+    const doc = await openai.live.waitFor((await openai.live.upload([['file', 'invoice.pdf', terms]], { queries: ['When is payment due?'] })).json.id);
+    expect(doc.status).toBe('completed');
+    expect(doc.result.answers).toEqual([expect.objectContaining({ question: 'When is payment due?', answer: '', quote: '', not_found: true })]);
+    expect(doc.result.warnings).toEqual([expect.stringMatching(/^1 value was left out/)]);
+
+    const asked = await openai.live.request('POST', `/api/v1/documents/${doc.id}/queries`, { json: { question: 'When is payment due?' } });
+    const answered = await waitForQuery(openai.live, doc.id, asked.json.id);
+    expect(answered).toMatchObject({ status: 'completed', answer: { answer: 'Within 30 days of the invoice date.', not_found: false, citations: [{ page: 1, quote: TERMS }] } });
     expect(vendor.requests).toHaveLength(2);
   });
 

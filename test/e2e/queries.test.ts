@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
 import { expectMoneyKept } from '../helpers/money.js';
-import { textPdf } from '../helpers/pdfs.js';
+import { invoicePdf, textPdf } from '../helpers/pdfs.js';
 
 let install: Installation;
 let server: Server;
@@ -87,6 +87,33 @@ describe('queries (D4)', () => {
     const id = (await test.request('POST', `/api/v1/documents/${documentId}/queries`, { json: { question: 'What is the capital of Mongolia?' } })).json.id;
     const done = await waitForQuery(test, documentId, id);
     expect(done).toMatchObject({ status: 'completed', answer: { answer: '', not_found: true, citations: [] }, cost: { estimated_micro: 0, settled_micro: 0 } });
+  });
+
+  it('answers from the words that answer, not from a date printed beside them, asked later or at submission (issue 22)', async () => {
+    // The invoice date and the payment terms are read into one passage; the terms answer.
+    const terms = await invoicePdf();
+    const documentId = await completedDocument(test, terms);
+    const page = squash((await test.get(`/api/v1/documents/${documentId}/pages`)).json.data[0].text);
+    const asked = async (question: string) => {
+      const id = (await test.request('POST', `/api/v1/documents/${documentId}/queries`, { json: { question } })).json.id;
+      return (await waitForQuery(test, documentId, id)).answer;
+    };
+    const due = await asked('When is payment due?');
+    expect(due).toMatchObject({ answer: 'within 30 days of the invoice date', not_found: false, citations: [{ page: 1 }] });
+    expect(due.citations[0].quote).toContain('Payment is due within 30 days');
+    expect(page).toContain(squash(due.citations[0].quote));
+    expect(await asked('What is the invoice date?')).toMatchObject({ answer: 'March 14, 2024', not_found: false });
+    expect(await asked('When was the contract terminated?')).toMatchObject({ answer: '', not_found: true, citations: [] });
+
+    const accepted = await test.upload([['file', 'invoice.pdf', terms]], { queries: ['When is payment due?', 'What is the total amount?'] });
+    expect(accepted.status).toBe(202);
+    const doc = await test.waitFor(accepted.json.id);
+    expect(doc.status).toBe('completed');
+    expect(doc.result.answers).toEqual([
+      expect.objectContaining({ question: 'When is payment due?', answer: 'within 30 days of the invoice date', page: 1, not_found: false }),
+      expect.objectContaining({ question: 'What is the total amount?', answer: '$1,440.00', page: 1, not_found: false }),
+    ]);
+    expect(doc.result.warnings ?? []).toEqual([]);
   });
 
   it('honours Idempotency-Key: the same question asked twice with one key is one query, held and charged once', async () => {

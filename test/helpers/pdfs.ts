@@ -13,6 +13,31 @@ export async function textPdf(pages: string[][], options: { fontSize?: number } 
   return doc.save();
 }
 
+/**
+ * A one-page invoice whose payment terms count from the invoice date instead of printing a due
+ * date; its block of labelled lines and the terms sentence are read as one paragraph, so the
+ * invoice date and "Payment is due" stand in the same passage.
+ */
+export function invoicePdf(): Promise<Uint8Array> {
+  return textPdf([
+    [
+      'Acme Supplies Ltd',
+      '12 Harbour Road, Bristol BS1 4QA',
+      '',
+      'INVOICE',
+      'Invoice number: INV-2024-0173',
+      'Billed to: Northwind Traders',
+      'Invoice date: March 14, 2024',
+      'Payment is due within 30 days of the invoice date.',
+      '',
+      'Consulting services 12 hours $1,200.00',
+      'Total due: $1,440.00',
+      '',
+      'Please pay by bank transfer to account 12345678.',
+    ],
+  ]);
+}
+
 /** `count` pages of running text, each with its page number in the first line. */
 export async function longPdf(count: number, wordsPerPage = 120): Promise<Uint8Array> {
   const words = 'the quick brown fox jumps over a lazy dog while seven wizards quietly box'.split(' ');

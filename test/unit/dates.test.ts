@@ -1,7 +1,7 @@
 // Dates as the built-in engine reads them from a line of text: every date from whole tokens, as
 // printed, however many numeric dates stand side by side (a table header of periods).
 import { describe, expect, it } from 'vitest';
-import { findDates, isoDatesIn } from '../../src/models/llm/builtin/dates.js';
+import { findDates, findDateTerms, isoDatesIn } from '../../src/models/llm/builtin/dates.js';
 
 describe('dates in a line', () => {
   it('reads a run of numeric dates one by one, never the tail of one with the head of the next', () => {
@@ -21,5 +21,18 @@ describe('dates in a line', () => {
 
   it('takes no date out of a longer number', () => {
     expect(findDates('Tel 012-345-6789, ref 2019-01-02-77', 'day-first')).toEqual([]);
+  });
+});
+
+describe('terms that count a day from another', () => {
+  it('reads the term with what it counts from, up to the end of its clause', () => {
+    const terms = (text: string) => findDateTerms(text).map((t) => t.text);
+    expect(terms('Payment is due within 30 days of the invoice date. Thank you.')).toEqual(['within 30 days of the invoice date']);
+    expect(terms('Terms: Net 30')).toEqual(['Net 30']);
+    expect(terms('Payable upon receipt of this invoice, by transfer')).toEqual(['upon receipt of this invoice']);
+    expect(terms('due in 2 weeks from shipment; late fees apply')).toEqual(['in 2 weeks from shipment']);
+    // A new sentence run on without its full stop ends the term.
+    expect(terms('due within 30 days of the invoice date Please pay by transfer')).toEqual(['within 30 days of the invoice date']);
+    expect(terms('Invoice date: March 14, 2024')).toEqual([]);
   });
 });

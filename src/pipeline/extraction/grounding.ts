@@ -179,12 +179,15 @@ const area = (box: Box) => box.width * box.height;
 
 /** Numbers written in a text, read with either decimal mark. */
 export function numbersIn(text: string): number[] {
-  const out: number[] = [];
-  const normalized = normalizeText(text);
-  for (const match of normalized.matchAll(/-?\d[\d,.']*\d|-?\d/g)) out.push(...numberReadings(match[0]));
+  const out = numberTokens(text).flat();
   // Thousands grouped with spaces: "3 949.75".
-  for (const match of normalized.matchAll(/(?<![\d.,])\d{1,3}(?: \d{3})+(?:[.,]\d+)?(?![\d])/g)) out.push(...numberReadings(match[0].replace(/ /g, '')));
+  for (const match of normalizeText(text).matchAll(/(?<![\d.,])\d{1,3}(?: \d{3})+(?:[.,]\d+)?(?![\d])/g)) out.push(...numberReadings(match[0].replace(/ /g, '')));
   return out;
+}
+
+/** Each number written in a text, as the values it can be read as. */
+function numberTokens(text: string): number[][] {
+  return [...normalizeText(text).matchAll(/-?\d[\d,.']*\d|-?\d/g)].map((match) => numberReadings(match[0]));
 }
 
 /** "1,234.56" and "1.234,56" are both 1234.56; "41,95" is 41.95; "1,234" is 1234. */
@@ -215,6 +218,15 @@ function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Dates written in a text: each as printed, where it stands, and every day it can be read as
+ * (03/04/2020 is two), in ISO 8601 (`YYYY-MM` when only a month and year are written). */
+export type DateReader = (text: string) => { text: string; index: number; isos: string[] }[];
+
+/** A text of at most this many words is checked word by word; a longer one is the model's own sentence. */
+const SHORT_TEXT_WORDS = 12;
+/** The share of a short text's words its quote must hold. */
+const SHARED_WORDS = 0.6;
+
 /** Paths whose values are the model's own words by nature (a type, a summary, a role). */
 const FREE_TEXT = /^data\.(summary|key_facts(\[\d+\])?|document_type)$|\.(role|label|currency)$/;
 
@@ -223,7 +235,7 @@ const FREE_TEXT = /^data\.(summary|key_facts(\[\d+\])?|document_type)$|\.(role|l
  * written in it, a short text must share most of its words with it. Long texts (sentences the
  * model wrote) and free-text fields are taken on the quote alone.
  */
-export function quoteSupports(value: unknown, quote: string, path: string, dateReader: (text: string) => string[]): boolean {
+export function quoteSupports(value: unknown, quote: string, path: string, readDates: DateReader): boolean {
   if (typeof value === 'boolean' || value === null) return true;
   if (typeof value === 'number') {
     return numbersIn(quote).some((n) => Math.abs(n - value) < 1e-9 || Math.abs(Math.abs(n) - Math.abs(value)) < 1e-9);
@@ -233,12 +245,81 @@ export function quoteSupports(value: unknown, quote: string, path: string, dateR
   const iso = ISO_DATE.exec(value);
   if (iso && value.length <= 25) {
     const day = value.slice(0, iso[3] ? 10 : 7);
-    return dateReader(quote).some((d) => d.startsWith(day)) || normalizeText(quote).includes(value);
+    return readDates(quote).some((d) => d.isos.some((iso) => iso.startsWith(day))) || normalizeText(quote).includes(value);
   }
   const words = wordsOf(value);
   if (words.length === 0) return normalizeText(quote).includes(normalizeText(value));
-  if (words.length > 12) return true;
+  if (words.length > SHORT_TEXT_WORDS) return true;
   const quoteWords = new Set(wordsOf(quote));
   const shared = words.filter((w) => quoteWords.has(w)).length;
-  return shared / words.length >= 0.6;
+  return shared / words.length >= SHARED_WORDS;
+}
+
+/** An answer that is only this is a judgment on its quote, not words to find in it. */
+const JUDGMENT = /^(?:yes|no|true|false)\.?$/i;
+
+/** Words that carry no content of an answer: the phrasing around what it states. */
+const FUNCTION_WORDS = new Set(
+  'a an the and or but of in on at to for from by with as into per is are was were be been being has have had it its this that these those there which who whom whose what when where'.split(' '),
+);
+
+/** Endings by which one word is another inflected: "invoiced" is "invoice", "billed" is "bill". */
+const INFLECTION = /^(?:s|es|d|ed|ing|ly)$/;
+
+/** The words of `quote`, for finding an answer's words among them with their inflections. */
+function inflectedWords(quote: string): (word: string) => boolean {
+  const words = new Set(wordsOf(quote));
+  return (word) => {
+    if (words.has(word)) return true;
+    for (const other of words) {
+      const [short, long] = other.length < word.length ? [other, word] : [word, other];
+      if (short.length >= 3 && long.startsWith(short) && INFLECTION.test(long.slice(short.length))) return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * Which of the quotes cited for an answer in words bear it out: their indexes, or null when the
+ * answer is not borne out. An answer is held to the standard of an extracted value, applied to
+ * each thing it states:
+ * - every date written in it is a date written in a kept quote (the same day; a month and year
+ *   alone, the same month), read day-first and month-first alike;
+ * - every other number in it (an amount, a count, a rate, the digits of a reference) is a number
+ *   written in a kept quote, read with either decimal mark;
+ * - a short answer (at most SHORT_TEXT_WORDS words) has at least SHARED_WORDS of its other words
+ *   (FUNCTION_WORDS aside, an inflected form counting as its word) in the kept quotes taken
+ *   together; a longer one is the model's own sentence, and only its dates and numbers are
+ *   checked;
+ * - "yes" or "no" alone needs only quotes that verify.
+ * A quote is kept when it holds one of the answer's dates or numbers (for an answer without any:
+ * when it bears the answer's words out on its own). One date or number that no kept quote holds
+ * leaves the whole answer unsupported: a client cannot tell which part of an answer is true.
+ */
+export function answerSupport(answer: string, quotes: readonly string[], readDates: DateReader): number[] | null {
+  if (!quotes.length) return null;
+  if (JUDGMENT.test(normalizeText(answer))) return quotes.map((_, i) => i);
+  const dates = readDates(answer);
+  let rest = answer;
+  for (const date of dates) rest = rest.slice(0, date.index) + ' '.repeat(date.text.length) + rest.slice(date.index + date.text.length);
+  const numbers = numberTokens(rest);
+  const words = wordsOf(rest).filter((w) => !/^\d+$/.test(w) && !FUNCTION_WORDS.has(w));
+  const short = wordsOf(answer).length <= SHORT_TEXT_WORDS;
+
+  const quoteDates = quotes.map((q) => readDates(q).flatMap((d) => d.isos));
+  const quoteNumbers = quotes.map((q) => numbersIn(q));
+  const quoteWords = quotes.map(inflectedWords);
+  const holdsDate = (isos: string[], i: number) => isos.some((iso) => quoteDates[i].some((written) => written.startsWith(iso)));
+  const holdsNumber = (readings: number[], i: number) => readings.some((n) => quoteNumbers[i].some((m) => Math.abs(Math.abs(m) - Math.abs(n)) < 1e-9));
+  const wordsHeld = (kept: number[]) => words.filter((w) => kept.some((i) => quoteWords[i](w))).length >= SHARED_WORDS * words.length;
+
+  const stated = dates.length + numbers.length > 0;
+  const kept = quotes
+    .map((_, i) => i)
+    .filter((i) => (stated ? dates.some((d) => holdsDate(d.isos, i)) || numbers.some((n) => holdsNumber(n, i)) : !short || wordsHeld([i])));
+  if (!kept.length) return null;
+  if (!dates.every((d) => kept.some((i) => holdsDate(d.isos, i)))) return null;
+  if (!numbers.every((n) => kept.some((i) => holdsNumber(n, i)))) return null;
+  if (short && !wordsHeld(kept)) return null;
+  return kept;
 }

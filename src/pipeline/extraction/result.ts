@@ -5,9 +5,9 @@
 // does not state is left out rather than invented), else the run fails with schema_mismatch.
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { isoDatesIn } from '../../models/llm/builtin/dates.js';
+import { writtenDates } from '../../models/llm/builtin/dates.js';
 import type { BuiltinField, JsonSchema, ModelReply, RawAnswer, RawCitation } from '../../models/llm/types.js';
-import { quoteSupports, type Box, type PageTexts } from './grounding.js';
+import { answerSupport, quoteSupports, type Box, type PageTexts } from './grounding.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
@@ -23,7 +23,7 @@ export interface Citation {
 export interface GroundedData {
   data: Record<string, unknown>;
   citations: Citation[];
-  /** Values left out because their quotes did not verify. */
+  /** Values left out because their quotes did not verify or did not bear them out. */
   dropped: number;
 }
 
@@ -92,7 +92,7 @@ export function groundData(reply: Pick<ModelReply, 'data' | 'citations'>, allowe
         const page = Number(raw.page);
         if (!Number.isInteger(page) || typeof raw.quote !== 'string') continue;
         if (!texts.verify(page, raw.quote)) continue;
-        if (!quoteSupports(value, raw.quote, path, isoDatesIn)) continue;
+        if (!quoteSupports(value, raw.quote, path, writtenDates)) continue;
         const citation: Citation = { path, page, quote: raw.quote.replace(/\s+/g, ' ').trim(), confidence: clamp01(raw.confidence) };
         const bbox = texts.locate(page, raw.quote);
         if (bbox) citation.bbox = bbox;
@@ -156,10 +156,19 @@ function parentPath(path: string): string | null {
   return parent === 'data' ? null : parent;
 }
 
-/** An answer keeps only citations that verify; an answer none bears out becomes not found. */
+/**
+ * An answer is grounded like a value: its citations must verify, and they must bear out what it
+ * states. An answer in words keeps the citations `answerSupport` keeps, and is not found when it
+ * is not borne out (a date or number its quotes do not hold, words they do not say). An object
+ * (a question with a schema) keeps each value some verified quote bears out as `groundData`
+ * would, and the citations that bear out a kept value. `dropped` says the answer or some of its
+ * values were left out for that.
+ */
 export function groundAnswer(raw: RawAnswer | undefined, texts: PageTexts, expectsObject: boolean): { answer: GroundedAnswer; dropped: boolean } {
   const notFound: GroundedAnswer = { answer: expectsObject ? {} : '', not_found: true, confidence: 0, citations: [] };
   if (!raw || raw.not_found || raw.answer === null || raw.answer === undefined || raw.answer === '') return { answer: notFound, dropped: false };
+  const isObject = typeof raw.answer === 'object' && !Array.isArray(raw.answer);
+  if (expectsObject && !isObject) return { answer: notFound, dropped: true };
   const verified = (raw.citations ?? [])
     .filter((c) => c && Number.isInteger(Number(c.page)) && typeof c.quote === 'string' && texts.verify(Number(c.page), c.quote))
     .map((c) => {
@@ -168,11 +177,50 @@ export function groundAnswer(raw: RawAnswer | undefined, texts: PageTexts, expec
       if (bbox) citation.bbox = bbox;
       return citation;
     });
-  const answerText = typeof raw.answer === 'string' ? raw.answer : null;
-  const supported = answerText === null ? verified : verified.filter((c) => quoteSupports(answerText, c.quote, 'answer', isoDatesIn));
-  if (!supported.length) return { answer: notFound, dropped: true };
-  if (expectsObject && (typeof raw.answer !== 'object' || Array.isArray(raw.answer))) return { answer: notFound, dropped: true };
-  return { answer: { answer: raw.answer, not_found: false, confidence: clamp01(raw.confidence), citations: supported }, dropped: false };
+  const quotes = verified.map((c) => c.quote);
+  let answer: unknown = raw.answer;
+  let kept: number[] | null;
+  let partly = false;
+  if (typeof raw.answer === 'string') {
+    kept = answerSupport(raw.answer, quotes, writtenDates);
+  } else {
+    const grounded = groundValues(raw.answer, quotes);
+    answer = grounded.value;
+    kept = grounded.value === undefined ? null : grounded.kept;
+    partly = grounded.dropped > 0;
+  }
+  if (!kept?.length) return { answer: notFound, dropped: true };
+  const citations = verified.filter((_, i) => kept.includes(i));
+  return { answer: { answer, not_found: false, confidence: clamp01(raw.confidence), citations }, dropped: partly };
+}
+
+/** The values of an answer some quote bears out (array items re-numbered), and which quotes did. */
+function groundValues(value: unknown, quotes: readonly string[]): { value: unknown; kept: number[]; dropped: number } {
+  const kept = new Set<number>();
+  let dropped = 0;
+  const walk = (item: unknown, path: string): unknown => {
+    if (Array.isArray(item)) {
+      const out = item.map((entry, i) => walk(entry, `${path}[${i}]`)).filter((entry) => entry !== undefined);
+      return out.length ? out : undefined;
+    }
+    if (typeof item === 'object' && item !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [key, entry] of Object.entries(item)) {
+        const result = walk(entry, `${path}.${key}`);
+        if (result !== undefined) out[key] = result;
+      }
+      return Object.keys(out).length ? out : undefined;
+    }
+    if (item === null || item === undefined || item === '') return undefined;
+    const supporting = quotes.map((_, i) => i).filter((i) => quoteSupports(item, quotes[i], path, writtenDates));
+    if (!supporting.length) {
+      dropped++;
+      return undefined;
+    }
+    for (const i of supporting) kept.add(i);
+    return item;
+  };
+  return { value: walk(value, 'data'), kept: [...kept].sort((a, b) => a - b), dropped };
 }
 
 // ---- schema checks ----

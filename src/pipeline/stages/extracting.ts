@@ -173,7 +173,7 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
     }
   }
   if (dropped > 0) {
-    warnings.push(`${dropped} value${dropped === 1 ? ' was' : 's were'} left out because ${dropped === 1 ? 'its quote' : 'their quotes'} could not be found on the cited page.`);
+    warnings.push(`${dropped} value${dropped === 1 ? ' was' : 's were'} left out because ${dropped === 1 ? 'its quote' : 'their quotes'} could not be found on the cited page or did not bear ${dropped === 1 ? 'it' : 'them'} out.`);
   }
   if (picturesLeftOut > 0) {
     warnings.push(

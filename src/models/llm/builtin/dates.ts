@@ -98,9 +98,73 @@ function dateTextOf(text: string): string {
   return cut > 0 ? text.slice(0, cut) : text;
 }
 
-/** ISO dates written in a text, for checking a cited date against its quote. */
+/** A term of days, weeks or months: "30 days", "14 business days", "2 months". */
+const PERIOD = String.raw`\d{1,3}\s+(?:(?:business|calendar|working|banking)\s+)?(?:days?|weeks?|months?)`;
+/** Words that tie a term to the day it counts from: "of the invoice date", "after delivery". */
+const LINK = String.raw`(?:of|from|after|following|before|prior\s+to|upon)`;
+const DATE_TERM = new RegExp(String.raw`\b(?:(?:within|in|after)\s+${PERIOD}|${PERIOD}\s+${LINK}|net\s+\d{1,3}(?:\s+days)?|(?:up)?on\s+receipt)\b`, 'gi');
+const ENDS_IN_LINK = new RegExp(String.raw`\s${LINK}$`, 'i');
+const LINK_NEXT = new RegExp(String.raw`^\s+${LINK}(?=\s)`, 'i');
+/** What a term counts from, up to the end of its clause: at most six words. */
+const COUNTED_FROM = /^(?:\s+[^\s.,;:!?()[\]]+){1,6}/u;
+
+/** The words a term counts from, cut where a new sentence plainly begins without its full stop
+ * ("of the invoice date Please pay by": a capitalized word between lower-case ones). */
+function countedFrom(rest: string): string | null {
+  const words = COUNTED_FROM.exec(rest)?.[0];
+  if (!words) return null;
+  const parts = words.match(/\s+\S+/g)!;
+  const lower = (i: number) => i < parts.length && /^\p{Ll}/u.test(parts[i].trim());
+  for (let i = 1; i < parts.length - 1; i++) {
+    if (/^\p{Lu}\p{Ll}/u.test(parts[i].trim()) && lower(i - 1) && lower(i + 1)) return parts.slice(0, i).join('');
+  }
+  return words;
+}
+
+/**
+ * Terms that fix a day by counting from another instead of writing it ("within 30 days of the
+ * invoice date", "30 days after delivery", "Net 30", "upon receipt"), as printed, with what they
+ * count from when the text says.
+ */
+export function findDateTerms(text: string): { text: string; index: number }[] {
+  const found: { text: string; index: number }[] = [];
+  for (const match of text.matchAll(DATE_TERM)) {
+    const index = match.index!;
+    let end = index + match[0].length;
+    if (!ENDS_IN_LINK.test(match[0])) {
+      const link = LINK_NEXT.exec(text.slice(end));
+      if (link) end += link[0].length;
+    }
+    if (ENDS_IN_LINK.test(text.slice(index, end))) {
+      const from = countedFrom(text.slice(end));
+      // "30 days after" and nothing said after it: the term without its link.
+      if (from) end += from.length;
+      else end = index + text.slice(index, end).replace(ENDS_IN_LINK, '').length;
+    }
+    found.push({ text: text.slice(index, end), index });
+  }
+  return found;
+}
+
+/**
+ * Every date written in a text, read day-first and month-first alike, each with every day it can
+ * be read as: for checking a cited date or an answer against its quote, where the document's
+ * own way of writing dates is not known.
+ */
+export function writtenDates(text: string): { text: string; index: number; isos: string[] }[] {
+  const byPlace = new Map<string, { text: string; index: number; isos: string[] }>();
+  for (const order of ['day-first', 'month-first'] as const) {
+    for (const d of findDates(text, order)) {
+      const key = `${d.index}|${d.text}`;
+      const date = byPlace.get(key) ?? { text: d.text, index: d.index, isos: [] };
+      if (!date.isos.includes(d.iso)) date.isos.push(d.iso);
+      byPlace.set(key, date);
+    }
+  }
+  return [...byPlace.values()].sort((a, b) => a.index - b.index);
+}
+
+/** ISO dates written in a text, read either way. */
 export function isoDatesIn(text: string): string[] {
-  const dates = new Set<string>();
-  for (const order of ['day-first', 'month-first'] as const) for (const d of findDates(text, order)) dates.add(d.iso);
-  return [...dates];
+  return [...new Set(writtenDates(text).flatMap((d) => d.isos))];
 }
