@@ -17,7 +17,7 @@ import { enforceLimits } from './limits.js';
 import { requestCounters } from '../store/counters.js';
 import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { FolioError, invalidRequest } from '../domain/errors.js';
-import { jsonTextDepth, MAX_JSON_DEPTH } from '../domain/json-limits.js';
+import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { ErrorBody } from './schemas/common.js';
 import { SHARED_SCHEMAS } from './schemas/resources.js';
 import { addSharedSchemas, bodyAjv, queryAjv } from './validation.js';
@@ -71,13 +71,22 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       done(invalidRequest({ body: [`is nested more than ${MAX_JSON_DEPTH} levels deep`] }), undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (error, value) => {
+      if (!error && holdsNul(value)) done(invalidRequest({ body: [NUL_REFUSED] }), undefined);
+      else done(error, value);
+    });
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (!request.headers.host) throw invalidRequest({ Host: ['is required (HTTP/1.1)'] });
+    // A %00 in the path or query decodes to U+0000, which no id holds and no text column stores.
+    if (Object.values((request.params ?? {}) as Record<string, unknown>).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+      throw new FolioError('not_found', 'There is nothing at that path: it holds a NUL character.');
+    }
+    const query = Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, v]) => holdsNul(v));
+    if (query.length) throw invalidRequest(Object.fromEntries(query.map(([name]) => [name, [NUL_REFUSED]])));
     // Bodies are read as sent; a compressed one would be read as garbage (or inflate past every limit).
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {

@@ -15,8 +15,9 @@ import { DocumentOptions as DocumentOptionsSchema } from './schemas/options.js';
 import type { Accepted } from './schemas/resources.js';
 import { estimateMicro, modelUsed } from '../domain/billing.js';
 import { addDetail, FolioError, invalidRequest, type ErrorDetails } from '../domain/errors.js';
+import { cleanFilename } from '../domain/filenames.js';
 import { newId } from '../domain/ids.js';
-import { jsonTextDepth, MAX_JSON_DEPTH } from '../domain/json-limits.js';
+import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions } from '../domain/options.js';
 import { holdCredit, insertDocument } from '../store/documents.js';
@@ -181,7 +182,7 @@ async function readParts(parts: AsyncIterable<Multipart>, form: FormSoFar, tempD
         continue;
       }
       // Listed before it is written, so a form that breaks off leaves no temporary file behind.
-      const received: ReceivedFile = { tempPath: path.join(tempDir, `${randomUUID()}.upload`), filename: part.filename || 'upload', bytes: 0, truncated: false };
+      const received: ReceivedFile = { tempPath: path.join(tempDir, `${randomUUID()}.upload`), filename: cleanFilename(part.filename ?? '', 'upload'), bytes: 0, truncated: false };
       target.push(received);
       hash.update(`file:${part.fieldname}:${part.filename}\n`);
       part.file.on('data', (chunk: Buffer) => {
@@ -240,6 +241,7 @@ export async function acceptUpload(
     } catch {
       throw invalidRequest({ options: ['must be a JSON object (the DocumentOptions as a JSON string)'] });
     }
+    if (holdsNul(rawOptions)) throw invalidRequest({ options: [NUL_REFUSED] });
   }
   const options = checkOptions(rawOptions, principal);
   assertSomeCredit(principal, deps);

@@ -13,6 +13,8 @@ export const MAX_SCHEMA_DEPTH = 32;
 export const MAX_SCHEMA_PROPERTIES = 1000;
 /** A schema's size as compact JSON, in UTF-8 bytes. */
 export const MAX_SCHEMA_BYTES = 100_000;
+/** What `details` says of a value holding U+0000. */
+export const NUL_REFUSED = 'contains a NUL character (\\u0000), which Folio does not store';
 
 /**
  * The deepest nesting of arrays and objects in JSON text, read character by character without
@@ -40,6 +42,27 @@ export function jsonTextDepth(text: string, stopAbove = Number.POSITIVE_INFINITY
     }
   }
   return deepest;
+}
+
+/**
+ * Whether any string in a parsed value, keys included, holds U+0000. JSON may carry it (`\u0000`)
+ * but PostgreSQL text cannot store it, so such a value is refused on both stores alike.
+ */
+export function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); item !== undefined || stack.length; item = stack.pop()) {
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      stack.push(...item);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 /** Nesting depth of a parsed value (a scalar is 0, `{}` is 1) and the property names it declares. */

@@ -11,6 +11,7 @@ import { isIP } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import ipaddr from 'ipaddr.js';
+import { cleanFilename } from '../domain/filenames.js';
 
 export class FetchFailure extends Error {
   constructor(
@@ -41,11 +42,13 @@ export function filenameFromUrl(url: string): string {
   const parsed = new URL(url);
   const last = parsed.pathname.split('/').filter(Boolean).pop();
   if (!last) return parsed.hostname;
+  let decoded = last;
   try {
-    return decodeURIComponent(last);
+    decoded = decodeURIComponent(last);
   } catch {
-    return last;
+    // a malformed escape: the name as written
   }
+  return cleanFilename(decoded, parsed.hostname);
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -209,6 +209,12 @@ function knownMalformed(): Buffer[] {
     request(`GET /api/v1/documents/doc_01aaaaaaaaaaaaaaaaaaaaaaaa/pages?page=1-999999999999999999999 HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`),
     request(`GET /api/v1/documents/doc_01aaaaaaaaaaaaaaaaaaaaaaaa/pages/${'9'.repeat(40)}/preview?size=-1 HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`),
     request(`DELETE /api/v1/documents/%00%00 HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`),
+    request(`GET /api/v1/documents?starting_after=%00 HTTP/1.1\r\nHost: x\r\n${auth()}\r\n`),
+    jsonPost('/api/v1/documents', '{"url":"https://example.com/a%00b.pdf"}'),
+    jsonPost('/api/v1/documents', '{"url":"https://example.com/a.pdf","options":{"queries":["a\\u0000b"]}}'),
+    jsonPost('/api/v1/documents/doc_01aaaaaaaaaaaaaaaaaaaaaaaa/queries', '{"question":"\\u0000"}'),
+    multipart('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a\x00b.pdf"\r\n\r\n' + pdfText + '\r\n--XyZ--\r\n'),
+    multipart('--XyZ\r\nContent-Disposition: form-data; name="options"\r\n\r\n{"queries":["\\u0000"]}\r\n--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n' + pdfText + '\r\n--XyZ--\r\n'),
     request(`OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n`),
     request(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`),
     request(`GET http://evil.example/api/v1/account HTTP/1.1\r\nHost: evil.example\r\n${auth()}\r\n`),
@@ -317,6 +323,22 @@ describe('hostile HTTP', () => {
     const form = await rawRequest(multipart('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 cut short'));
     expect(form).toMatchObject({ status: 422 });
     expect(JSON.parse(form!.body).error.details).toEqual({ body: [expect.stringContaining('multipart/form-data')] });
+  });
+});
+
+describe('NUL characters', () => {
+  it('are refused where they would be stored, and cleaned from file names, alike on both stores', async () => {
+    const question = await client.request('POST', '/api/v1/documents', { body: '{"url":"https://example.com/a.pdf","options":{"queries":["why\\u0000"]}}', headers: { 'content-type': 'application/json' } });
+    expect(question.status).toBe(422);
+    expect(question.json.error.details).toEqual({ body: [expect.stringContaining('NUL')] });
+    expect((await client.get('/api/v1/documents?starting_after=%00')).json.error.details).toEqual({ starting_after: [expect.stringContaining('NUL')] });
+    expect((await client.request('DELETE', '/api/v1/documents/doc_%00')).status).toBe(404);
+    const named = await client.upload([['file', 'a\u0000b\u0007.pdf', pdf]]);
+    expect(named.status).toBe(202);
+    expect((await client.get(`/api/v1/documents/${named.json.id}`)).json.filename).toBe('ab.pdf');
+    const url = await client.request('POST', '/api/v1/documents', { json: { url: 'https://example.com/report%00.pdf' } });
+    expect(url.status).toBe(202);
+    expect((await client.get(`/api/v1/documents/${url.json.id}`)).json.filename).toBe('report.pdf');
   });
 });
 
