@@ -34,6 +34,31 @@ export function officeZip(parts: Record<string, string | Uint8Array>, overrides:
   return zipSync(files, { level });
 }
 
+/**
+ * The package with one part marked as compressed by a method no reader unpacks (12, bzip2), in
+ * its local header and in the central directory: any code that reads the part fails, so a test
+ * shows what never reads it.
+ */
+export function withUnreadablePart(zip: Uint8Array, name: string): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer);
+  const encoded = strToU8(name);
+  const named = (at: number) => encoded.every((byte, i) => out[at + i] === byte);
+  let marked = 0;
+  for (let at = 0; at + 46 < out.length; at++) {
+    const signature = view.getUint32(at, true);
+    if (signature === 0x04034b50 && view.getUint16(at + 26, true) === encoded.length && named(at + 30)) {
+      view.setUint16(at + 8, 12, true);
+      marked++;
+    } else if (signature === 0x02014b50 && view.getUint16(at + 28, true) === encoded.length && named(at + 46)) {
+      view.setUint16(at + 10, 12, true);
+      marked++;
+    }
+  }
+  if (marked !== 2) throw new Error(`${name} is not a part of the package`);
+  return out;
+}
+
 /** docProps/app.xml as Word, Excel and PowerPoint write it: the page (or slide) count of the last save. */
 function appProperties(facts: { pages?: number; slides?: number }): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Microsoft Office</Application>${facts.pages !== undefined ? `<Pages>${facts.pages}</Pages>` : ''}${facts.slides !== undefined ? `<Slides>${facts.slides}</Slides>` : ''}</Properties>`;
@@ -125,13 +150,15 @@ export interface DocxSpec {
   paragraphsPerPage?: number;
   /** docProps/app.xml's <Pages>; no app.xml at all when null; when absent, the rendered pages. */
   appPages?: number | null;
+  /** A table after the paragraphs, each cell holding one word (R1C1, R1C2, ...). */
+  table?: { rows: number; columns: number };
   /** word/document.xml as given (e.g. not valid XML), instead of generated paragraphs. */
   documentXml?: string | Uint8Array;
 }
 
 /**
- * A Word document of `paragraphs` paragraphs of running text (about 25 words each), a heading
- * every 50. With `paragraphsPerPage`, Word's rendered page breaks cut it into pages and
+ * A Word document of `paragraphs` paragraphs of running text (23 words each), a heading (2 words)
+ * every 50, and `table` after them. With `paragraphsPerPage`, Word's rendered page breaks cut it into pages and
  * docProps/app.xml says how many, as Word saves it.
  */
 export function docxPackage(spec: DocxSpec, level: 0 | 1 | 6 = 6): Uint8Array {
@@ -141,6 +168,16 @@ export function docxPackage(spec: DocxSpec, level: 0 | 1 | 6 = 6): Uint8Array {
     const pageBreak = spec.paragraphsPerPage && i > 0 && i % spec.paragraphsPerPage === 0 ? '<w:r><w:lastRenderedPageBreak/></w:r>' : '';
     if (i % 50 === 0) body.push(`<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${pageBreak}<w:r><w:t>Section ${i / 50 + 1}</w:t></w:r></w:p>`);
     else body.push(`<w:p>${pageBreak}<w:r><w:t xml:space="preserve">${i}. ${SENTENCE}.</w:t></w:r></w:p>`);
+  }
+  if (spec.table) {
+    const { rows, columns } = spec.table;
+    body.push('<w:tbl>');
+    for (let r = 1; r <= rows; r++) {
+      const cells: string[] = [];
+      for (let c = 1; c <= columns; c++) cells.push(`<w:tc><w:p><w:r><w:t>R${r}C${c}</w:t></w:r></w:p></w:tc>`);
+      body.push(`<w:tr>${cells.join('')}</w:tr>`);
+    }
+    body.push('</w:tbl>');
   }
   const rendered = spec.paragraphsPerPage ? Math.max(1, Math.ceil(paragraphs / spec.paragraphsPerPage)) : 1;
   const parts: Record<string, string | Uint8Array> = {
