@@ -2,15 +2,16 @@
 // Office "page" is not: a sheet can hold a million cells and a Word file without page breaks is
 // one page of any length. Every word becomes an object of the page model (with its box), built in
 // a reader thread and copied to the worker, and every table cell one more. Measured with
-// `npm run bench:office`, a worker's peak grows by about 1 kB per word and 2.5 kB per one-word
-// table cell, so a file at both limits keeps the worker reading it under 1 GB. Beyond them a file
-// fails with document_too_large, before it is typeset.
+// `npm run bench:office`, a worker's peak grows by about 1 kB per word and 2.6 kB per one-word
+// table cell, so that a file at both limits (200,000 one-word cells and 100,000 more words) takes
+// a worker from about 140 MB to about 800 MB, under 1 GB with room for longer words and richer
+// markup. Beyond them a file fails with document_too_large, before it is typeset.
 import type { OfficeItem } from './structure.js';
 
 /** Table cells of an Office file (a workbook's cells holding a value, counted before any sheet is parsed). */
-export const MAX_OFFICE_CELLS = 250_000;
+export const MAX_OFFICE_CELLS = 200_000;
 /** Words of an Office file (DOCX, XLSX, PPTX), table cells' included, all pages together. */
-export const MAX_OFFICE_WORDS = 400_000;
+export const MAX_OFFICE_WORDS = 300_000;
 
 /** An Office file beyond a limit; the message, in Folio's words, names the limit and the file's figure. */
 export class OfficeTooLarge extends Error {}

@@ -166,11 +166,13 @@ export class OfficePackage {
   /**
    * Reads a part whose first `container` element holds a long list (a sheet's rows, a document's
    * body): `each` gets the container's children a slice of about SLICE_BYTES at a time, in order,
-   * so that only one slice's tree exists at once. Returns the part's root with the container
-   * left empty (the rest of the part, small), or null when the part is absent. A part without
-   * the container is parsed whole.
+   * so that only one slice's tree exists at once. A child longer than a slice whose name `large`
+   * lists (a Word table of many rows) is read the same way: its reader gets the element without
+   * children, then its children a slice at a time, then `end`. Returns the part's root with the
+   * container left empty (the rest of the part, small), or null when the part is absent. A part
+   * without the container is parsed whole.
    */
-  streamPart(name: string, container: string, each: (nodes: XmlNode[]) => void): XmlNode | null {
+  streamPart(name: string, container: string, each: (nodes: XmlNode[]) => void, large: Record<string, LargeElementReader> = {}): XmlNode | null {
     const part = this.bytes(name);
     if (!part) return null;
     const bytes = Buffer.from(part.buffer, part.byteOffset, part.byteLength);
@@ -178,9 +180,31 @@ export class OfficePackage {
     const close = open && !open.selfClosing ? bytes.lastIndexOf(`</${container}>`) : -1;
     if (!open || (!open.selfClosing && close < open.end)) return parseXml(bytes.toString('utf8'));
     const decoder = new TextDecoder('utf-8');
+    const parseSlice = (from: number, to: number, within: string) => parseXml(`<${within}>${decoder.decode(bytes.subarray(from, to))}</${within}>`).children;
+    const readLarge = (from: number, to: number, element: string, reader: LargeElementReader) => {
+      const startEnd = tagEnd(bytes, bytes.indexOf(LT, from), to) + 1;
+      const endTag = bytes.lastIndexOf(`</${element}`, to);
+      const children = reader(parseXml(`${decoder.decode(bytes.subarray(bytes.indexOf(LT, from), startEnd))}</${element}>`));
+      for (const [a, b] of childSlices(bytes, startEnd, endTag, SLICE_BYTES)) children.children(parseSlice(a, b, element));
+      children.end();
+    };
     if (!open.selfClosing) {
       for (const [from, to] of childSlices(bytes, open.end, close, SLICE_BYTES)) {
-        each(parseXml(`<${container}>${decoder.decode(bytes.subarray(from, to))}</${container}>`).children);
+        if (to - from <= SLICE_BYTES) {
+          each(parseSlice(from, to, container));
+          continue;
+        }
+        // A slice over the size holds a child longer than a slice: one `large` names is read apart.
+        let pending = from;
+        for (const [a, b] of childSlices(bytes, from, to, 1)) {
+          const element = b - a > SLICE_BYTES ? elementName(bytes, a, b) : null;
+          const reader = element ? large[element] : undefined;
+          if (!element || !reader) continue;
+          if (a > pending) each(parseSlice(pending, a, container));
+          readLarge(a, b, element, reader);
+          pending = b;
+        }
+        if (pending < to) each(parseSlice(pending, to, container));
       }
     }
     const rest = open.selfClosing ? bytes.toString('utf8') : `${decoder.decode(bytes.subarray(0, open.end))}${decoder.decode(bytes.subarray(close))}`;
@@ -201,6 +225,9 @@ export class OfficePackage {
   }
 }
 
+/** Reads one element too long for a slice: given the element without its children, how to take them, a slice at a time, and the end. */
+export type LargeElementReader = (element: XmlNode) => { children(nodes: XmlNode[]): void; end(): void };
+
 const LT = 0x3c;
 const GT = 0x3e;
 const SLASH = 0x2f;
@@ -215,6 +242,16 @@ function startTag(bytes: Buffer, name: string): { end: number; selfClosing: bool
     return end < 0 ? null : { end: end + 1, selfClosing: bytes[end - 1] === SLASH };
   }
   return null;
+}
+
+/** The name of the element that starts (after any text) at `from`; null if none does. */
+function elementName(bytes: Buffer, from: number, to: number): string | null {
+  const lt = bytes.indexOf(LT, from);
+  if (lt < 0 || lt >= to) return null;
+  let end = lt + 1;
+  while (end < to && bytes[end] !== GT && bytes[end] !== SLASH && bytes[end] !== 0x20 && bytes[end] !== 0x09 && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
+  const name = bytes.subarray(lt + 1, end).toString('latin1');
+  return /^[A-Za-z_][\w.:-]*$/.test(name) ? name : null;
 }
 
 /** The '>' that ends the tag opened at `at`, skipping quoted attribute values (which may hold '>'); -1 if none. */
