@@ -2,16 +2,21 @@
 // the worker reads, and the worker's peak memory.
 //
 //   npm run bench:office          (builds, then runs this file with tsx)
+//   npx tsx bench/large-office.ts --only DOCX      (the files whose name holds the word; no build)
 //
-// Three files are generated in code (test/helpers/office.ts): a workbook of one sheet of 20,000
-// rows x 50 columns (1,000,000 cells), a Word document of 100,000 paragraphs with no page breaks
-// (so one page, as a document written by a program and never laid out by Word is), and a deck of
-// 1,000 slides. Each goes, one after the other, to a fresh SQLite installation run as an API
-// (`folio serve --no-workers`) and one worker (`folio worker`); for each the bench prints the
-// POST latency (upload, type sniffing and page count until the 202), the `analyzing` stage's time
-// (the read), the time until the document is completed or failed, the worker's peak RSS while it
-// worked on that file (the kernel's VmHWM, reset per file) and the API's, and then reads the
-// document's text back and checks that the last thing written in the file is in it.
+// Files generated in code (test/helpers/office.ts): a workbook of one sheet of 20,000 rows x 50
+// columns (1,000,000 cells), a Word document of 100,000 paragraphs with no page breaks (so one
+// page, as a document written by a program and never laid out by Word is), and a deck of 1,000
+// slides; then the largest files the limits let through (src/pipeline/formats/office/limits.ts):
+// a workbook of MAX_OFFICE_CELLS cells, a document of just under MAX_OFFICE_WORDS words, and a
+// document at both limits (a table of MAX_OFFICE_CELLS one-word cells after the paragraphs), the
+// costliest file a worker accepts.
+// Each goes to a fresh API (`folio serve --no-workers`) and a fresh worker (`folio worker`) on one
+// SQLite installation, so each process's peak belongs to that file alone. For each the bench
+// prints the POST latency (upload, type sniffing and page count until the 202), the `analyzing`
+// stage's time (the read), the time until the document is completed or failed, the worker's and
+// the API's peak RSS (the kernel's VmHWM), and then reads the document's text back and checks
+// that the last thing written in the file is in it.
 //
 // Prints a table and writes bench/results/large-office-<ISO date>.json. Nothing asserts on time.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -20,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Installation, STORE, type Server } from '../test/helpers/folio.js';
 import { docxPackage, pptxPackage, xlsxPackage } from '../test/helpers/office.js';
+import { MAX_OFFICE_CELLS, MAX_OFFICE_WORDS } from '../src/pipeline/formats/office/limits.js';
 import { RssSampler, type PhasePeak } from './speed/rss.js';
 import { megabytes, secs, table } from './speed/stats.js';
 
@@ -28,6 +34,13 @@ const ROWS = 20_000;
 const COLUMNS = 50;
 const PARAGRAPHS = 100_000;
 const SLIDES = 1_000;
+/** Words of a generated paragraph (test/helpers/office.ts): 23, and 2 for the heading every 50. */
+const WORDS_PER_PARAGRAPH = (49 * 23 + 2) / 50;
+const ALLOWED_PARAGRAPHS = Math.floor(MAX_OFFICE_WORDS / WORDS_PER_PARAGRAPH / 100) * 100;
+const ALLOWED_ROWS = Math.floor(MAX_OFFICE_CELLS / COLUMNS);
+const TABLE_COLUMNS = 10;
+const TABLE_ROWS = Math.floor(MAX_OFFICE_CELLS / TABLE_COLUMNS);
+const PARAGRAPHS_WITH_TABLE = Math.floor((MAX_OFFICE_WORDS - MAX_OFFICE_CELLS) / WORDS_PER_PARAGRAPH / 100) * 100;
 /** How long one document may take before the bench gives up on it. */
 const DOCUMENT_TIMEOUT_MS = 10 * 60_000;
 const POLL_MS = 100;
@@ -59,6 +72,8 @@ interface Figures {
   error: { type: string; message: string } | null;
   worker_rss: PhasePeak;
   api_rss: PhasePeak;
+  /** RSS of the fresh processes before the file, kB. */
+  idle: { worker_kb: number | null; api_kb: number | null };
   text_chars: number | null;
   text_has_last: boolean | null;
 }
@@ -71,7 +86,30 @@ function generate(name: string, filename: string, last: string, make: () => Uint
   return { name, filename, bytes, generate_s, last };
 }
 
-async function measure(client: Client, worker: RssSampler, api: RssSampler, input: Input): Promise<Figures> {
+async function measure(install: Installation, key: string, input: Input): Promise<Figures> {
+  const api = await install.start(['--no-workers']);
+  state.servers.push(api);
+  const workerServer = await install.start(['worker']);
+  state.servers.push(workerServer);
+  if (workerServer.process.pid === undefined || api.process.pid === undefined) throw new Error('a Folio process has no pid');
+  const worker = new RssSampler(workerServer.process.pid);
+  const apiRss = new RssSampler(api.process.pid);
+  state.samplers.push(worker, apiRss);
+  const client = new Client(api.url, key);
+  try {
+    return await measureWith(client, worker, apiRss, input);
+  } finally {
+    worker.stop();
+    apiRss.stop();
+    for (const server of [workerServer, api]) {
+      await server.stop();
+      state.servers.splice(state.servers.indexOf(server), 1);
+    }
+  }
+}
+
+async function measureWith(client: Client, worker: RssSampler, api: RssSampler, input: Input): Promise<Figures> {
+  const idle = { worker_kb: await worker.current(), api_kb: await api.current() };
   await Promise.all([worker.begin(), api.begin()]);
   const started = performance.now();
   const upload = await client.upload([['file', input.filename, input.bytes]]);
@@ -90,6 +128,7 @@ async function measure(client: Client, worker: RssSampler, api: RssSampler, inpu
     error: null,
     worker_rss: { polledPeakKb: null, kernelPeakKb: null, peakKb: null, samples: 0 },
     api_rss: { polledPeakKb: null, kernelPeakKb: null, peakKb: null, samples: 0 },
+    idle,
     text_chars: null,
     text_has_last: null,
   };
@@ -159,27 +198,28 @@ async function main(): Promise<void> {
   }, WATCHDOG_MS);
   watchdog.unref();
 
-  const inputs = [
-    generate(`XLSX ${ROWS} x ${COLUMNS} (${(ROWS * COLUMNS).toLocaleString('en')} cells)`, 'ledger.xlsx', `Item ${ROWS - 1}`, () => xlsxPackage([{ name: 'Ledger', rows: ROWS, columns: COLUMNS }])),
-    generate(`DOCX ${PARAGRAPHS.toLocaleString('en')} paragraphs`, 'report.docx', `${PARAGRAPHS - 1}. The committee`, () => docxPackage({ paragraphs: PARAGRAPHS })),
-    generate(`PPTX ${SLIDES.toLocaleString('en')} slides`, 'deck.pptx', `Slide ${SLIDES}: quarterly review`, () => pptxPackage({ slides: SLIDES })),
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+  const specs: [name: string, filename: string, last: string, make: () => Uint8Array][] = [
+    [`XLSX ${ROWS} x ${COLUMNS} (${(ROWS * COLUMNS).toLocaleString('en')} cells)`, 'ledger.xlsx', `Item ${ROWS - 1}`, () => xlsxPackage([{ name: 'Ledger', rows: ROWS, columns: COLUMNS }])],
+    [`DOCX ${PARAGRAPHS.toLocaleString('en')} paragraphs`, 'report.docx', `${PARAGRAPHS - 1}. The committee`, () => docxPackage({ paragraphs: PARAGRAPHS })],
+    [`PPTX ${SLIDES.toLocaleString('en')} slides`, 'deck.pptx', `Slide ${SLIDES}: quarterly review`, () => pptxPackage({ slides: SLIDES })],
+    [`XLSX ${ALLOWED_ROWS} x ${COLUMNS} (at the cell limit)`, 'allowed.xlsx', `Item ${ALLOWED_ROWS - 1}`, () => xlsxPackage([{ name: 'Ledger', rows: ALLOWED_ROWS, columns: COLUMNS }])],
+    [`DOCX ${ALLOWED_PARAGRAPHS.toLocaleString('en')} paragraphs (under the word limit)`, 'allowed.docx', `${ALLOWED_PARAGRAPHS - 1}. The committee`, () => docxPackage({ paragraphs: ALLOWED_PARAGRAPHS })],
+    [
+      `DOCX ${PARAGRAPHS_WITH_TABLE.toLocaleString('en')} paragraphs + ${TABLE_ROWS} x ${TABLE_COLUMNS} table (both limits)`,
+      'both.docx',
+      `R${TABLE_ROWS}C${TABLE_COLUMNS}`,
+      () => docxPackage({ paragraphs: PARAGRAPHS_WITH_TABLE, table: { rows: TABLE_ROWS, columns: TABLE_COLUMNS } }),
+    ],
   ];
+  const inputs = specs.filter(([name]) => only === null || name.includes(only)).map((spec) => generate(...spec));
 
   const install = (state.install = await Installation.create());
-  const api = await install.start(['--no-workers']);
-  state.servers.push(api);
-  const worker = await install.start(['worker']);
-  state.servers.push(worker);
-  if (worker.process.pid === undefined || api.process.pid === undefined) throw new Error('a Folio process has no pid');
-  const workerRss = new RssSampler(worker.process.pid);
-  const apiRss = new RssSampler(api.process.pid);
-  state.samplers.push(workerRss, apiRss);
-  const client = new Client(api.url, (await install.workspace({ credits: 1_000_000_000 })).test);
-  const idle = { worker_kb: await workerRss.current(), api_kb: await apiRss.current() };
-  log(`API at ${api.url} (store ${STORE}), worker pid ${worker.process.pid}; idle RSS worker ${megabytes(idle.worker_kb)}, API ${megabytes(idle.api_kb)}`);
+  const key = (await install.workspace({ credits: 1_000_000_000 })).test;
+  log(`store ${STORE}; a fresh API and worker for each file`);
 
   const results: Figures[] = [];
-  for (const input of inputs) results.push(await measure(client, workerRss, apiRss, input));
+  for (const input of inputs) results.push(await measure(install, key, input));
   await cleanup();
   clearTimeout(watchdog);
 
@@ -204,7 +244,8 @@ async function main(): Promise<void> {
     ),
   );
   for (const f of results) console.log(`${f.name}: stages ${Object.entries(f.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v} ms`).join(', ') || '-'}`);
-  console.log(`idle RSS before the files: worker ${megabytes(idle.worker_kb)}, API ${megabytes(idle.api_kb)}`);
+  console.log(`RSS of the fresh processes before each file: ${results.map((f) => `worker ${megabytes(f.idle.worker_kb)} / API ${megabytes(f.idle.api_kb)}`).join('; ')}`);
+  console.log(`limits: MAX_OFFICE_CELLS ${MAX_OFFICE_CELLS.toLocaleString('en')}, MAX_OFFICE_WORDS ${MAX_OFFICE_WORDS.toLocaleString('en')}`);
 
   const dir = path.join(HERE, 'results');
   await mkdir(dir, { recursive: true });
@@ -217,9 +258,9 @@ async function main(): Promise<void> {
     cpu_model: cpus[0]?.model.trim() ?? null,
     memory_mb: Math.round(os.totalmem() / 2 ** 20),
     store: STORE,
-    setup: { processes: 'folio serve --no-workers + folio worker', rss: 'VmHWM of each process, reset before each file (polled peak where it cannot be reset)' },
+    setup: { processes: 'a fresh folio serve --no-workers + folio worker for each file', rss: 'VmHWM of each process while it handled the file' },
+    limits: { MAX_OFFICE_CELLS, MAX_OFFICE_WORDS },
     inputs: inputs.map(({ name, filename, bytes, generate_s }) => ({ name, filename, bytes: bytes.byteLength, generate_s })),
-    idle,
     results,
   };
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
