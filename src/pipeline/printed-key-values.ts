@@ -80,15 +80,25 @@ export function printedKeyValues(lines: Line[], words: Word[]): KeyValue[] {
 function visualRows(lines: Line[], words: Word[]): Line[] {
   const sorted = [...lines].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   const rows: Line[] = [];
+  // Lines come top down, so a row that ends above a line's top overlaps no later line either
+  // (when no box is upside down): only the rows still open are searched, which keeps a page of
+  // many thousand lines (a long Office document) linear.
+  const upright = lines.every((l) => l.box.y1 >= l.box.y0);
+  let open: Line[] = [];
   for (const line of sorted) {
-    const row = rows.find((r) => {
+    if (upright) open = open.filter((r) => r.box.y1 > line.box.y0);
+    const row = (upright ? open : rows).find((r) => {
       const overlap = Math.min(r.box.y1, line.box.y1) - Math.max(r.box.y0, line.box.y0);
       return overlap > Math.min(r.box.y1 - r.box.y0, line.box.y1 - line.box.y0) * 0.5;
     });
     if (row) {
       row.words = [...row.words, ...line.words].sort((a, b) => words[a].box.x0 - words[b].box.x0);
       row.box = unionBox([row.box, line.box]);
-    } else rows.push({ words: [...line.words], box: { ...line.box } });
+    } else {
+      const created = { words: [...line.words], box: { ...line.box } };
+      rows.push(created);
+      open.push(created);
+    }
   }
   return rows.sort((a, b) => a.box.y0 - b.box.y0);
 }

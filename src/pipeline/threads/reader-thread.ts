@@ -6,7 +6,7 @@ import type { SupportedMediaType } from '../../domain/media-types.js';
 import { readerFor, type Scan } from '../formats/index.js';
 import type { RenderedBitmap } from '../formats/pdf.js';
 import { ImageReadError } from '../formats/image.js';
-import { OfficeReadError } from '../formats/office/index.js';
+import { OfficeReadError, OfficeTooLarge } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
 import { analyzeDocument } from '../layout.js';
 import type { Page, RawPage } from '../page-model.js';
@@ -43,7 +43,7 @@ export interface RenderedPicture {
 }
 
 /** `message` is the client's, in Folio's words; `detail` is the engine's own, for the log. */
-export type ReaderFailure = { ok: false; errorType: 'analysis_failed' | 'processing_failed'; message: string; detail?: string };
+export type ReaderFailure = { ok: false; errorType: 'analysis_failed' | 'processing_failed' | 'document_too_large'; message: string; detail?: string };
 export type ReaderOutcome<T> = { ok: true; value: T } | ReaderFailure;
 
 export default async function run(task: ReaderTask): Promise<ReaderOutcome<unknown>> {
@@ -70,6 +70,7 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: await renderPreview(task) };
     }
   } catch (error) {
+    if (error instanceof OfficeTooLarge) return { ok: false, errorType: 'document_too_large', message: error.message };
     if (error instanceof PdfOpenError || error instanceof ImageReadError || error instanceof OfficeReadError) {
       return { ok: false, errorType: 'analysis_failed', message: `The document could not be read: ${error.message}.`, detail: describeError(error.cause) };
     }

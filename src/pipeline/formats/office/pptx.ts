@@ -37,16 +37,18 @@ export function readPptx(bytes: Uint8Array): Slide[] {
   const size = child(presentation, 'p:sldSz');
   const width = Number(size?.attrs.cx ?? 9144000) / EMU_PER_POINT;
   const height = Number(size?.attrs.cy ?? 6858000) / EMU_PER_POINT;
-  const rels = pkg.relationships('ppt/presentation.xml');
   const slides: Slide[] = [];
-  for (const id of children(child(presentation, 'p:sldIdLst'), 'p:sldId')) {
-    const part = rels.get(id.attrs['r:id'])?.target;
-    const slide = part ? pkg.xml(part) : null;
-    if (!part || !slide) continue;
+  // Slides of one layout share its placeholders: each layout (and its master) is read once.
+  const layouts = new Map<string, Placeholders>();
+  for (const part of slideParts(pkg, presentation)) {
+    const slide = pkg.xml(part);
+    if (!slide) continue;
     if (slide.attrs.show === '0') continue;
-    const inherited = placeholdersOf(pkg, part);
-    const shapes: Shape[] = [];
     const slideRels = pkg.relationships(part);
+    const layout = [...slideRels.values()].find((r) => r.type.endsWith('/slideLayout'))?.target;
+    const inherited = layouts.get(layout ?? '') ?? placeholdersOf(pkg, layout);
+    layouts.set(layout ?? '', inherited);
+    const shapes: Shape[] = [];
     const charts: ChartReader = (id) => {
       const target = slideRels.get(id)?.target;
       return target ? readChart(pkg, target) : [];
@@ -57,10 +59,29 @@ export function readPptx(bytes: Uint8Array): Slide[] {
   return slides;
 }
 
+/**
+ * The slide parts in presentation order that the package holds. Only the presentation part and
+ * its relationships are read, so this is also the page count at submission (D9: one page per
+ * slide; a hidden slide, marked in its own part, is dropped when read).
+ */
+function slideParts(pkg: OfficePackage, presentation: XmlNode): string[] {
+  const rels = pkg.relationships('ppt/presentation.xml');
+  return children(child(presentation, 'p:sldIdLst'), 'p:sldId')
+    .map((id) => rels.get(id.attrs['r:id'])?.target)
+    .filter((part): part is string => part !== undefined && pkg.lists(part));
+}
+
+/** The page count of a presentation from its presentation part and parts list alone. */
+export function countPptxPages(bytes: Uint8Array): number {
+  const pkg = OfficePackage.open(bytes, (name) => name === 'ppt/presentation.xml' || name === 'ppt/_rels/presentation.xml.rels');
+  const presentation = pkg.xml('ppt/presentation.xml');
+  if (!presentation) throw new OfficeReadError('the file has no ppt/presentation.xml; it is not a PowerPoint presentation');
+  return slideParts(pkg, presentation).length;
+}
+
 /** Positions of the layout's and master's placeholders, which slides' placeholders inherit. */
-function placeholdersOf(pkg: OfficePackage, slidePart: string): Placeholders {
+function placeholdersOf(pkg: OfficePackage, layout: string | undefined): Placeholders {
   const out: Placeholders = { byType: new Map(), byIndex: new Map() };
-  const layout = [...pkg.relationships(slidePart).values()].find((r) => r.type.endsWith('/slideLayout'))?.target;
   const master = layout ? [...pkg.relationships(layout).values()].find((r) => r.type.endsWith('/slideMaster'))?.target : undefined;
   // The master first, so that the layout's positions win.
   for (const part of [master, layout]) {

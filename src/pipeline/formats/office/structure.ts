@@ -60,9 +60,18 @@ class Typesetter {
 
   /** Sets text from (x, y) within `width`; returns the line indices and the bottom. */
   set(text: string, x: number, y: number, width: number, sizes: Sizes): { lines: number[]; bottom: number } {
+    const { lines, bottom } = this.wrap(text, x, y, width, sizes);
+    return { lines: lines.map((words) => this.line(words)), bottom };
+  }
+
+  /**
+   * Sets text's words from (x, y), wrapped within `width`; returns the words of each line it
+   * took and the bottom, and makes no lines of the page (a table cell's words go to its row's).
+   */
+  wrap(text: string, x: number, y: number, width: number, sizes: Sizes): { lines: number[][]; bottom: number } {
     const advance = sizes.size * 0.5;
     const lineHeight = sizes.size * 1.25;
-    const out: number[] = [];
+    const out: number[][] = [];
     let top = y;
     for (const hardLine of text.split('\n')) {
       const tokens = hardLine.split(/[ \t\u00a0]+/).filter((t) => t.length > 0);
@@ -70,8 +79,7 @@ class Typesetter {
       let cursor = x;
       const flush = () => {
         if (current.length === 0) return;
-        out.push(this.lines.length);
-        this.lines.push({ words: current, box: unionBox(current.map((i) => this.words[i].box)) });
+        out.push(current);
         current = [];
         cursor = x;
         top += lineHeight;
@@ -96,6 +104,12 @@ class Typesetter {
     }
     return { lines: out, bottom: out.length ? top : y };
   }
+
+  /** A line of the page from its words; its index. */
+  line(words: number[]): number {
+    this.lines.push({ words, box: unionBox(words.map((i) => this.words[i].box)) });
+    return this.lines.length - 1;
+  }
 }
 
 /**
@@ -114,7 +128,7 @@ export function typesetPage(number: number, items: OfficeItem[], analysis: 'layo
   let figureIndex = 0;
   // Items of one slide shape share its box and follow one another inside it.
   const nextInBox = new Map<Box, number>();
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     const frame = item.box ?? { x0: MARGIN, y0: y, x1: width - MARGIN, y1: y };
     const top = item.box ? (nextInBox.get(item.box) ?? item.box.y0) : y;
     const sizes = sizesOf(item);
@@ -122,7 +136,7 @@ export function typesetPage(number: number, items: OfficeItem[], analysis: 'layo
       if (!layout) continue;
       const box = item.box ?? { x0: MARGIN, y0: y, x1: MARGIN + 200, y1: y + 120 };
       // A caption set right after the figure names it.
-      const next = items[items.indexOf(item) + 1];
+      const next = items[index + 1];
       const caption = item.caption ?? (next?.kind === 'caption' ? next.text : null);
       figures.push({ box, index: figureIndex++, caption, text: '' });
       blocks.push({ type: 'figure', lines: [], box, figure: figures.length - 1 });
@@ -171,8 +185,9 @@ export function typesetPage(number: number, items: OfficeItem[], analysis: 'layo
   };
   if (layout) {
     // Key/values printed as "Label: value" in the running text (table cells are not lines).
+    const running = new Set(blocks.flatMap((b) => (b.type !== 'table' ? b.lines : [])));
     page.keyValues = printedKeyValues(
-      page.lines.filter((_, i) => blocks.some((b) => b.type !== 'table' && b.lines.includes(i))),
+      page.lines.filter((_, i) => running.has(i)),
       page.words,
     );
   }
@@ -186,21 +201,20 @@ function setTable(setter: Typesetter, item: Extract<OfficeItem, { kind: 'table' 
   const rowTop: number[] = [y];
   const placed: TableCell[] = [];
   const rowLines: number[] = [];
+  const cellsOfRow: (typeof item.cells)[] = Array.from({ length: item.rowCount }, () => []);
+  for (const cell of item.cells) cellsOfRow[cell.row]?.push(cell);
   for (let row = 0; row < item.rowCount; row++) {
     let bottom = rowTop[row] + 14;
     const rowWords: number[] = [];
-    for (const cell of item.cells.filter((c) => c.row === row)) {
+    for (const cell of cellsOfRow[row]) {
       const x0 = x + cell.column * columnWidth;
-      const set = setter.set(cell.text, x0 + 3, rowTop[row] + 2, columnWidth * cell.columnSpan - 6, { ...sizes, bold: row < item.headerRows });
-      for (const line of set.lines) rowWords.push(...setter.lines[line].words);
+      const set = setter.wrap(cell.text, x0 + 3, rowTop[row] + 2, columnWidth * cell.columnSpan - 6, { ...sizes, bold: row < item.headerRows });
+      for (const line of set.lines) for (const word of line) rowWords.push(word);
       bottom = Math.max(bottom, set.bottom + 4);
       placed.push({ ...cell, box: { x0, y0: rowTop[row], x1: x0 + columnWidth * cell.columnSpan, y1: 0 } });
     }
     rowTop.push(bottom);
-    if (rowWords.length) {
-      rowLines.push(setter.lines.length);
-      setter.lines.push({ words: rowWords, box: unionBox(rowWords.map((i) => setter.words[i].box)) });
-    }
+    if (rowWords.length) rowLines.push(setter.line(rowWords));
   }
   for (const cell of placed) cell.box!.y1 = rowTop[Math.min(rowTop.length - 1, cell.row + cell.rowSpan)];
   const table: Table = {
