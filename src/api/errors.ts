@@ -37,8 +37,8 @@ export function toFolioError(error: FastifyError): FolioError | null {
   if (error.validation) {
     return invalidRequest(errorDetails(error.validation as never));
   }
+  // A SyntaxError of its own is not the client's: bad JSON in a body comes as FST_ERR_CTP_INVALID_JSON_BODY.
   if (error.code && BY_CODE[error.code]) return BY_CODE[error.code]();
-  if (error instanceof SyntaxError) return invalidRequest({ body: ['is not valid JSON'] });
   const status = error.statusCode ?? 500;
   if (status === 404) return new FolioError('not_found', 'Not found.');
   if (status === 413) return new FolioError('payload_too_large', 'The request is larger than the server accepts.');

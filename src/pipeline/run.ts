@@ -96,15 +96,15 @@ async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: St
   });
 }
 
-/** A document that keeps killing its worker is failed instead of claimed forever. */
-export async function giveUp(ctx: Pick<RunContext, 'store' | 'lease' | 'doc'>, attempts: number): Promise<void> {
+/** A document that keeps killing its worker, or meets a fault in Folio's own code, is failed instead of claimed again. */
+export async function giveUp(ctx: Pick<RunContext, 'store' | 'lease' | 'doc'>, message: string): Promise<void> {
   await ctx.store.writeTransaction(async (tx) => {
     if (!(await stillHeld(tx, ctx.lease))) return;
     await settleDocument(tx, ctx.doc, []);
     await updateHeld(tx, ctx.lease, {
       status: 'failed',
       error_type: 'processing_failed',
-      error_message: `Processing stopped ${attempts} times without finishing; the document was given up.`,
+      error_message: message,
       error_stage: ctx.doc.stage,
       failed_at: clock.now(),
       settled_micro: 0,

@@ -18,6 +18,16 @@ import type { QueryRow } from '../store/queries.js';
 import type { Wakeup } from './wakeup.js';
 import * as clock from '../domain/clock.js';
 
+/**
+ * Errors of the JavaScript engine itself (a stack overflow, an undefined property read, a bad
+ * array length): faults in Folio's code that the same document meets on every attempt, unlike an
+ * outage. A TypeError with a `cause` is a failed fetch (undici), which may pass.
+ */
+function isFaultInCode(error: unknown): boolean {
+  if (error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) return true;
+  return error instanceof TypeError && error.cause === undefined;
+}
+
 interface Active {
   /** Hands the claim back to the queue (graceful shutdown). */
   release: () => Promise<boolean>;
@@ -142,7 +152,7 @@ export class WorkerRunner {
     const { store, pool, config, log } = this.deps;
     const started = clock.now();
     if (doc.attempts > config.queue.maxAttempts) {
-      await giveUp({ store, lease, doc }, doc.attempts - 1);
+      await giveUp({ store, lease, doc }, `Processing stopped ${doc.attempts - 1} times without finishing; the document was given up.`);
       log.warn({ document_id: doc.id, attempts: doc.attempts }, 'document given up');
       return;
     }
@@ -172,8 +182,14 @@ export class WorkerRunner {
       log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: clock.now() - started }, 'document processed');
     } catch (error) {
       if (signal.aborted) return;
-      // An unexpected error (a database outage, a bug) does not fail the document: it goes back
-      // to the queue with a delay, and after maxAttempts claims it is given up.
+      if (isFaultInCode(error)) {
+        // Another attempt would meet the same fault: the document fails now, not after a crash loop.
+        log.error({ err: error, document_id: doc.id }, 'document run met a fault in the code; given up');
+        await giveUp({ store, lease, doc }, 'The document could not be processed because of an internal error. Quote the document id when you report it.').catch(() => undefined);
+        return;
+      }
+      // An unexpected error (a database outage, a lost connection) does not fail the document: it
+      // goes back to the queue with a delay, and after maxAttempts claims it is given up.
       const backoff = Math.min(60_000, 1000 * 2 ** Math.min(doc.attempts, 6));
       await updateHeld(store.db, lease, { status: 'queued', stage: 'received', locked_by: null, lease_token: null, lease_expires_at: null, run_at: clock.now() + backoff }).catch(
         () => undefined,

@@ -133,3 +133,22 @@ describe('a small document', () => {
     await worker.stop();
   });
 });
+
+describe('a document that meets a fault in the code', () => {
+  it('fails on its first attempt instead of going round the queue until given up', async () => {
+    const ws = await install.workspace();
+    const client = new Client(api.url, ws.test);
+    const id = (await client.upload([['file', 'a.pdf', await textPdf([['fault']])]])).json.id;
+    // Stored options no API could have written: the run meets a TypeError, as it would a bug,
+    // every time it is claimed.
+    await install.select('UPDATE documents SET options = ? WHERE id = ? RETURNING id', ['null', id]);
+    const worker = await install.start(['worker']);
+    servers.push(worker);
+    const failed = await client.waitFor(id, 30_000);
+    expect(failed).toMatchObject({ status: 'failed', error: { type: 'processing_failed' } });
+    expect(failed.error.message).toMatch(/internal error/);
+    const runs = worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('given up'));
+    expect(runs).toHaveLength(1);
+    expect(worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('"run crashed"'))).toEqual([]);
+  });
+});
