@@ -172,7 +172,7 @@ describe('page embeddings from an OpenAI-compatible server', () => {
     expect(down).toMatchObject({ status: 'failed', error: { type: 'embedding_failed', stage: 'embedding' } });
     expect(down.error.message).toContain('answered 500');
     expect(down.error.message).not.toContain('embedding backend down');
-    expect(remoteServer.logs.split('\n').filter((line) => line.includes(down.id)).join('\n')).toContain('embedding backend down');
+    await remoteServer.logLine([down.id, 'embedding backend down']);
     expect(vendor.requests).toHaveLength(3);
     const usage = (await remote.get(`/api/v1/documents/${down.id}?include=usage`)).json.usage;
     expect(Object.keys(usage.by_sku)).toEqual(['pages.layout']);

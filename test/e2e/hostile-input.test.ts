@@ -387,6 +387,7 @@ describe('nested JSON', () => {
     expect(accepted.status).toBe(202);
     const doc = await client.waitFor(accepted.json.id);
     expect(doc.status).toBe('completed');
+    await server.logLine([accepted.json.id, '"document processed"']);
     const attempts = server.logs.split('\n').filter((line) => line.includes(accepted.json.id) && line.includes('"document processed"'));
     expect(attempts).toHaveLength(1);
   });

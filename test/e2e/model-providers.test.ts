@@ -64,11 +64,6 @@ const invoiceReply = () => ({
   answers: [{ answer: 'EUR 1,428.00', not_found: false, confidence: 0.9, citations: [{ page: 1, quote: 'Total due: EUR 1,428.00' }] }],
 });
 
-/** The server's log lines that name `id` (a document or query id). */
-function logLinesOf(server: Server, id: string): string[] {
-  return server.logs.split('\n').filter((line) => line.includes(id));
-}
-
 async function usageOf(client: Client, id: string): Promise<any[]> {
   return (await client.get(`/api/v1/documents/${id}?include=usage`)).json.usage.records;
 }
@@ -118,7 +113,7 @@ describe('OpenAI-compatible provider', () => {
     // Folio says what happened; the vendor's own words stay in the log, under the document id.
     expect(doc.error.message).toContain('answered 503');
     expect(doc.error.message).not.toContain('The server is overloaded');
-    expect(logLinesOf(openai.server, doc.id).join('\n')).toContain('The server is overloaded');
+    await openai.server.logLine([doc.id, 'The server is overloaded']);
     // The first attempt and three more (FOLIO_MODEL_RETRIES=3).
     expect(vendor.requests).toHaveLength(4);
     expect((await usageOf(openai.live, doc.id)).map((r: any) => r.sku)).toEqual(['pages.layout']);
@@ -131,7 +126,7 @@ describe('OpenAI-compatible provider', () => {
     expect(refused).toMatchObject({ status: 'failed', error: { type: 'processing_failed' } });
     expect(refused.error.message).toMatch(/answered 401 \(the API key set for it was refused\)/);
     expect(refused.error.message).not.toContain('Incorrect API key provided');
-    expect(logLinesOf(openai.server, refused.id).join('\n')).toContain('Incorrect API key provided');
+    await openai.server.logLine([refused.id, 'Incorrect API key provided']);
     expect(vendor.requests).toHaveLength(1);
 
     vendor.reset();
@@ -227,7 +222,7 @@ describe('Anthropic provider', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { type: 'query_failed' } });
     expect(failed.error.message).toContain('answered 529');
     expect(failed.error.message).not.toContain('Overloaded');
-    expect(logLinesOf(anthropic.server, failing.json.id).join('\n')).toContain('Overloaded');
+    await anthropic.server.logLine([failing.json.id, 'Overloaded']);
     expect(vendor.requests).toHaveLength(4);
     const records = await usageOf(anthropic.live, liveId);
     expect(records.filter((r: any) => r.query_id === failing.json.id)).toEqual([]);

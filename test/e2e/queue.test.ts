@@ -147,8 +147,8 @@ describe('a document that meets a fault in the code', () => {
     const failed = await client.waitFor(id, 30_000);
     expect(failed).toMatchObject({ status: 'failed', error: { type: 'processing_failed' } });
     expect(failed.error.message).toMatch(/internal error/);
-    const runs = worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('given up'));
-    expect(runs).toHaveLength(1);
+    await worker.logLine([id, 'given up']);
+    expect(worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('given up'))).toHaveLength(1);
     expect(worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('"run crashed"'))).toEqual([]);
   });
 });

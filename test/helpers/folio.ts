@@ -184,6 +184,20 @@ export class Server {
     });
   }
 
+  /**
+   * The first log line holding every one of `parts`, waiting for it a while: a child's log reaches
+   * the test through a pipe, after whatever the process answered over HTTP.
+   */
+  async logLine(parts: string[], timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.logs.split('\n').find((l) => parts.every((part) => l.includes(part)));
+      if (line) return line;
+      if (Date.now() > deadline) throw new Error(`no log line holds ${JSON.stringify(parts)} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   /** SIGTERM and wait for the process to exit. */
   get exited(): boolean {
     return this.process.exitCode !== null || this.process.signalCode !== null;
