@@ -1,14 +1,15 @@
 // DOCX reader: the body of word/document.xml walked in order into headings (from style names and
 // outline levels), paragraphs, list items (numbering definitions give bullets, numbers and
 // nesting), tables (merged cells from gridSpan and vMerge; nested tables read into their cell),
-// text boxes, figures with their captions, footnotes at the end of the page that cites them, and
-// hyperlinks' text. Headers, footers and comments live in other parts and stay out. Pages follow
+// text boxes, figures with their captions, footnotes at the end of the page that cites them,
+// hyperlinks' text, and equations as LaTeX (omml.ts). Headers, footers and comments live in other parts and stay out. Pages follow
 // DECISIONS D9: where Word last laid the document out (rendered page breaks), else at explicit
 // page breaks. Written against the XML because no JavaScript library keeps these: mammoth (the
 // usual choice) drops page breaks and text boxes and flattens numbering into HTML lists.
 import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
+import { equations, INLINE_MATH, mathMarkup } from './omml.js';
 
 interface Style {
   name: string;
@@ -130,14 +131,18 @@ interface ParagraphParts {
   boxes: XmlNode[][];
   /** Text before a rendered or explicit page break inside the paragraph ends the page. */
   breakAt: number[];
+  /** Equations (m:oMath, m:oMathPara) in the paragraph, written into its text as LaTeX. */
+  equations: number;
 }
 
 function readParagraph(p: XmlNode, ctx: Context): void {
   const pPr = child(p, 'w:pPr');
   const breakBefore = child(pPr, 'w:pageBreakBefore');
   if (ctx.breaks === 'explicit' && breakBefore && breakBefore.attrs['w:val'] !== '0' && breakBefore.attrs['w:val'] !== 'false') newPage(ctx);
-  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [] };
+  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
   collectRuns(p.children, parts, ctx);
+  // An equation alone in its paragraph is a displayed one.
+  if (parts.equations > 0 && !parts.text.replace(INLINE_MATH, '').trim()) parts.text = parts.text.replace(INLINE_MATH, (inline) => `$${inline}$`);
   const styleId = child(pPr, 'w:pStyle')?.attrs['w:val'] ?? null;
   const style = styleId ? ctx.styles.get(styleId) : undefined;
   const styleName = style?.name.toLowerCase() ?? '';
@@ -270,8 +275,12 @@ function collectRuns(nodes: XmlNode[], parts: ParagraphParts, ctx: Context): voi
         collectRuns(child(node, 'w:sdtContent')?.children ?? [], parts, ctx);
         break;
       case 'm:oMath':
+        parts.text += equations(node).map((latex) => mathMarkup(latex, false)).join('');
+        parts.equations++;
+        break;
       case 'm:oMathPara':
-        parts.text += ` ${mathText(node)} `;
+        parts.text += equations(node).map((latex) => `\n${mathMarkup(latex, true)}\n`).join('');
+        parts.equations++;
         break;
       default:
         break;
@@ -349,12 +358,6 @@ function readDrawing(node: XmlNode, parts: ParagraphParts): void {
   }
 }
 
-/** The plain text of an equation (the linear text of its runs). */
-function mathText(node: XmlNode): string {
-  if (node.name === 'm:t') return textOf(node);
-  return node.children.map(mathText).join('');
-}
-
 function readTable(tbl: XmlNode, ctx: Context): Extract<OfficeItem, { kind: 'table' }> {
   const table = new TableReader(ctx);
   for (const tr of children(tbl, 'w:tr')) table.row(tr);
@@ -408,7 +411,7 @@ function cellText(tc: XmlNode, ctx: Context): string {
   const walk = (nodes: XmlNode[]) => {
     for (const node of nodes) {
       if (node.name === 'w:p') {
-        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [] };
+        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
         collectRuns(node.children, parts, { ...ctx, cited: ctx.cited });
         const text = parts.text.replace(/\s+/g, ' ').trim();
         if (text) out.push(text);

@@ -8,6 +8,7 @@ import type { Box } from '../../page-model.js';
 import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
+import { equations, INLINE_MATH, mathMarkup } from './omml.js';
 
 const EMU_PER_POINT = 12_700;
 
@@ -206,10 +207,22 @@ function shapeItems(node: XmlNode, placeholderType: string | null, box: Box, cha
 
 function paragraphText(p: XmlNode): string {
   let text = '';
+  let math = false;
   for (const node of p.children) {
     if (node.name === 'a:r' || node.name === 'a:fld') text += textOf(child(node, 'a:t') ?? { name: '', attrs: {}, children: [] });
     else if (node.name === 'a:br') text += '\n';
+    else if (node.name === 'mc:AlternateContent') {
+      // An equation (a14:m) is the first choice; its fallback is a picture of it.
+      const equation = child(child(node, 'mc:Choice'), 'a14:m');
+      for (const part of equation?.children ?? []) {
+        if (part.name !== 'm:oMathPara' && part.name !== 'm:oMath') continue;
+        text += equations(part).map((latex) => mathMarkup(latex, false)).join(' ');
+        math = true;
+      }
+    }
   }
+  // An equation alone in its paragraph is a displayed one.
+  if (math && !text.replace(INLINE_MATH, '').trim()) text = text.replace(INLINE_MATH, (inline) => `$${inline}$`);
   return text.replace(/[ \t]+/g, ' ').trim();
 }
 
