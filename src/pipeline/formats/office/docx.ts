@@ -12,6 +12,7 @@ import { readChart } from './chart.js';
 import { equations, INLINE_MATH, mathMarkup } from './omml.js';
 
 interface Style {
+  id: string;
   name: string;
   basedOn: string | null;
   outline: number | null;
@@ -23,6 +24,8 @@ interface Level {
   format: string;
   text: string;
   start: number;
+  /** The paragraph style this level numbers (a heading style linked to a multilevel list). */
+  style: string | undefined;
 }
 
 interface Context {
@@ -176,15 +179,16 @@ function classify(text: string, pPr: XmlNode | undefined, style: Style | undefin
   if (styleName === 'title') return { kind: 'title', text: oneLine(text) };
   const heading = /^heading\s*(\d)$/.exec(styleName);
   const outline = outlineLevel(pPr, style, ctx);
-  if (heading || outline !== null) return { kind: 'heading', level: heading ? Number(heading[1]) : outline! + 1, text: oneLine(text) };
-  if (styleName === 'caption') return { kind: 'caption', text };
-  const numPr = child(pPr, 'w:numPr') ?? numberingOfStyle(style, ctx);
-  const numId = child(numPr, 'w:numId')?.attrs['w:val'];
-  if (numPr && numId && numId !== '0') {
-    const depth = Number(child(numPr, 'w:ilvl')?.attrs['w:val'] ?? 0);
-    return { kind: 'list_item', text, depth, marker: listMarker(numId, depth, ctx) };
+  const numbering = numberingOf(pPr, style, ctx);
+  // The marker is taken (and the list's counter moved on) whatever the paragraph is, as in Word.
+  const marker = numbering ? listMarker(numbering.numId, numbering.depth, ctx) : '';
+  if (heading || outline !== null) {
+    // A numbered heading shows its number ("2.1 Scope"); a bullet before a heading is decoration.
+    const number = numbering && isNumbered(numbering.numId, numbering.depth, ctx) ? `${marker} ` : '';
+    return { kind: 'heading', level: heading ? Number(heading[1]) : outline! + 1, text: number + oneLine(text) };
   }
-  if (/^list bullet/.test(styleName)) return { kind: 'list_item', text, depth: 0, marker: '•' };
+  if (styleName === 'caption') return { kind: 'caption', text };
+  if (numbering && marker) return { kind: 'list_item', text, depth: numbering.depth, marker };
   return { kind: 'paragraph', text };
 }
 
@@ -202,19 +206,43 @@ function outlineLevel(pPr: XmlNode | undefined, style: Style | undefined, ctx: C
   return null;
 }
 
-/** Numbering a paragraph gets from its style chain. */
-function numberingOfStyle(style: Style | undefined, ctx: Context): XmlNode | undefined {
+/**
+ * The list a paragraph is numbered in and its level: its own w:numPr, completed from its style
+ * chain's (a heading style linked to a multilevel list names no level: the level whose w:pStyle
+ * is that style is it). None when there is no list, or numId 0, which turns numbering off.
+ */
+function numberingOf(pPr: XmlNode | undefined, style: Style | undefined, ctx: Context): { numId: string; depth: number } | null {
+  const own = child(pPr, 'w:numPr');
+  let inherited: { numPr: XmlNode; style: Style } | undefined;
   for (let s = style, hops = 0; s && hops < 10; s = s.basedOn ? ctx.styles.get(s.basedOn) : undefined, hops++) {
-    if (s.numPr) return s.numPr;
+    if (s.numPr) {
+      inherited = { numPr: s.numPr, style: s };
+      break;
+    }
   }
-  return undefined;
+  const numId = child(own, 'w:numId')?.attrs['w:val'] ?? child(inherited?.numPr, 'w:numId')?.attrs['w:val'];
+  if (!numId || numId === '0') return null;
+  const ilvl = child(own, 'w:ilvl')?.attrs['w:val'] ?? child(inherited?.numPr, 'w:ilvl')?.attrs['w:val'];
+  if (ilvl !== undefined) return { numId, depth: Math.min(8, Math.max(0, Number(ilvl) || 0)) };
+  const linked = inherited ? (ctx.numbering.get(numId) ?? []).findIndex((level) => level?.style === inherited.style.id) : -1;
+  return { numId, depth: Math.max(0, linked) };
 }
 
-/** The marker Word shows for the next item of a list at a level: a bullet or the formatted number. */
+/** Whether a list level shows a number (not a bullet, not nothing). */
+function isNumbered(numId: string, depth: number, ctx: Context): boolean {
+  const format = ctx.numbering.get(numId)?.[depth]?.format;
+  return format !== undefined && format !== 'bullet' && format !== 'none';
+}
+
+/**
+ * The marker Word shows for the next item of a list at a level: a bullet, the formatted number,
+ * or, for a level without numbers, its text as given (often none).
+ */
 function listMarker(numId: string, depth: number, ctx: Context): string {
   const levels = ctx.numbering.get(numId);
   const level = levels?.[depth];
-  if (!level || level.format === 'bullet' || level.format === 'none') return '•';
+  if (!level || level.format === 'bullet') return '•';
+  if (level.format === 'none') return level.text.replace(/%\d/g, '').trim();
   const counters = ctx.counters.get(numId) ?? [];
   ctx.counters.set(numId, counters);
   counters[depth] = (counters[depth] ?? (levels[depth].start - 1)) + 1;
@@ -431,6 +459,7 @@ function readStyles(styles: XmlNode | null): Map<string, Style> {
     if (!id) continue;
     const outline = child(child(s, 'w:pPr'), 'w:outlineLvl')?.attrs['w:val'];
     out.set(id, {
+      id,
       name: child(s, 'w:name')?.attrs['w:val'] ?? id,
       basedOn: child(s, 'w:basedOn')?.attrs['w:val'] ?? null,
       outline: outline === undefined ? null : Number(outline),
@@ -449,6 +478,7 @@ function readNumbering(numbering: XmlNode | null): Map<string, Level[]> {
         format: child(lvl, 'w:numFmt')?.attrs['w:val'] ?? 'decimal',
         text: child(lvl, 'w:lvlText')?.attrs['w:val'] ?? '%1.',
         start: Number(child(lvl, 'w:start')?.attrs['w:val'] ?? 1),
+        style: child(lvl, 'w:pStyle')?.attrs['w:val'],
       };
     }
     abstract.set(a.attrs['w:abstractNumId'], levels);
