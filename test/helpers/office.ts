@@ -260,13 +260,15 @@ export interface ChartSpec {
   secondKind?: string;
   title?: string;
   categories: string[];
+  /** Categories are numbers cached with this number format (e.g. dates as serial numbers, "mmm yyyy"). */
+  categoryFormat?: string;
   series: { name: string; values: number[] }[];
 }
 
 /** A chart part (c:chartSpace) whose series cache their names, categories and values, as Office saves them. */
 export function chartXml(spec: ChartSpec): string {
-  const cache = (kind: 'str' | 'num', points: string[]) =>
-    `<c:${kind}Ref><c:f>Sheet1!$A$1</c:f><c:${kind}Cache>${kind === 'num' ? '<c:formatCode>General</c:formatCode>' : ''}<c:ptCount val="${points.length}"/>${points
+  const cache = (kind: 'str' | 'num', points: string[], format = 'General') =>
+    `<c:${kind}Ref><c:f>Sheet1!$A$1</c:f><c:${kind}Cache>${kind === 'num' ? `<c:formatCode>${escapeXml(format)}</c:formatCode>` : ''}<c:ptCount val="${points.length}"/>${points
       .map((p, i) => `<c:pt idx="${i}"><c:v>${escapeXml(p)}</c:v></c:pt>`)
       .join('')}</c:${kind}Cache></c:${kind}Ref>`;
   const scatter = (kind: string) => kind === 'scatterChart' || kind === 'bubbleChart';
@@ -275,7 +277,7 @@ export function chartXml(spec: ChartSpec): string {
       .slice(from, to)
       .map(
         (s, i) =>
-          `<c:ser><c:idx val="${from + i}"/><c:order val="${from + i}"/><c:tx>${cache('str', [s.name])}</c:tx>${scatter(kind) ? `<c:xVal>${cache('num', spec.categories)}</c:xVal><c:yVal>${cache('num', s.values.map(String))}</c:yVal>` : `<c:cat>${cache('str', spec.categories)}</c:cat><c:val>${cache('num', s.values.map(String))}</c:val>`}</c:ser>`,
+          `<c:ser><c:idx val="${from + i}"/><c:order val="${from + i}"/><c:tx>${cache('str', [s.name])}</c:tx>${scatter(kind) ? `<c:xVal>${cache('num', spec.categories)}</c:xVal><c:yVal>${cache('num', s.values.map(String))}</c:yVal>` : `<c:cat>${spec.categoryFormat ? cache('num', spec.categories, spec.categoryFormat) : cache('str', spec.categories)}</c:cat><c:val>${cache('num', s.values.map(String))}</c:val>`}</c:ser>`,
       )
       .join('');
   const split = spec.secondKind ? Math.ceil(spec.series.length / 2) : spec.series.length;
