@@ -292,6 +292,8 @@ export interface ReviewComment {
   /** As the file records it (ISO 8601). */
   date?: string;
   text: string;
+  /** Replies (PowerPoint's modern comments keep them in their thread). */
+  replies?: ReviewComment[];
 }
 
 export interface WordSpec {
@@ -368,12 +370,19 @@ export function slideChart(relationshipId: string, y = 1600200): string {
   return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Chart"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="457200" y="${y}"/><a:ext cx="8229600" cy="4000000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${relationshipId}"/></a:graphicData></a:graphic></p:graphicFrame>`;
 }
 
-/** A deck of the given slides, with their notes pages, comments and charts. */
-export function presentationPackage(slides: SlideSpec[]): Uint8Array {
+/**
+ * A deck of the given slides, with their notes pages, comments and charts. Comments are written
+ * as PowerPoint 2019 and later writes them (`modern`: threads with replies, ppt/authors.xml) or
+ * as earlier versions did (ppt/commentAuthors.xml, one p:cm each).
+ */
+export function presentationPackage(slides: SlideSpec[], comments: 'classic' | 'modern' = 'classic'): Uint8Array {
   const parts: Record<string, string | Uint8Array> = {};
   const overrides: [string, string][] = [['ppt/presentation.xml', `${CT}.presentationml.presentation.main+xml`]];
   const rels: { id: string; type: string; target: string }[] = [{ id: 'rId1', type: 'slideMaster', target: 'slideMasters/slideMaster1.xml' }];
-  const authors = [...new Map(slides.flatMap((s) => s.comments ?? []).map((c) => [c.author, c])).values()];
+  const authors = [...new Map(slides.flatMap((s) => (s.comments ?? []).flatMap((c) => [c, ...(c.replies ?? [])])).map((c) => [c.author, c])).values()];
+  const authorId = (name: string) => `{A0000000-0000-0000-0000-${String(authors.findIndex((a) => a.author === name)).padStart(12, '0')}}`;
+  const P188 = 'xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+  const modernBody = (text: string) => `<p188:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>${escapeXml(text)}</a:t></a:r></a:p></p188:txBody>`;
   slides.forEach((slide, s) => {
     const n = s + 1;
     const slideRels: { id: string; type: string; target: string }[] = [{ id: 'rId1', type: 'slideLayout', target: '../slideLayouts/slideLayout1.xml' }];
@@ -388,7 +397,17 @@ export function presentationPackage(slides: SlideSpec[]): Uint8Array {
       slideRels.push({ id: 'rIdNotes', type: 'notesSlide', target: `../notesSlides/notesSlide${n}.xml` });
       overrides.push([notesPart, `${CT}.presentationml.notesSlide+xml`]);
     }
-    if (slide.comments) {
+    if (slide.comments && comments === 'modern') {
+      const commentsPart = `ppt/comments/modernComment_${n}.xml`;
+      parts[commentsPart] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p188:cmLst ${P188}>${slide.comments
+        .map(
+          (c, i) =>
+            `<p188:cm id="{C0000000-0000-0000-0000-${String(i).padStart(12, '0')}}" authorId="${authorId(c.author)}"${c.date ? ` created="${c.date}"` : ''}>${c.replies?.length ? `<p188:replyLst>${c.replies.map((r, k) => `<p188:reply id="{D0000000-0000-0000-0000-${String(k).padStart(12, '0')}}" authorId="${authorId(r.author)}"${r.date ? ` created="${r.date}"` : ''}>${modernBody(r.text)}</p188:reply>`).join('')}</p188:replyLst>` : ''}${modernBody(c.text)}</p188:cm>`,
+        )
+        .join('')}</p188:cmLst>`;
+      slideRels.push({ id: 'rIdComments', type: 'x/modernComments', target: `../comments/modernComment_${n}.xml` });
+      overrides.push([commentsPart, 'application/vnd.ms-powerpoint.comments+xml']);
+    } else if (slide.comments) {
       const commentsPart = `ppt/comments/comment${n}.xml`;
       parts[commentsPart] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:cmLst ${P}>${slide.comments
         .map((c, i) => `<p:cm authorId="${authors.findIndex((a) => a.author === c.author)}"${c.date ? ` dt="${c.date}"` : ''} idx="${i + 1}"><p:pos x="10" y="10"/><p:text>${escapeXml(c.text)}</p:text></p:cm>`)
@@ -401,10 +420,16 @@ export function presentationPackage(slides: SlideSpec[]): Uint8Array {
       slideRels.push({ id, type: 'chart', target: `../charts/chart-${n}-${id}.xml` });
       overrides.push([`ppt/charts/chart-${n}-${id}.xml`, `${CT}.drawingml.chart+xml`]);
     }
-    parts[`ppt/slides/_rels/slide${n}.xml.rels`] = relationships(slideRels);
+    parts[`ppt/slides/_rels/slide${n}.xml.rels`] = relationships(slideRels).replace(`${REL}/x/modernComments`, 'http://schemas.microsoft.com/office/2018/10/relationships/comments');
     rels.push({ id: `rId${n + 1}`, type: 'slide', target: `slides/slide${n}.xml` });
   });
-  if (authors.length) {
+  if (authors.length && comments === 'modern') {
+    parts['ppt/authors.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p188:authorLst ${P188}>${authors
+      .map((a) => `<p188:author id="${authorId(a.author)}" name="${escapeXml(a.author)}" initials="${escapeXml(a.initials ?? '')}" userId="${escapeXml(a.author)}" providerId="None"/>`)
+      .join('')}</p188:authorLst>`;
+    rels.push({ id: 'rIdAuthors', type: 'x/authors', target: 'authors.xml' });
+    overrides.push(['ppt/authors.xml', 'application/vnd.ms-powerpoint.authors+xml']);
+  } else if (authors.length) {
     parts['ppt/commentAuthors.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:cmAuthorLst ${P}>${authors
       .map((a, i) => `<p:cmAuthor id="${i}" name="${escapeXml(a.author)}" initials="${escapeXml(a.initials ?? '')}" lastIdx="1" clrIdx="${i}"/>`)
       .join('')}</p:cmAuthorLst>`;
@@ -414,7 +439,7 @@ export function presentationPackage(slides: SlideSpec[]): Uint8Array {
   parts['ppt/presentation.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:presentation ${P}><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst><p:sldIdLst>${slides
     .map((_, s) => `<p:sldId id="${256 + s}" r:id="rId${s + 2}"/>`)
     .join('')}</p:sldIdLst><p:sldSz cx="9144000" cy="6858000"/></p:presentation>`;
-  parts['ppt/_rels/presentation.xml.rels'] = relationships(rels);
+  parts['ppt/_rels/presentation.xml.rels'] = relationships(rels).replace(`${REL}/x/authors`, 'http://schemas.microsoft.com/office/2018/10/relationships/authors');
   parts['ppt/slideLayouts/slideLayout1.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:sldLayout ${P}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/></p:spTree></p:cSld></p:sldLayout>`;
   parts['ppt/slideLayouts/_rels/slideLayout1.xml.rels'] = relationships([{ id: 'rId1', type: 'slideMaster', target: '../slideMasters/slideMaster1.xml' }]);
   parts['ppt/slideMasters/slideMaster1.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:sldMaster ${P}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/></p:spTree></p:cSld></p:sldMaster>`;

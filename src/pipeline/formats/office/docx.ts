@@ -2,11 +2,13 @@
 // outline levels), paragraphs, list items (numbering definitions give bullets, numbers and
 // nesting), tables (merged cells from gridSpan and vMerge; nested tables read into their cell),
 // text boxes, figures with their captions, footnotes at the end of the page that cites them,
-// hyperlinks' text, and equations as LaTeX (omml.ts). Headers, footers and comments live in other parts and stay out. Pages follow
+// hyperlinks' text, equations as LaTeX (omml.ts), and reviewer comments at the end of the page
+// holding their anchor (comments.ts). Headers and footers stay out. Pages follow
 // DECISIONS D9: where Word last laid the document out (rendered page breaks), else at explicit
 // page breaks. Written against the XML because no JavaScript library keeps these: mammoth (the
 // usual choice) drops page breaks and text boxes and flattens numbering into HTML lists.
-import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
+import { child, children, descendants, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
+import { commentItems, type ReviewComment } from './comments.js';
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
 import { equations, INLINE_MATH, mathMarkup } from './omml.js';
@@ -35,6 +37,12 @@ interface Context {
   footnotes: Map<string, string>;
   /** Footnotes cited on the page being read. */
   cited: string[];
+  /** Reviewer comments (word/comments.xml) by id. */
+  comments: Map<string, ReviewComment>;
+  /** Comments anchored on the page being read, in the order of their anchors. */
+  commented: string[];
+  /** Comments already given a page. */
+  placed: Set<string>;
   pages: OfficeItem[][];
   /** Reads a chart part by the document's relationship id. */
   chart: (relationshipId: string) => OfficeItem[];
@@ -45,7 +53,7 @@ interface Context {
 const DOCUMENT = 'word/document.xml';
 
 export function readDocx(bytes: Uint8Array): OfficeItem[][] {
-  const pkg = OfficePackage.open(bytes, (name) => /^word\/(document|styles|numbering|footnotes)\.xml$/.test(name) || /^word\/(charts\/[^/]+\.xml|_rels\/document\.xml\.rels|charts\/_rels\/.+)$/.test(name));
+  const pkg = OfficePackage.open(bytes, (name) => /^word\/(document|styles|numbering|footnotes|comments)\.xml$/.test(name) || /^word\/(charts\/[^/]+\.xml|_rels\/document\.xml\.rels|charts\/_rels\/.+)$/.test(name));
   const body = pkg.bytes(DOCUMENT);
   if (!body) throw new OfficeReadError('the file has no word/document.xml; it is not a Word document');
   const rels = pkg.relationships(DOCUMENT);
@@ -55,6 +63,9 @@ export function readDocx(bytes: Uint8Array): OfficeItem[][] {
     counters: new Map(),
     footnotes: readFootnotes(pkg.xml('word/footnotes.xml')),
     cited: [],
+    comments: readComments(pkg.xml('word/comments.xml')),
+    commented: [],
+    placed: new Set(),
     pages: [[]],
     breaks: Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes('w:lastRenderedPageBreak') ? 'rendered' : 'explicit',
     chart: (id) => {
@@ -79,6 +90,8 @@ export function readDocx(bytes: Uint8Array): OfficeItem[][] {
   if (!rest) throw new OfficeReadError('the Word document has no body');
   // A body without a w:body element of that name was parsed whole.
   readBlocks(rest.children, ctx);
+  // A comment whose anchor is nowhere in the body (deleted with its text) ends the document.
+  for (const id of ctx.comments.keys()) comment(id, ctx);
   endPage(ctx);
   const pages = ctx.pages.filter((p) => p.length > 0);
   return pages.length ? pages : [[]];
@@ -108,6 +121,15 @@ function endPage(ctx: Context): void {
     if (text) current(ctx).push({ kind: 'footnote', text });
   }
   ctx.cited = [];
+  current(ctx).push(...commentItems(ctx.commented.map((id) => ctx.comments.get(id)!)));
+  ctx.commented.length = 0;
+}
+
+/** A comment's anchor met: the comment ends the page being read (once, at its first anchor). */
+function comment(id: string | undefined, ctx: Context): void {
+  if (id === undefined || ctx.placed.has(id) || !ctx.comments.has(id)) return;
+  ctx.placed.add(id);
+  ctx.commented.push(id);
 }
 
 function newPage(ctx: Context): void {
@@ -302,6 +324,9 @@ function collectRuns(nodes: XmlNode[], parts: ParagraphParts, ctx: Context): voi
       case 'w:sdt':
         collectRuns(child(node, 'w:sdtContent')?.children ?? [], parts, ctx);
         break;
+      case 'w:commentRangeStart':
+        comment(node.attrs['w:id'], ctx);
+        break;
       case 'm:oMath':
         parts.text += equations(node).map((latex) => mathMarkup(latex, false)).join('');
         parts.equations++;
@@ -340,6 +365,9 @@ function readRun(run: XmlNode, parts: ParagraphParts, ctx: Context): void {
         break;
       case 'w:sym':
         parts.text += symbol(node.attrs['w:char']);
+        break;
+      case 'w:commentReference':
+        comment(node.attrs['w:id'], ctx);
         break;
       case 'w:footnoteReference': {
         const id = node.attrs['w:id'];
@@ -487,6 +515,19 @@ function readNumbering(numbering: XmlNode | null): Map<string, Level[]> {
   for (const num of children(numbering ?? undefined, 'w:num')) {
     const id = child(num, 'w:abstractNumId')?.attrs['w:val'];
     if (id !== undefined && abstract.has(id)) out.set(num.attrs['w:numId'], abstract.get(id)!);
+  }
+  return out;
+}
+
+/** Comments by id: who wrote them, when, and their paragraphs' text. */
+function readComments(comments: XmlNode | null): Map<string, ReviewComment> {
+  const out = new Map<string, ReviewComment>();
+  for (const c of children(comments ?? undefined, 'w:comment')) {
+    const text = descendants(c, 'w:p')
+      .map((p) => descendants(p, 'w:t').map(textOf).join('').trim())
+      .filter(Boolean)
+      .join(' ');
+    out.set(c.attrs['w:id'], { author: c.attrs['w:author'], initials: c.attrs['w:initials'], date: c.attrs['w:date'], text });
   }
   return out;
 }
