@@ -56,7 +56,7 @@ describe('equations in Word documents', () => {
     const bars = `<m:bar><m:barPr><m:pos m:val="top"/></m:barPr>${e(r('z'))}</m:bar><m:bar>${e(r('w'))}</m:bar>`;
     const brace = `<m:groupChr>${e(r('a+b'))}</m:groupChr>`;
     expect(paragraphs(display(matrix) + display(accents) + display(bars) + display(brace))).toEqual([
-      '$$\\left(\\begin{matrix}1 & 0 \\\\ 0 & 1\\end{matrix}\\right)$$',
+      '$$\\left(\\begin{matrix}1&0\\\\0&1\\end{matrix}\\right)$$',
       '$$\\hat{x}\\vec{v}$$',
       '$$\\overline{z}\\underline{w}$$',
       '$$\\underbrace{a+b}$$',

@@ -130,7 +130,7 @@ function element(node: XmlNode, scope: Scope): string {
       return matrix(node, scope);
     case 'eqArr': {
       const rows = node.children.filter((c) => local(c.name) === 'e').map((e) => convert(e.children, { ...scope, aligned: true }).trim());
-      return `\\begin{aligned}${rows.join(' \\\\ ')}\\end{aligned}`;
+      return `\\begin{aligned}${rows.join('\\\\')}\\end{aligned}`;
     }
     default:
       // m:oMath, m:box and the arguments (m:e, m:num, m:sub, ...) read as their content.
@@ -226,8 +226,8 @@ function groupCharacter(node: XmlNode, scope: Scope): string {
 function matrix(node: XmlNode, scope: Scope): string {
   const rows = node.children
     .filter((c) => local(c.name) === 'mr')
-    .map((row) => row.children.filter((c) => local(c.name) === 'e').map((e) => convert(e.children, scope).trim()).join(' & '));
-  return `\\begin{matrix}${rows.join(' \\\\ ')}\\end{matrix}`;
+    .map((row) => row.children.filter((c) => local(c.name) === 'e').map((e) => convert(e.children, scope).trim()).join('&'));
+  return `\\begin{matrix}${rows.join('\\\\')}\\end{matrix}`;
 }
 
 /** Function names LaTeX sets upright as operators of their own. */
