@@ -39,13 +39,13 @@ describe('equations in Word documents', () => {
     const brackets = `<m:d><m:dPr><m:begChr m:val="["/><m:endChr m:val="]"/></m:dPr>${e(r('a'))}${e(r('b'))}</m:d>`;
     const cases = `<m:d><m:dPr><m:begChr m:val="{"/><m:endChr m:val=""/></m:dPr>${e(r('x'))}</m:d>`;
     const sine = `<m:func><m:fName>${r('sin', 'p')}</m:fName>${e(r('θ'))}</m:func>`;
-    const log = `<m:func><m:fName><m:sSub>${e(r('log', 'p'))}<m:sub>${r('2')}</m:sub></m:sSub></m:fName>${e(`<m:d>${e(r('x'))}</m:d>`)}</m:func>`;
+    const log = `<m:func><m:fName><m:sSub>${e(r('log', 'p'))}<m:sub>${r('ab')}</m:sub></m:sSub></m:fName>${e(`<m:d>${e(r('x'))}</m:d>`)}</m:func>`;
     const limit = `<m:func><m:fName><m:limLow>${e(r('lim', 'p'))}<m:lim>${r('n→∞')}</m:lim></m:limLow></m:fName>${e(r('a'))}</m:func>`;
     expect(paragraphs(display(brackets) + display(cases) + display(sine) + display(log) + display(limit))).toEqual([
       '$$\\left[a|b\\right]$$',
       '$$\\left\\{x\\right.$$',
       '$$\\sin\\theta$$',
-      '$$\\log_{2}\\left(x\\right)$$',
+      '$$\\log_{ab}\\left(x\\right)$$',
       '$$\\lim_{n\\to\\infty}a$$',
     ]);
   });

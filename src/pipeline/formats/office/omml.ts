@@ -60,7 +60,9 @@ function flag(node: XmlNode, props: string, name: string): boolean {
 
 function argument(node: XmlNode, name: string, scope: Scope): string {
   const arg = childOf(node, name);
-  return arg ? convert(arg.children, scope).trim() : '';
+  // Only a function name and the base it is scripted on name the function (log, not its base 2).
+  const inner = name === 'e' || name === 'fName' ? scope : { ...scope, functionName: false };
+  return arg ? convert(arg.children, inner).trim() : '';
 }
 
 /** Concatenates LaTeX, with a space where a command name would run into a following letter. */
