@@ -3,6 +3,7 @@
 // percentages, currency, decimals) applied with SSF, SheetJS's implementation of Excel's format
 // language; formulas by their saved results. Merged ranges become spanning cells. Blank rows and
 // columns across the used range cut a sheet into its separate tables, as a reader sees them.
+// Charts read as chart.ts says; the sheet's comments (notes and threaded) end its page (comments.ts).
 // Written against the sheet XML because the JavaScript workbook libraries either ignore number
 // formats when giving a cell's text (exceljs) or are not kept on npm (SheetJS).
 import SSF from 'ssf';
