@@ -7,6 +7,7 @@ import CFB from 'cfb';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, CORPUS, Installation, type Server } from '../helpers/folio.js';
+import { presentationPackage, wordChart, wordPackage, workbookPackage } from '../helpers/office.js';
 
 let install: Installation;
 let server: Server;
@@ -68,8 +69,8 @@ describe('XLSX', () => {
     expect(pages.map((p: any) => p.text.split('\n')[0])).toEqual(['Sheet1', 'Sheet2', 'Sheet3', 'Sheet4'].slice(0, pages.length));
     expect(pages[0].tables[0].rows[0]).toEqual(['first', 'second', 'third']);
     expect(pages[1].tables.length).toBeGreaterThanOrEqual(3);
-    // A chart's cached data follows its [FIGURE] marker as a table.
-    expect(pages[1].text).toContain("[FIGURE]\n\n'col-3'\n\n|  | col-3 |");
+    // A chart's title, its kind and its cached data as a table follow its [FIGURE] marker.
+    expect(pages[1].text).toContain("[FIGURE]\n\n'col-3'\n\nLine chart\n\n|  | col-3 |");
     const formats = await read('data.xlsx', await office('docling-xlsx_07_gap_tolerance_-xlsx/xlsx_07_gap_tolerance_.xlsx'));
     // The cell holds 1 with the number format \1\.0# : Excel shows 1.01.
     expect(formats.pages[0].text).toContain('| 1.01 |');
@@ -96,6 +97,42 @@ describe('PPTX', () => {
     expect(pages[0].tables).toEqual([]);
     expect(pages[0].text).toContain('R1 True False False True True');
     expect(pages[0].text).not.toContain('|');
+  });
+});
+
+describe('equations, charts and reviewer comments (issue 23)', () => {
+  it('gives a Word equation as LaTeX, a chart as its title, kind and data, and a comment as a footnote ending its page', async () => {
+    const r = (text: string) => `<m:r><m:t xml:space="preserve">${text}</m:t></m:r>`;
+    const body = [
+      `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Growth</w:t></w:r></w:p>`,
+      `<w:p><w:commentRangeStart w:id="0"/><w:r><w:t xml:space="preserve">The mean is </w:t></w:r><m:oMath><m:acc>${'<m:e>' + r('x') + '</m:e>'}</m:acc></m:oMath><w:r><w:t>.</w:t></w:r><w:commentRangeEnd w:id="0"/><w:r><w:commentReference w:id="0"/></w:r></w:p>`,
+      `<w:p><m:oMathPara><m:oMath><m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${r('i=1')}</m:sub><m:sup>${r('n')}</m:sup><m:e><m:f><m:num>${r('x')}</m:num><m:den>${r('n')}</m:den></m:f></m:e></m:nary></m:oMath></m:oMathPara></w:p>`,
+      wordChart('rIdChart1'),
+    ].join('');
+    const docx = wordPackage({
+      body,
+      comments: [{ author: 'Jane Editor', initials: 'JE', date: '2026-01-04T05:48:07Z', text: 'Arithmetic mean?' }],
+      charts: { rIdChart1: { kind: 'lineChart', title: 'Sales by quarter', categories: ['Q1', 'Q2'], series: [{ name: 'North', values: [10, 12.5] }] } },
+    });
+    const { doc, pages, markdown } = await read('growth.docx', docx, { markdown: true });
+    expect(doc.status).toBe('completed');
+    expect(pages[0].text).toContain('The mean is $\\hat{x}$.');
+    expect(markdown).toContain('$$\\sum_{i=1}^{n}\\frac{x}{n}$$');
+    expect(markdown).toContain('Sales by quarter\n\nLine chart\n\n|  | North |');
+    expect(pages[0].tables[0]).toMatchObject({ rows: [['', 'North'], ['Q1', '10'], ['Q2', '12.5']] });
+    const last = pages[0].layout.at(-1);
+    expect(last).toMatchObject({ type: 'footnote', text: '[author: Jane Editor (JE), time: 2026-01-04T05:48:07.000+00:00]: Arithmetic mean?' });
+    expect(markdown.trimEnd().endsWith('[author: Jane Editor (JE), time: 2026-01-04T05:48:07.000+00:00]: Arithmetic mean?')).toBe(true);
+  });
+
+  it("ends a sheet and a slide with their comments, and leaves a slide's speaker notes out", async () => {
+    const xlsx = workbookPackage([{ name: 'Ducks', cells: { A1: 'Year', B1: 'Count', A2: 2019, B2: 120 }, threads: { B2: [{ author: 'Jane Smith (JS)', date: '2026-06-18T17:12:37.41', text: 'Highest count' }] } }]);
+    const sheet = await read('ducks.xlsx', xlsx);
+    expect(sheet.pages[0].text.endsWith('[author: Jane Smith (JS), time: 2026-06-18T17:12:37.410]: Highest count')).toBe(true);
+    const pptx = presentationPackage([{ title: 'Plan', bullets: ['Hire'], notes: ['Say hiring comes first.'], comments: [{ author: 'John Reviewer', initials: 'JR', text: 'Budget?' }] }], 'modern');
+    const deck = await read('plan.pptx', pptx);
+    expect(deck.pages[0].text).toContain('[author: John Reviewer (JR)]: Budget?');
+    expect(deck.pages[0].text).not.toContain('Say hiring comes first');
   });
 });
 

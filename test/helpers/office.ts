@@ -246,3 +246,280 @@ export function pptxPackage(spec: PptxSpec, level: 0 | 1 | 6 = 6): Uint8Array {
   overrides.push(['ppt/slideLayouts/slideLayout1.xml', `${CT}.presentationml.slideLayout+xml`], ['ppt/slideMasters/slideMaster1.xml', `${CT}.presentationml.slideMaster+xml`]);
   return officeZip(parts, overrides, level);
 }
+
+// Small packages with the content kinds the readers have rules for (issue 23): equations, reviewer
+// comments, speaker notes and charts, written as Word, PowerPoint and Excel write them.
+
+const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+const C = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+
+export interface ChartSpec {
+  /** The plot element: barChart, lineChart, pieChart, scatterChart, ... */
+  kind: string;
+  /** A second plot drawn in the same chart (a combination chart). */
+  secondKind?: string;
+  title?: string;
+  categories: string[];
+  /** Categories are numbers cached with this number format (e.g. dates as serial numbers, "mmm yyyy"). */
+  categoryFormat?: string;
+  series: { name: string; values: number[] }[];
+}
+
+/** A chart part (c:chartSpace) whose series cache their names, categories and values, as Office saves them. */
+export function chartXml(spec: ChartSpec): string {
+  const cache = (kind: 'str' | 'num', points: string[], format = 'General') =>
+    `<c:${kind}Ref><c:f>Sheet1!$A$1</c:f><c:${kind}Cache>${kind === 'num' ? `<c:formatCode>${escapeXml(format)}</c:formatCode>` : ''}<c:ptCount val="${points.length}"/>${points
+      .map((p, i) => `<c:pt idx="${i}"><c:v>${escapeXml(p)}</c:v></c:pt>`)
+      .join('')}</c:${kind}Cache></c:${kind}Ref>`;
+  const scatter = (kind: string) => kind === 'scatterChart' || kind === 'bubbleChart';
+  const series = (kind: string, from: number, to: number) =>
+    spec.series
+      .slice(from, to)
+      .map(
+        (s, i) =>
+          `<c:ser><c:idx val="${from + i}"/><c:order val="${from + i}"/><c:tx>${cache('str', [s.name])}</c:tx>${scatter(kind) ? `<c:xVal>${cache('num', spec.categories)}</c:xVal><c:yVal>${cache('num', s.values.map(String))}</c:yVal>` : `<c:cat>${spec.categoryFormat ? cache('num', spec.categories, spec.categoryFormat) : cache('str', spec.categories)}</c:cat><c:val>${cache('num', s.values.map(String))}</c:val>`}</c:ser>`,
+      )
+      .join('');
+  const split = spec.secondKind ? Math.ceil(spec.series.length / 2) : spec.series.length;
+  const plots = `<c:${spec.kind}>${series(spec.kind, 0, split)}</c:${spec.kind}>${spec.secondKind ? `<c:${spec.secondKind}>${series(spec.secondKind, split, spec.series.length)}</c:${spec.secondKind}>` : ''}`;
+  const title = spec.title ? `<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>${escapeXml(spec.title)}</a:t></a:r></a:p></c:rich></c:tx></c:title><c:autoTitleDeleted val="0"/>` : '<c:autoTitleDeleted val="1"/>';
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<c:chartSpace ${C} xmlns:r="${NS_R}"><c:chart>${title}<c:plotArea><c:layout/>${plots}</c:plotArea></c:chart></c:chartSpace>`;
+}
+
+export interface ReviewComment {
+  author: string;
+  initials?: string;
+  /** As the file records it (ISO 8601). */
+  date?: string;
+  text: string;
+  /** Replies (PowerPoint's modern comments keep them in their thread). */
+  replies?: ReviewComment[];
+}
+
+export interface WordSpec {
+  /** The body (paragraphs, tables); the w:, m: and r: prefixes are declared. */
+  body: string;
+  /** w:abstractNum and w:num elements. */
+  numbering?: string;
+  /** w:style elements. */
+  styles?: string;
+  /** word/comments.xml, by w:id from 0; the body places them with w:commentReference. */
+  comments?: ReviewComment[];
+  /** Chart parts by the relationship id the body's c:chart elements use. */
+  charts?: Record<string, ChartSpec>;
+}
+
+/** A Word document of the given body, with its numbering, styles, comments and charts. */
+export function wordPackage(spec: WordSpec): Uint8Array {
+  const ns = `${W} ${M} xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"`;
+  const rels: { id: string; type: string; target: string }[] = [{ id: 'rIdStyles', type: 'styles', target: 'styles.xml' }];
+  const overrides: [string, string][] = [
+    ['word/document.xml', `${CT}.wordprocessingml.document.main+xml`],
+    ['word/styles.xml', `${CT}.wordprocessingml.styles+xml`],
+  ];
+  const parts: Record<string, string | Uint8Array> = {
+    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document ${ns}><w:body>${spec.body}<w:sectPr/></w:body></w:document>`,
+    'word/styles.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:styles ${W}><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>${spec.styles ?? ''}</w:styles>`,
+    '_rels/.rels': PACKAGE_RELS('word/document.xml'),
+  };
+  if (spec.numbering) {
+    parts['word/numbering.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:numbering ${W}>${spec.numbering}</w:numbering>`;
+    rels.push({ id: 'rIdNumbering', type: 'numbering', target: 'numbering.xml' });
+    overrides.push(['word/numbering.xml', `${CT}.wordprocessingml.numbering+xml`]);
+  }
+  if (spec.comments) {
+    parts['word/comments.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:comments ${W}>${spec.comments
+      .map(
+        (c, id) =>
+          `<w:comment w:id="${id}" w:author="${escapeXml(c.author)}"${c.initials ? ` w:initials="${escapeXml(c.initials)}"` : ''}${c.date ? ` w:date="${c.date}"` : ''}><w:p><w:r><w:annotationRef/></w:r><w:r><w:t xml:space="preserve">${escapeXml(c.text)}</w:t></w:r></w:p></w:comment>`,
+      )
+      .join('')}</w:comments>`;
+    rels.push({ id: 'rIdComments', type: 'comments', target: 'comments.xml' });
+    overrides.push(['word/comments.xml', `${CT}.wordprocessingml.comments+xml`]);
+  }
+  for (const [id, chart] of Object.entries(spec.charts ?? {})) {
+    parts[`word/charts/${id}.xml`] = chartXml(chart);
+    rels.push({ id, type: 'chart', target: `charts/${id}.xml` });
+    overrides.push([`word/charts/${id}.xml`, `${CT}.drawingml.chart+xml`]);
+  }
+  parts['word/_rels/document.xml.rels'] = relationships(rels);
+  return officeZip(parts, overrides);
+}
+
+/** A paragraph of the body holding a chart drawn inline (as Word anchors one). */
+export function wordChart(relationshipId: string): string {
+  return `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="${relationshipId}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+}
+
+export interface SlideSpec {
+  title: string;
+  /** Body placeholder paragraphs. */
+  bullets?: string[];
+  /** Extra shapes of the slide tree, as given. */
+  shapes?: string;
+  /** Speaker notes, one paragraph each. */
+  notes?: string[];
+  /** Comments on the slide (PowerPoint's comment parts, authors in ppt/commentAuthors.xml). */
+  comments?: ReviewComment[];
+  /** Charts by the relationship id the slide's graphic frames use. */
+  charts?: Record<string, ChartSpec>;
+}
+
+/** A graphic frame of a slide holding a chart, at the given top (EMU). */
+export function slideChart(relationshipId: string, y = 1600200): string {
+  return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Chart"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="457200" y="${y}"/><a:ext cx="8229600" cy="4000000"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${relationshipId}"/></a:graphicData></a:graphic></p:graphicFrame>`;
+}
+
+/**
+ * A deck of the given slides, with their notes pages, comments and charts. Comments are written
+ * as PowerPoint 2019 and later writes them (`modern`: threads with replies, ppt/authors.xml) or
+ * as earlier versions did (ppt/commentAuthors.xml, one p:cm each).
+ */
+export function presentationPackage(slides: SlideSpec[], comments: 'classic' | 'modern' = 'classic'): Uint8Array {
+  const parts: Record<string, string | Uint8Array> = {};
+  const overrides: [string, string][] = [['ppt/presentation.xml', `${CT}.presentationml.presentation.main+xml`]];
+  const rels: { id: string; type: string; target: string }[] = [{ id: 'rId1', type: 'slideMaster', target: 'slideMasters/slideMaster1.xml' }];
+  const authors = [...new Map(slides.flatMap((s) => (s.comments ?? []).flatMap((c) => [c, ...(c.replies ?? [])])).map((c) => [c.author, c])).values()];
+  const authorId = (name: string) => `{A0000000-0000-0000-0000-${String(authors.findIndex((a) => a.author === name)).padStart(12, '0')}}`;
+  const P188 = 'xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+  const modernBody = (text: string) => `<p188:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>${escapeXml(text)}</a:t></a:r></a:p></p188:txBody>`;
+  slides.forEach((slide, s) => {
+    const n = s + 1;
+    const slideRels: { id: string; type: string; target: string }[] = [{ id: 'rId1', type: 'slideLayout', target: '../slideLayouts/slideLayout1.xml' }];
+    const body = slide.bullets ? shape(3, 'body', 457200, 1600200, 8229600, 3000000, slide.bullets) : '';
+    parts[`ppt/slides/slide${n}.xml`] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:sld ${P}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shape(2, 'title', 457200, 274638, 8229600, 1143000, [slide.title])}${body}${slide.shapes ?? ''}</p:spTree></p:cSld></p:sld>`;
+    overrides.push([`ppt/slides/slide${n}.xml`, `${CT}.presentationml.slide+xml`]);
+    if (slide.notes) {
+      const notesPart = `ppt/notesSlides/notesSlide${n}.xml`;
+      // A notes page holds the slide image placeholder and the notes body placeholder.
+      parts[notesPart] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:notes ${P}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/><p:sp><p:nvSpPr><p:cNvPr id="2" name="Slide Image"/><p:cNvSpPr/><p:nvPr><p:ph type="sldImg"/></p:nvPr></p:nvSpPr><p:spPr/></p:sp>${shape(3, 'body', 685800, 4400550, 5486400, 3600450, slide.notes)}<p:sp><p:nvSpPr><p:cNvPr id="4" name="Slide Number"/><p:cNvSpPr/><p:nvPr><p:ph type="sldNum" idx="5"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>${n}</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:notes>`;
+      parts[`ppt/notesSlides/_rels/notesSlide${n}.xml.rels`] = relationships([{ id: 'rId1', type: 'slide', target: `../slides/slide${n}.xml` }]);
+      slideRels.push({ id: 'rIdNotes', type: 'notesSlide', target: `../notesSlides/notesSlide${n}.xml` });
+      overrides.push([notesPart, `${CT}.presentationml.notesSlide+xml`]);
+    }
+    if (slide.comments && comments === 'modern') {
+      const commentsPart = `ppt/comments/modernComment_${n}.xml`;
+      parts[commentsPart] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p188:cmLst ${P188}>${slide.comments
+        .map(
+          (c, i) =>
+            `<p188:cm id="{C0000000-0000-0000-0000-${String(i).padStart(12, '0')}}" authorId="${authorId(c.author)}"${c.date ? ` created="${c.date}"` : ''}>${c.replies?.length ? `<p188:replyLst>${c.replies.map((r, k) => `<p188:reply id="{D0000000-0000-0000-0000-${String(k).padStart(12, '0')}}" authorId="${authorId(r.author)}"${r.date ? ` created="${r.date}"` : ''}>${modernBody(r.text)}</p188:reply>`).join('')}</p188:replyLst>` : ''}${modernBody(c.text)}</p188:cm>`,
+        )
+        .join('')}</p188:cmLst>`;
+      slideRels.push({ id: 'rIdComments', type: 'x/modernComments', target: `../comments/modernComment_${n}.xml` });
+      overrides.push([commentsPart, 'application/vnd.ms-powerpoint.comments+xml']);
+    } else if (slide.comments) {
+      const commentsPart = `ppt/comments/comment${n}.xml`;
+      parts[commentsPart] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:cmLst ${P}>${slide.comments
+        .map((c, i) => `<p:cm authorId="${authors.findIndex((a) => a.author === c.author)}"${c.date ? ` dt="${c.date}"` : ''} idx="${i + 1}"><p:pos x="10" y="10"/><p:text>${escapeXml(c.text)}</p:text></p:cm>`)
+        .join('')}</p:cmLst>`;
+      slideRels.push({ id: 'rIdComments', type: 'comments', target: `../comments/comment${n}.xml` });
+      overrides.push([commentsPart, `${CT}.presentationml.comments+xml`]);
+    }
+    for (const [id, chart] of Object.entries(slide.charts ?? {})) {
+      parts[`ppt/charts/chart-${n}-${id}.xml`] = chartXml(chart);
+      slideRels.push({ id, type: 'chart', target: `../charts/chart-${n}-${id}.xml` });
+      overrides.push([`ppt/charts/chart-${n}-${id}.xml`, `${CT}.drawingml.chart+xml`]);
+    }
+    parts[`ppt/slides/_rels/slide${n}.xml.rels`] = relationships(slideRels).replace(`${REL}/x/modernComments`, 'http://schemas.microsoft.com/office/2018/10/relationships/comments');
+    rels.push({ id: `rId${n + 1}`, type: 'slide', target: `slides/slide${n}.xml` });
+  });
+  if (authors.length && comments === 'modern') {
+    parts['ppt/authors.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p188:authorLst ${P188}>${authors
+      .map((a) => `<p188:author id="${authorId(a.author)}" name="${escapeXml(a.author)}" initials="${escapeXml(a.initials ?? '')}" userId="${escapeXml(a.author)}" providerId="None"/>`)
+      .join('')}</p188:authorLst>`;
+    rels.push({ id: 'rIdAuthors', type: 'x/authors', target: 'authors.xml' });
+    overrides.push(['ppt/authors.xml', 'application/vnd.ms-powerpoint.authors+xml']);
+  } else if (authors.length) {
+    parts['ppt/commentAuthors.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:cmAuthorLst ${P}>${authors
+      .map((a, i) => `<p:cmAuthor id="${i}" name="${escapeXml(a.author)}" initials="${escapeXml(a.initials ?? '')}" lastIdx="1" clrIdx="${i}"/>`)
+      .join('')}</p:cmAuthorLst>`;
+    rels.push({ id: 'rIdAuthors', type: 'commentAuthors', target: 'commentAuthors.xml' });
+    overrides.push(['ppt/commentAuthors.xml', `${CT}.presentationml.commentAuthors+xml`]);
+  }
+  parts['ppt/presentation.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:presentation ${P}><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst><p:sldIdLst>${slides
+    .map((_, s) => `<p:sldId id="${256 + s}" r:id="rId${s + 2}"/>`)
+    .join('')}</p:sldIdLst><p:sldSz cx="9144000" cy="6858000"/></p:presentation>`;
+  parts['ppt/_rels/presentation.xml.rels'] = relationships(rels).replace(`${REL}/x/authors`, 'http://schemas.microsoft.com/office/2018/10/relationships/authors');
+  parts['ppt/slideLayouts/slideLayout1.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:sldLayout ${P}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/></p:spTree></p:cSld></p:sldLayout>`;
+  parts['ppt/slideLayouts/_rels/slideLayout1.xml.rels'] = relationships([{ id: 'rId1', type: 'slideMaster', target: '../slideMasters/slideMaster1.xml' }]);
+  parts['ppt/slideMasters/slideMaster1.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<p:sldMaster ${P}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/></p:spTree></p:cSld></p:sldMaster>`;
+  parts['_rels/.rels'] = PACKAGE_RELS('ppt/presentation.xml');
+  parts['docProps/app.xml'] = appProperties({ slides: slides.length });
+  overrides.push(['ppt/slideLayouts/slideLayout1.xml', `${CT}.presentationml.slideLayout+xml`], ['ppt/slideMasters/slideMaster1.xml', `${CT}.presentationml.slideMaster+xml`]);
+  return officeZip(parts, overrides);
+}
+
+export interface WorkbookSheet {
+  name: string;
+  /** Cell values by reference ("A1": "Year", "B2": 120); strings go to the shared strings. */
+  cells: Record<string, string | number>;
+  /** Notes (Excel's classic comments) by cell reference. */
+  notes?: Record<string, ReviewComment>;
+  /** Threaded comments by cell reference: the first starts the thread, the rest reply to it. */
+  threads?: Record<string, ReviewComment[]>;
+}
+
+/** A workbook with classic comments (notes) and Excel 365 threaded comments, as Excel saves both. */
+export function workbookPackage(sheets: WorkbookSheet[]): Uint8Array {
+  const strings: string[] = [];
+  const parts: Record<string, string | Uint8Array> = {};
+  const overrides: [string, string][] = [['xl/workbook.xml', `${CT}.spreadsheetml.sheet.main+xml`]];
+  const people = [...new Set(sheets.flatMap((s) => Object.values(s.threads ?? {}).flat().map((c) => c.author)))];
+  const personId = (name: string) => `{00000000-0000-0000-0000-${String(people.indexOf(name)).padStart(12, '0')}}`;
+  sheets.forEach((sheet, s) => {
+    const n = s + 1;
+    const byRow = new Map<number, string[]>();
+    for (const [ref, value] of Object.entries(sheet.cells)) {
+      const row = Number(/\d+/.exec(ref)![0]);
+      const cell = typeof value === 'number' ? `<c r="${ref}"><v>${value}</v></c>` : `<c r="${ref}" t="s"><v>${strings.push(value) - 1}</v></c>`;
+      byRow.set(row, [...(byRow.get(row) ?? []), cell]);
+    }
+    const rows = [...byRow.entries()].sort((a, b) => a[0] - b[0]).map(([r, cells]) => `<row r="${r}">${cells.join('')}</row>`);
+    parts[`xl/worksheets/sheet${n}.xml`] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${NS_R}"><sheetData>${rows.join('')}</sheetData></worksheet>`;
+    overrides.push([`xl/worksheets/sheet${n}.xml`, `${CT}.spreadsheetml.worksheet+xml`]);
+    const sheetRels: { id: string; type: string; target: string }[] = [];
+    // Excel writes a classic comment for every thread too, for readers that know no threads.
+    const legacy: [string, string, string][] = [
+      ...Object.entries(sheet.notes ?? {}).map(([ref, c]): [string, string, string] => [ref, c.author, c.text]),
+      ...Object.entries(sheet.threads ?? {}).map(([ref, thread]): [string, string, string] => [ref, `tc=${personId(thread[0].author)}`, `[Threaded comment]\n\nYour version of Excel allows you to read this threaded comment.\n\nComment:\n    ${thread.map((c) => c.text).join('\nReply:\n    ')}`]),
+    ];
+    if (legacy.length) {
+      const authors = [...new Set(legacy.map((l) => l[1]))];
+      parts[`xl/comments${n}.xml`] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><authors>${authors.map((a) => `<author>${escapeXml(a)}</author>`).join('')}</authors><commentList>${legacy
+        .map(([ref, author, text]) => `<comment ref="${ref}" authorId="${authors.indexOf(author)}"><text><r><t xml:space="preserve">${escapeXml(text)}</t></r></text></comment>`)
+        .join('')}</commentList></comments>`;
+      sheetRels.push({ id: 'rIdComments', type: 'comments', target: `../comments${n}.xml` });
+      overrides.push([`xl/comments${n}.xml`, `${CT}.spreadsheetml.comments+xml`]);
+    }
+    if (sheet.threads) {
+      parts[`xl/threadedComments/threadedComment${n}.xml`] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<ThreadedComments xmlns="http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments">${Object.entries(sheet.threads)
+        .flatMap(([ref, thread], t) =>
+          thread.map((c, i) => `<threadedComment ref="${ref}"${c.date ? ` dT="${c.date}"` : ''} personId="${personId(c.author)}" id="{${String(t).padStart(8, '0')}-0000-0000-0000-${String(i).padStart(12, '0')}}"${i > 0 ? ` parentId="{${String(t).padStart(8, '0')}-0000-0000-0000-000000000000}"` : ''}><text>${escapeXml(c.text)}</text></threadedComment>`),
+        )
+        .join('')}</ThreadedComments>`;
+      sheetRels.push({ id: 'rIdThreads', type: 'x/threadedComment', target: `../threadedComments/threadedComment${n}.xml` });
+    }
+    if (sheetRels.length) {
+      parts[`xl/worksheets/_rels/sheet${n}.xml.rels`] = relationships(sheetRels).replace(`${REL}/x/threadedComment`, 'http://schemas.microsoft.com/office/2017/10/relationships/threadedComment');
+    }
+  });
+  parts['xl/workbook.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${NS_R}"><sheets>${sheets
+    .map((sheet, s) => `<sheet name="${escapeXml(sheet.name)}" sheetId="${s + 1}" r:id="rId${s + 1}"/>`)
+    .join('')}</sheets></workbook>`;
+  const workbookRels = [
+    ...sheets.map((_, s) => ({ id: `rId${s + 1}`, type: 'worksheet', target: `worksheets/sheet${s + 1}.xml` })),
+    { id: 'rIdStrings', type: 'sharedStrings', target: 'sharedStrings.xml' },
+  ];
+  if (people.length) {
+    parts['xl/persons/person.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<personList xmlns="http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments">${people
+      .map((name) => `<person displayName="${escapeXml(name)}" id="${personId(name)}" userId="${escapeXml(name)}" providerId="None"/>`)
+      .join('')}</personList>`;
+    workbookRels.push({ id: 'rIdPersons', type: 'x/person', target: 'persons/person.xml' });
+  }
+  parts['xl/_rels/workbook.xml.rels'] = relationships(workbookRels).replace(`${REL}/x/person`, 'http://schemas.microsoft.com/office/2017/10/relationships/person');
+  parts['xl/sharedStrings.xml'] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.map((t) => `<si><t>${escapeXml(t)}</t></si>`).join('')}</sst>`;
+  parts['_rels/.rels'] = PACKAGE_RELS('xl/workbook.xml');
+  parts['docProps/app.xml'] = appProperties({});
+  overrides.push(['xl/sharedStrings.xml', `${CT}.spreadsheetml.sharedStrings+xml`]);
+  return officeZip(parts, overrides);
+}

@@ -1,16 +1,20 @@
 // DOCX reader: the body of word/document.xml walked in order into headings (from style names and
 // outline levels), paragraphs, list items (numbering definitions give bullets, numbers and
 // nesting), tables (merged cells from gridSpan and vMerge; nested tables read into their cell),
-// text boxes, figures with their captions, footnotes at the end of the page that cites them, and
-// hyperlinks' text. Headers, footers and comments live in other parts and stay out. Pages follow
+// text boxes, figures with their captions, footnotes at the end of the page that cites them,
+// hyperlinks' text, equations as LaTeX (omml.ts), and reviewer comments at the end of the page
+// holding their anchor (comments.ts). Headers and footers stay out. Pages follow
 // DECISIONS D9: where Word last laid the document out (rendered page breaks), else at explicit
 // page breaks. Written against the XML because no JavaScript library keeps these: mammoth (the
 // usual choice) drops page breaks and text boxes and flattens numbering into HTML lists.
-import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
+import { child, children, descendants, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
+import { commentItems, type ReviewComment } from './comments.js';
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
+import { equations, INLINE_MATH, mathMarkup } from './omml.js';
 
 interface Style {
+  id: string;
   name: string;
   basedOn: string | null;
   outline: number | null;
@@ -22,6 +26,8 @@ interface Level {
   format: string;
   text: string;
   start: number;
+  /** The paragraph style this level numbers (a heading style linked to a multilevel list). */
+  style: string | undefined;
 }
 
 interface Context {
@@ -31,6 +37,12 @@ interface Context {
   footnotes: Map<string, string>;
   /** Footnotes cited on the page being read. */
   cited: string[];
+  /** Reviewer comments (word/comments.xml) by id. */
+  comments: Map<string, ReviewComment>;
+  /** Comments anchored on the page being read, in the order of their anchors. */
+  commented: string[];
+  /** Comments already given a page. */
+  placed: Set<string>;
   pages: OfficeItem[][];
   /** Reads a chart part by the document's relationship id. */
   chart: (relationshipId: string) => OfficeItem[];
@@ -41,7 +53,7 @@ interface Context {
 const DOCUMENT = 'word/document.xml';
 
 export function readDocx(bytes: Uint8Array): OfficeItem[][] {
-  const pkg = OfficePackage.open(bytes, (name) => /^word\/(document|styles|numbering|footnotes)\.xml$/.test(name) || /^word\/(charts\/[^/]+\.xml|_rels\/document\.xml\.rels|charts\/_rels\/.+)$/.test(name));
+  const pkg = OfficePackage.open(bytes, (name) => /^word\/(document|styles|numbering|footnotes|comments)\.xml$/.test(name) || /^word\/(charts\/[^/]+\.xml|_rels\/document\.xml\.rels|charts\/_rels\/.+)$/.test(name));
   const body = pkg.bytes(DOCUMENT);
   if (!body) throw new OfficeReadError('the file has no word/document.xml; it is not a Word document');
   const rels = pkg.relationships(DOCUMENT);
@@ -51,6 +63,9 @@ export function readDocx(bytes: Uint8Array): OfficeItem[][] {
     counters: new Map(),
     footnotes: readFootnotes(pkg.xml('word/footnotes.xml')),
     cited: [],
+    comments: readComments(pkg.xml('word/comments.xml')),
+    commented: [],
+    placed: new Set(),
     pages: [[]],
     breaks: Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes('w:lastRenderedPageBreak') ? 'rendered' : 'explicit',
     chart: (id) => {
@@ -75,6 +90,8 @@ export function readDocx(bytes: Uint8Array): OfficeItem[][] {
   if (!rest) throw new OfficeReadError('the Word document has no body');
   // A body without a w:body element of that name was parsed whole.
   readBlocks(rest.children, ctx);
+  // A comment whose anchor is nowhere in the body (deleted with its text) ends the document.
+  for (const id of ctx.comments.keys()) comment(id, ctx);
   endPage(ctx);
   const pages = ctx.pages.filter((p) => p.length > 0);
   return pages.length ? pages : [[]];
@@ -104,6 +121,15 @@ function endPage(ctx: Context): void {
     if (text) current(ctx).push({ kind: 'footnote', text });
   }
   ctx.cited = [];
+  current(ctx).push(...commentItems(ctx.commented.map((id) => ctx.comments.get(id)!)));
+  ctx.commented.length = 0;
+}
+
+/** A comment's anchor met: the comment ends the page being read (once, at its first anchor). */
+function comment(id: string | undefined, ctx: Context): void {
+  if (id === undefined || ctx.placed.has(id) || !ctx.comments.has(id)) return;
+  ctx.placed.add(id);
+  ctx.commented.push(id);
 }
 
 function newPage(ctx: Context): void {
@@ -130,14 +156,18 @@ interface ParagraphParts {
   boxes: XmlNode[][];
   /** Text before a rendered or explicit page break inside the paragraph ends the page. */
   breakAt: number[];
+  /** Equations (m:oMath, m:oMathPara) in the paragraph, written into its text as LaTeX. */
+  equations: number;
 }
 
 function readParagraph(p: XmlNode, ctx: Context): void {
   const pPr = child(p, 'w:pPr');
   const breakBefore = child(pPr, 'w:pageBreakBefore');
   if (ctx.breaks === 'explicit' && breakBefore && breakBefore.attrs['w:val'] !== '0' && breakBefore.attrs['w:val'] !== 'false') newPage(ctx);
-  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [] };
+  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
   collectRuns(p.children, parts, ctx);
+  // An equation alone in its paragraph is a displayed one.
+  if (parts.equations > 0 && !parts.text.replace(INLINE_MATH, '').trim()) parts.text = parts.text.replace(INLINE_MATH, (inline) => `$${inline}$`);
   const styleId = child(pPr, 'w:pStyle')?.attrs['w:val'] ?? null;
   const style = styleId ? ctx.styles.get(styleId) : undefined;
   const styleName = style?.name.toLowerCase() ?? '';
@@ -171,15 +201,16 @@ function classify(text: string, pPr: XmlNode | undefined, style: Style | undefin
   if (styleName === 'title') return { kind: 'title', text: oneLine(text) };
   const heading = /^heading\s*(\d)$/.exec(styleName);
   const outline = outlineLevel(pPr, style, ctx);
-  if (heading || outline !== null) return { kind: 'heading', level: heading ? Number(heading[1]) : outline! + 1, text: oneLine(text) };
-  if (styleName === 'caption') return { kind: 'caption', text };
-  const numPr = child(pPr, 'w:numPr') ?? numberingOfStyle(style, ctx);
-  const numId = child(numPr, 'w:numId')?.attrs['w:val'];
-  if (numPr && numId && numId !== '0') {
-    const depth = Number(child(numPr, 'w:ilvl')?.attrs['w:val'] ?? 0);
-    return { kind: 'list_item', text, depth, marker: listMarker(numId, depth, ctx) };
+  const numbering = numberingOf(pPr, style, ctx);
+  // The marker is taken (and the list's counter moved on) whatever the paragraph is, as in Word.
+  const marker = numbering ? listMarker(numbering.numId, numbering.depth, ctx) : '';
+  if (heading || outline !== null) {
+    // A numbered heading shows its number ("2.1 Scope"); a bullet before a heading is decoration.
+    const number = numbering && isNumbered(numbering.numId, numbering.depth, ctx) ? `${marker} ` : '';
+    return { kind: 'heading', level: heading ? Number(heading[1]) : outline! + 1, text: number + oneLine(text) };
   }
-  if (/^list bullet/.test(styleName)) return { kind: 'list_item', text, depth: 0, marker: '•' };
+  if (styleName === 'caption') return { kind: 'caption', text };
+  if (numbering && marker) return { kind: 'list_item', text, depth: numbering.depth, marker };
   return { kind: 'paragraph', text };
 }
 
@@ -197,19 +228,43 @@ function outlineLevel(pPr: XmlNode | undefined, style: Style | undefined, ctx: C
   return null;
 }
 
-/** Numbering a paragraph gets from its style chain. */
-function numberingOfStyle(style: Style | undefined, ctx: Context): XmlNode | undefined {
+/**
+ * The list a paragraph is numbered in and its level: its own w:numPr, completed from its style
+ * chain's (a heading style linked to a multilevel list names no level: the level whose w:pStyle
+ * is that style is it). None when there is no list, or numId 0, which turns numbering off.
+ */
+function numberingOf(pPr: XmlNode | undefined, style: Style | undefined, ctx: Context): { numId: string; depth: number } | null {
+  const own = child(pPr, 'w:numPr');
+  let inherited: { numPr: XmlNode; style: Style } | undefined;
   for (let s = style, hops = 0; s && hops < 10; s = s.basedOn ? ctx.styles.get(s.basedOn) : undefined, hops++) {
-    if (s.numPr) return s.numPr;
+    if (s.numPr) {
+      inherited = { numPr: s.numPr, style: s };
+      break;
+    }
   }
-  return undefined;
+  const numId = child(own, 'w:numId')?.attrs['w:val'] ?? child(inherited?.numPr, 'w:numId')?.attrs['w:val'];
+  if (!numId || numId === '0') return null;
+  const ilvl = child(own, 'w:ilvl')?.attrs['w:val'] ?? child(inherited?.numPr, 'w:ilvl')?.attrs['w:val'];
+  if (ilvl !== undefined) return { numId, depth: Math.min(8, Math.max(0, Number(ilvl) || 0)) };
+  const linked = inherited ? (ctx.numbering.get(numId) ?? []).findIndex((level) => level?.style === inherited.style.id) : -1;
+  return { numId, depth: Math.max(0, linked) };
 }
 
-/** The marker Word shows for the next item of a list at a level: a bullet or the formatted number. */
+/** Whether a list level shows a number (not a bullet, not nothing). */
+function isNumbered(numId: string, depth: number, ctx: Context): boolean {
+  const format = ctx.numbering.get(numId)?.[depth]?.format;
+  return format !== undefined && format !== 'bullet' && format !== 'none';
+}
+
+/**
+ * The marker Word shows for the next item of a list at a level: a bullet, the formatted number,
+ * or, for a level without numbers, its text as given (often none).
+ */
 function listMarker(numId: string, depth: number, ctx: Context): string {
   const levels = ctx.numbering.get(numId);
   const level = levels?.[depth];
-  if (!level || level.format === 'bullet' || level.format === 'none') return '•';
+  if (!level || level.format === 'bullet') return '•';
+  if (level.format === 'none') return level.text.replace(/%\d/g, '').trim();
   const counters = ctx.counters.get(numId) ?? [];
   ctx.counters.set(numId, counters);
   counters[depth] = (counters[depth] ?? (levels[depth].start - 1)) + 1;
@@ -269,9 +324,16 @@ function collectRuns(nodes: XmlNode[], parts: ParagraphParts, ctx: Context): voi
       case 'w:sdt':
         collectRuns(child(node, 'w:sdtContent')?.children ?? [], parts, ctx);
         break;
+      case 'w:commentRangeStart':
+        comment(node.attrs['w:id'], ctx);
+        break;
       case 'm:oMath':
+        parts.text += equations(node).map((latex) => mathMarkup(latex, false)).join('');
+        parts.equations++;
+        break;
       case 'm:oMathPara':
-        parts.text += ` ${mathText(node)} `;
+        parts.text += equations(node).map((latex) => `\n${mathMarkup(latex, true)}\n`).join('');
+        parts.equations++;
         break;
       default:
         break;
@@ -303,6 +365,9 @@ function readRun(run: XmlNode, parts: ParagraphParts, ctx: Context): void {
         break;
       case 'w:sym':
         parts.text += symbol(node.attrs['w:char']);
+        break;
+      case 'w:commentReference':
+        comment(node.attrs['w:id'], ctx);
         break;
       case 'w:footnoteReference': {
         const id = node.attrs['w:id'];
@@ -347,12 +412,6 @@ function readDrawing(node: XmlNode, parts: ParagraphParts): void {
     readDrawing(c, parts);
     if (node.name === 'mc:AlternateContent' && c.name === 'mc:Choice') break;
   }
-}
-
-/** The plain text of an equation (the linear text of its runs). */
-function mathText(node: XmlNode): string {
-  if (node.name === 'm:t') return textOf(node);
-  return node.children.map(mathText).join('');
 }
 
 function readTable(tbl: XmlNode, ctx: Context): Extract<OfficeItem, { kind: 'table' }> {
@@ -408,7 +467,7 @@ function cellText(tc: XmlNode, ctx: Context): string {
   const walk = (nodes: XmlNode[]) => {
     for (const node of nodes) {
       if (node.name === 'w:p') {
-        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [] };
+        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
         collectRuns(node.children, parts, { ...ctx, cited: ctx.cited });
         const text = parts.text.replace(/\s+/g, ' ').trim();
         if (text) out.push(text);
@@ -428,6 +487,7 @@ function readStyles(styles: XmlNode | null): Map<string, Style> {
     if (!id) continue;
     const outline = child(child(s, 'w:pPr'), 'w:outlineLvl')?.attrs['w:val'];
     out.set(id, {
+      id,
       name: child(s, 'w:name')?.attrs['w:val'] ?? id,
       basedOn: child(s, 'w:basedOn')?.attrs['w:val'] ?? null,
       outline: outline === undefined ? null : Number(outline),
@@ -446,6 +506,7 @@ function readNumbering(numbering: XmlNode | null): Map<string, Level[]> {
         format: child(lvl, 'w:numFmt')?.attrs['w:val'] ?? 'decimal',
         text: child(lvl, 'w:lvlText')?.attrs['w:val'] ?? '%1.',
         start: Number(child(lvl, 'w:start')?.attrs['w:val'] ?? 1),
+        style: child(lvl, 'w:pStyle')?.attrs['w:val'],
       };
     }
     abstract.set(a.attrs['w:abstractNumId'], levels);
@@ -454,6 +515,19 @@ function readNumbering(numbering: XmlNode | null): Map<string, Level[]> {
   for (const num of children(numbering ?? undefined, 'w:num')) {
     const id = child(num, 'w:abstractNumId')?.attrs['w:val'];
     if (id !== undefined && abstract.has(id)) out.set(num.attrs['w:numId'], abstract.get(id)!);
+  }
+  return out;
+}
+
+/** Comments by id: who wrote them, when, and their paragraphs' text. */
+function readComments(comments: XmlNode | null): Map<string, ReviewComment> {
+  const out = new Map<string, ReviewComment>();
+  for (const c of children(comments ?? undefined, 'w:comment')) {
+    const text = descendants(c, 'w:p')
+      .map((p) => descendants(p, 'w:t').map(textOf).join('').trim())
+      .filter(Boolean)
+      .join(' ');
+    out.set(c.attrs['w:id'], { author: c.attrs['w:author'], initials: c.attrs['w:initials'], date: c.attrs['w:date'], text });
   }
   return out;
 }

@@ -2,12 +2,15 @@
 // slide. Shapes keep their positions (group transforms applied, placeholders without a position
 // taking the one of their layout or master), so text is read in reading order by position; titles
 // become the page's title, body text keeps its bullets, numbers and levels, tables their merged
-// cells, pictures are figures. Speaker notes are other parts and stay out. Written against the
+// cells, pictures are figures. The slide's reviewer comments follow its content, set below the
+// slide (the page grows by them); speaker notes stay out. Written against the
 // slide XML because no JavaScript library reads PPTX structure (the npm "pptx" packages write).
 import type { Box } from '../../page-model.js';
 import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
+import { commentItems, type ReviewComment } from './comments.js';
+import { equations, INLINE_MATH, mathMarkup } from './omml.js';
 
 const EMU_PER_POINT = 12_700;
 
@@ -40,6 +43,7 @@ export function readPptx(bytes: Uint8Array): Slide[] {
   const slides: Slide[] = [];
   // Slides of one layout share its placeholders: each layout (and its master) is read once.
   const layouts = new Map<string, Placeholders>();
+  const authors = commentAuthors(pkg);
   for (const part of slideParts(pkg, presentation)) {
     const slide = pkg.xml(part);
     if (!slide) continue;
@@ -54,7 +58,8 @@ export function readPptx(bytes: Uint8Array): Slide[] {
       return target ? readChart(pkg, target) : [];
     };
     collectShapes(child(child(slide, 'p:cSld'), 'p:spTree')?.children ?? [], IDENTITY, inherited, shapes, charts);
-    slides.push({ width, height, items: orderShapes(shapes, height) });
+    // The comments follow the slide's own content.
+    slides.push({ width, height, items: [...orderShapes(shapes, height), ...commentItems(slideComments(pkg, slideRels, authors))] });
   }
   return slides;
 }
@@ -77,6 +82,51 @@ export function countPptxPages(bytes: Uint8Array): number {
   const presentation = pkg.xml('ppt/presentation.xml');
   if (!presentation) throw new OfficeReadError('the file has no ppt/presentation.xml; it is not a PowerPoint presentation');
   return slideParts(pkg, presentation).length;
+}
+
+type Relationships = ReturnType<OfficePackage['relationships']>;
+
+interface Author {
+  name: string;
+  initials: string;
+}
+
+/** Comment authors by id: PowerPoint's classic list (ppt/commentAuthors.xml) and its modern one (ppt/authors.xml). */
+function commentAuthors(pkg: OfficePackage): Map<string, Author> {
+  const out = new Map<string, Author>();
+  for (const rel of pkg.relationships('ppt/presentation.xml').values()) {
+    if (!rel.type.endsWith('/commentAuthors') && !rel.type.endsWith('/authors')) continue;
+    for (const author of pkg.xml(rel.target)?.children ?? []) {
+      if (!/(^|:)(cmAuthor|author)$/.test(author.name)) continue;
+      out.set(author.attrs.id, { name: author.attrs.name ?? '', initials: author.attrs.initials ?? '' });
+    }
+  }
+  return out;
+}
+
+const named = (node: XmlNode | undefined, name: string) => node?.children.filter((c) => c.name === name || c.name.endsWith(`:${name}`)) ?? [];
+
+/**
+ * The slide's comments in the order of their part: classic ones (p:cm, each reply its own
+ * comment) and modern threads (a comment, then its replies).
+ */
+function slideComments(pkg: OfficePackage, slideRels: Relationships, authors: Map<string, Author>): ReviewComment[] {
+  const out: ReviewComment[] = [];
+  const by = (id: string | undefined) => authors.get(id ?? '') ?? { name: '', initials: '' };
+  const bodyText = (node: XmlNode) => named(named(node, 'txBody')[0], 'p').map(paragraphText).filter(Boolean).join(' ');
+  for (const rel of slideRels.values()) {
+    if (!rel.type.endsWith('/comments')) continue;
+    for (const cm of named(pkg.xml(rel.target) ?? undefined, 'cm')) {
+      const classic = child(cm, 'p:text');
+      const author = by(cm.attrs.authorId);
+      out.push({ author: author.name, initials: author.initials, date: cm.attrs.dt ?? cm.attrs.created, text: classic ? textOf(classic) : bodyText(cm) });
+      for (const reply of named(named(cm, 'replyLst')[0], 'reply')) {
+        const replier = by(reply.attrs.authorId);
+        out.push({ author: replier.name, initials: replier.initials, date: reply.attrs.created, text: bodyText(reply) });
+      }
+    }
+  }
+  return out;
 }
 
 /** Positions of the layout's and master's placeholders, which slides' placeholders inherit. */
@@ -206,10 +256,22 @@ function shapeItems(node: XmlNode, placeholderType: string | null, box: Box, cha
 
 function paragraphText(p: XmlNode): string {
   let text = '';
+  let math = false;
   for (const node of p.children) {
     if (node.name === 'a:r' || node.name === 'a:fld') text += textOf(child(node, 'a:t') ?? { name: '', attrs: {}, children: [] });
     else if (node.name === 'a:br') text += '\n';
+    else if (node.name === 'mc:AlternateContent') {
+      // An equation (a14:m) is the first choice; its fallback is a picture of it.
+      const equation = child(child(node, 'mc:Choice'), 'a14:m');
+      for (const part of equation?.children ?? []) {
+        if (part.name !== 'm:oMathPara' && part.name !== 'm:oMath') continue;
+        text += equations(part).map((latex) => mathMarkup(latex, false)).join(' ');
+        math = true;
+      }
+    }
   }
+  // An equation alone in its paragraph is a displayed one.
+  if (math && !text.replace(INLINE_MATH, '').trim()) text = text.replace(INLINE_MATH, (inline) => `$${inline}$`);
   return text.replace(/[ \t]+/g, ' ').trim();
 }
 

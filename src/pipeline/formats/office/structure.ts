@@ -114,7 +114,8 @@ class Typesetter {
 
 /**
  * Sets a page's items. Without boxes they flow top to bottom on a Letter-wide page that grows as
- * long as the content; with boxes (slides) each is set inside its own box, in the order given.
+ * long as the content; with boxes (slides) each is set inside its own box, in the order given, and
+ * a slide's items without a box (its notes, its comments) below the slide, the page growing by them.
  * With `analysis: read` tables are read row by row as text, and figures and key/values left out.
  */
 export function typesetPage(number: number, items: OfficeItem[], analysis: 'layout' | 'read', size?: { width: number; height: number }): Page {
@@ -129,6 +130,8 @@ export function typesetPage(number: number, items: OfficeItem[], analysis: 'layo
   // Items of one slide shape share its box and follow one another inside it.
   const nextInBox = new Map<Box, number>();
   for (const [index, item] of items.entries()) {
+    // On a slide, what has no place on it (speaker notes, comments) is set below it.
+    if (size && !item.box) y = Math.max(y, size.height + MARGIN / 2);
     const frame = item.box ?? { x0: MARGIN, y0: y, x1: width - MARGIN, y1: y };
     const top = item.box ? (nextInBox.get(item.box) ?? item.box.y0) : y;
     const sizes = sizesOf(item);
@@ -167,7 +170,7 @@ export function typesetPage(number: number, items: OfficeItem[], analysis: 'layo
     if (item.box) nextInBox.set(item.box, set.bottom + sizes.size * 0.3);
     y = Math.max(y, set.bottom + sizes.size * 0.6);
   }
-  const height = size?.height ?? Math.max(MIN_HEIGHT, y + MARGIN);
+  const height = size ? (items.some((item) => !item.box) ? Math.max(size.height, y + MARGIN / 2) : size.height) : Math.max(MIN_HEIGHT, y + MARGIN);
   const page: Page = {
     number,
     width,

@@ -3,6 +3,7 @@
 // percentages, currency, decimals) applied with SSF, SheetJS's implementation of Excel's format
 // language; formulas by their saved results. Merged ranges become spanning cells. Blank rows and
 // columns across the used range cut a sheet into its separate tables, as a reader sees them.
+// Charts read as chart.ts says; the sheet's comments (notes and threaded) end its page (comments.ts).
 // Written against the sheet XML because the JavaScript workbook libraries either ignore number
 // formats when giving a cell's text (exceljs) or are not kept on npm (SheetJS).
 import SSF from 'ssf';
@@ -10,6 +11,7 @@ import { child, children, descendants, OfficePackage, OfficeReadError, textOf, t
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
 import { refuseWorkbookCells } from './limits.js';
+import { commentItems, type ReviewComment } from './comments.js';
 
 interface Cell {
   row: number;
@@ -48,15 +50,17 @@ export function readXlsx(bytes: Uint8Array): OfficeItem[][] {
   const formats = cellFormats(pkg.xml('xl/styles.xml'));
   const date1904 = child(workbook, 'workbookPr')?.attrs.date1904 === '1' || child(workbook, 'workbookPr')?.attrs.date1904 === 'true';
   const pages: OfficeItem[][] = [];
+  const persons = personsOf(pkg);
   for (const { name, part } of sheets) {
     const sheet = readSheet(pkg, part, strings, formats, date1904);
     if (!sheet) continue;
     const { cells, merges, rest } = sheet;
     const drawings = drawingsOf(pkg, part, rest);
-    if (cells.length === 0 && drawings.length === 0) continue;
+    const comments = commentItems(sheetComments(pkg, part, persons));
+    if (cells.length === 0 && drawings.length === 0 && comments.length === 0) continue;
     // Tables and drawings in the order they sit on the sheet, top to bottom, then left to right.
     const placed = [...(cells.length ? tablesOf(cells, merges) : []), ...drawings].sort((a, b) => a.top - b.top || a.left - b.left);
-    pages.push([{ kind: 'heading', level: 1, text: name ?? `Sheet ${pages.length + 1}` }, ...placed.flatMap((p) => p.items)]);
+    pages.push([{ kind: 'heading', level: 1, text: name ?? `Sheet ${pages.length + 1}` }, ...placed.flatMap((p) => p.items), ...comments]);
   }
   return pages;
 }
@@ -235,6 +239,50 @@ function drawingsOf(pkg: OfficePackage, sheetPart: string, sheet: XmlNode): Plac
     }
   }
   return out;
+}
+
+/** The people of the workbook's threaded comments (xl/persons), by id: their display names. */
+function personsOf(pkg: OfficePackage): Map<string, string> {
+  const part = [...pkg.relationships('xl/workbook.xml').values()].find((r) => r.type.endsWith('/person'))?.target;
+  const out = new Map<string, string>();
+  for (const person of descendants(pkg.xml(part ?? '') ?? { name: '', attrs: {}, children: [] }, 'person')) out.set(person.attrs.id, person.attrs.displayName ?? '');
+  return out;
+}
+
+/**
+ * A sheet's comments in cell order (by row, then column): Excel's notes (classic comments) and
+ * its threaded comments, a thread's replies after the comment they answer. A cell with a thread
+ * has a classic copy of it too, written for older readers, which is left out.
+ */
+function sheetComments(pkg: OfficePackage, sheetPart: string, persons: Map<string, string>): ReviewComment[] {
+  const rels = [...pkg.relationships(sheetPart).values()];
+  const byCell = new Map<string, ReviewComment[]>();
+  const threaded = rels.find((r) => r.type.endsWith('/threadedComment'))?.target;
+  for (const c of descendants(pkg.xml(threaded ?? '') ?? { name: '', attrs: {}, children: [] }, 'threadedComment')) {
+    const ref = c.attrs.ref;
+    if (!ref) continue;
+    const thread = byCell.get(ref) ?? [];
+    thread.push({ author: persons.get(c.attrs.personId), date: c.attrs.dT, text: textOf(child(c, 'text') ?? c) });
+    byCell.set(ref, thread);
+  }
+  const classic = rels.find((r) => r.type.endsWith('/comments'))?.target;
+  const notes = pkg.xml(classic ?? '');
+  const authors = children(child(notes ?? undefined, 'authors'), 'author').map(textOf);
+  for (const c of descendants(notes ?? { name: '', attrs: {}, children: [] }, 'comment')) {
+    const ref = c.attrs.ref;
+    if (!ref || byCell.has(ref)) continue;
+    const runs = child(c, 'text')?.children.filter((r) => r.name === 't' || r.name === 'r') ?? [];
+    const text = runs.map((r) => textOf(r.name === 'r' ? (child(r, 't') ?? r) : r)).join('');
+    const author = authors[Number(c.attrs.authorId)];
+    // The classic copy of a thread whose own part is missing: its text after the preamble.
+    if (author?.startsWith('tc=')) byCell.set(ref, [{ text: text.replace(/^[\s\S]*?\nComment:\n/, '') }]);
+    else byCell.set(ref, [{ author, text }]);
+  }
+  return [...byCell.entries()]
+    .map(([ref, thread]) => ({ at: position(ref), thread }))
+    .filter((c): c is { at: Cell; thread: ReviewComment[] } => c.at !== null)
+    .sort((a, b) => a.at.row - b.at.row || a.at.column - b.at.column)
+    .flatMap((c) => c.thread);
 }
 
 /** A cell's place as one number, for sets of places (Excel's grid keeps it exact). */
