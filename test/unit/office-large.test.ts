@@ -16,7 +16,8 @@ import run from '../../src/pipeline/threads/reader-thread.js';
 import { CORPUS } from '../helpers/folio.js';
 import { docxPackage, pptxPackage, withUnreadablePart, xlsxPackage } from '../helpers/office.js';
 
-describe('page count at submission', () => {
+// Files of hundreds of thousands of cells take seconds on a busy machine: no test here is about time.
+describe('page count at submission', { timeout: 120_000 }, () => {
   // The parts that hold the content cannot be unpacked: reading fails, counting must not.
   it('counts a workbook’s visible sheets from the workbook part and the parts list, never unpacking a sheet', async () => {
     let bytes = xlsxPackage([
@@ -68,7 +69,7 @@ describe('page count at submission', () => {
   });
 });
 
-describe('long parts read a slice at a time', () => {
+describe('long parts read a slice at a time', { timeout: 120_000 }, () => {
   it('cuts an element’s content only between whole children, whatever their attributes, comments and CDATA hold', () => {
     const children = [
       '<w:p a="x > y" b=\'/>\'><w:r><w:t>one</w:t></w:r></w:p>',
@@ -130,7 +131,7 @@ describe('long parts read a slice at a time', () => {
   });
 });
 
-describe('limits', () => {
+describe('limits', { timeout: 120_000 }, () => {
   it('counts the cells that hold a value from the sheet’s bytes', () => {
     const sheet = strToU8(
       '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="2"/><c r="C1"><f>A1</f><v xml:space="preserve">3</v></c>' +
