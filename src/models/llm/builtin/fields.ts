@@ -5,6 +5,7 @@
 import type { BuiltinField, RawCitation } from '../types.js';
 import { findAmounts, MONEY_WORDS } from './amounts.js';
 import { classifyDocument } from './classify.js';
+import { rowText, type Row } from './printed.js';
 import { contentWords, type DocumentView, type Sentence, type TextLine } from './view.js';
 
 export interface FieldResult {
@@ -249,9 +250,11 @@ function isLabelLike(line: TextLine | null): boolean {
 
 /** A line of money words alone ("TOTAL INCL GST RM"), whose amounts are on the next line. */
 function isMoneyLabelLine(line: TextLine | null): boolean {
-  if (!line || line.cells) return false;
-  const words = line.text.split(/\s+/).length;
-  return words <= 10 && MONEY_WORDS.test(line.text) && !/\d[.,]\d{2}\b/.test(line.text);
+  return line !== null && !line.cells && isMoneyLabelText(line.text);
+}
+
+function isMoneyLabelText(text: string): boolean {
+  return text.split(/\s+/).length <= 10 && MONEY_WORDS.test(text) && !/\d[.,]\d{2}\b/.test(text);
 }
 
 export function findLabelledDates(view: DocumentView): LabelledDate[] {
@@ -307,60 +310,131 @@ export interface LabelledAmount {
   page: number;
   quote: string;
   confidence: number;
-  order: number;
-}
-
-export function findLabelledAmounts(view: DocumentView): LabelledAmount[] {
-  const out: LabelledAmount[] = [];
-  const seen = new Set<string>();
-  for (const line of view.lines) {
-    const previous = view.previousLine(line);
-    const labelledByPrevious = !line.cells && isMoneyLabelLine(previous) && /^[^\p{L}]*(?:\p{Lu}{2,3}\s?)?[\d.,' ]+[^\p{L}]*$/u.test(line.text);
-    const labelled = MONEY_WORDS.test(line.text) || labelledByPrevious;
-    const amounts = findAmounts(line.text, labelled, view.currency);
-    for (const amount of amounts) {
-      let label = '';
-      let quote = line.text;
-      if (line.cells) {
-        label = tableAmountLabel(line, amount.text);
-      } else {
-        label = cleanLabel(afterLastAmount(line.text.slice(0, amount.index)));
-        if (!label && labelledByPrevious) {
-          label = previous!.text.replace(/[\s:;,\-=|]+$/, '').trim();
-          quote = `${previous!.text} ${line.text}`;
-        }
-      }
-      if (!label) label = kvLabelFor(view, line.page, amount.text) ?? '';
-      if (!label || !/\p{L}/u.test(label)) continue;
-      const key = `${label.toLowerCase()}|${amount.amount}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const verified = view.quoteOn(line.page, quote, line.text);
-      if (!verified) continue;
-      out.push({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote: verified, confidence: amount.currency ? 0.85 : 0.7, order: line.order });
-      if (out.length >= 50) return out;
-    }
-  }
-  return out;
+  /** Where it stands: its page number plus how far down the page (0 to 1). */
+  position: number;
 }
 
 /**
- * The label of an amount in a table row: the row's own label (its first wordy cell before the
- * amount) and, in a table with headings, the heading of the amount's column ("Garden work
- * Total"); a cell that holds its own label ("Total 9.00") keeps it.
+ * Amounts and the words that label them, from two readings of each page: a table row's cells
+ * (the row's label cell, the column's heading) and the page's printed rows (the words printed level
+ * with an amount, left of it: a receipt's "TOTAL ... 88.17" is one row however the page text
+ * splits it). Running text with no printed lines is read from its text lines. The same label with
+ * the same amount counts once; amounts come top to bottom.
  */
-function tableAmountLabel(line: TextLine, amountText: string): string {
+export function findLabelledAmounts(view: DocumentView): LabelledAmount[] {
+  const out: LabelledAmount[] = [];
+  const seen = new Set<string>();
+  const add = (found: Omit<LabelledAmount, 'confidence'>) => {
+    if (!found.label || !/\p{L}/u.test(found.label)) return;
+    const key = `${found.label.toLowerCase()}|${found.amount}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ ...found, confidence: found.currency ? 0.85 : 0.7 });
+  };
+  for (const line of view.lines) {
+    if (line.cells) tableAmounts(view, line, add);
+    else if (!view.holdsPrinted(line)) lineAmounts(view, line, add);
+  }
+  for (const row of view.rows) rowAmounts(view, row, add);
+  return out.sort((a, b) => a.position - b.position).slice(0, 50);
+}
+
+type AddAmount = (found: Omit<LabelledAmount, 'confidence'>) => void;
+
+/** Amounts in a line of text, labelled by the words before them or by a money label line above. */
+function lineAmounts(view: DocumentView, line: TextLine, add: AddAmount): void {
+  const previous = view.previousLine(line);
+  const labelledByPrevious = isMoneyLabelLine(previous) && VALUE_ONLY.test(line.text);
+  const labelled = MONEY_WORDS.test(line.text) || labelledByPrevious;
+  for (const amount of findAmounts(line.text, labelled, view.currency)) {
+    let label = cleanLabel(afterLastAmount(line.text.slice(0, amount.index)));
+    let quote = line.text;
+    if (!label && labelledByPrevious) {
+      label = previous!.text.replace(/[\s:;,\-=|]+$/, '').trim();
+      quote = `${previous!.text} ${line.text}`;
+    }
+    if (!label) label = kvLabelFor(view, line.page, amount.text) ?? '';
+    const verified = view.quoteOn(line.page, quote, line.text);
+    if (verified) add({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote: verified, position: view.position(line) });
+  }
+}
+
+/** A line that is only an amount, maybe with its currency: "RM 9.00", "15.00 ZR". */
+const VALUE_ONLY = /^[^\p{L}]*(?:\p{Lu}{2,3}\s?)?[\d.,' ]+[^\p{L}]*$/u;
+
+/**
+ * Amounts in a table row, read cell by cell (a currency printed in the label's cell stays with
+ * the label), each labelled by its own cell or the row's label cell and, under a row of column
+ * headings, the heading of its column.
+ */
+function tableAmounts(view: DocumentView, line: TextLine, add: AddAmount): void {
   const cells = line.cells!;
-  const index = cells.findIndex((c) => c.includes(amountText));
-  const cell = cells[index] ?? '';
-  const own = cleanLabel(afterLastAmount(cell.slice(0, cell.indexOf(amountText))));
-  if (/\p{L}{2}/u.test(own) && !/^(?:\p{Lu}{3}|RM|Rs)$/u.test(own)) return own;
-  const rowLabel = cells.slice(0, Math.max(0, index)).find((c) => /\p{L}{2}/u.test(c) && !findAmounts(c, true, null).length) ?? '';
-  const heading = line.header?.[index]?.trim() ?? '';
+  // A currency in the label's cell ("TOTAL RM | 9.00") makes the row one of money.
+  const labelled = MONEY_WORDS.test(line.text) || findAmounts(line.text, false, view.currency).length > 0;
+  // A first row that holds amounts is a row of the table, not its headings.
+  const header = line.header && !line.header.some((c) => findAmounts(c, true, null).length) ? line.header : null;
+  cells.forEach((cell, index) => {
+    for (const amount of findAmounts(cell, labelled, view.currency)) {
+      const label = tableAmountLabel(cells, index, cell.slice(0, amount.index), header) || (kvLabelFor(view, line.page, amount.text) ?? '');
+      const quote = view.quoteOn(line.page, line.text, `${label} ${amount.text}`, cell);
+      if (quote) add({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote, position: view.position(line) });
+    }
+  });
+}
+
+/** A currency alone ("RM", "USD") says what an amount is in, not what it is. */
+const CURRENCY_ONLY = /^(?:\p{Lu}{3}|RM|Rs\.?)$/u;
+
+/**
+ * The label of an amount in a table row: the row's own label (its first wordy cell before the
+ * amount) and, under column headings, the heading of the amount's column ("Garden work Total");
+ * a cell that holds its own label ("Total 9.00") keeps it.
+ */
+function tableAmountLabel(cells: string[], index: number, before: string, header: string[] | null): string {
+  const own = cleanLabel(afterLastAmount(before));
+  if (/\p{L}{2}/u.test(own) && !CURRENCY_ONLY.test(own)) return own;
+  const rowLabel = cells.slice(0, index).find((c) => /\p{L}{2}/u.test(c) && !CURRENCY_ONLY.test(c.trim()) && !findAmounts(c, true, null).length) ?? '';
+  const heading = header?.[index]?.trim() ?? '';
   const parts = [cleanLabel(rowLabel)];
   if (heading && /\p{L}/u.test(heading) && heading !== rowLabel && !parts[0].toLowerCase().includes(heading.toLowerCase())) parts.push(heading);
-  const label = parts.filter(Boolean).join(' ');
-  return label || cleanLabel(afterLastAmount(cells.slice(0, Math.max(0, index)).join(' ')));
+  const label = parts.filter(Boolean).join(' ') || cleanLabel(afterLastAmount(cells.slice(0, index).join(' ')));
+  return CURRENCY_ONLY.test(label) ? '' : label;
+}
+
+/**
+ * Amounts on a printed row, each labelled by the words before it on its printed line, else by the
+ * printed lines left of it on the row, else by a money label row above a row of amounts, else by
+ * the words before it in its paragraph (running text that wraps a label onto the line above).
+ */
+function rowAmounts(view: DocumentView, row: Row, add: AddAmount): void {
+  const text = rowText(row);
+  const previous = view.rows[row.order - 1];
+  const above = previous?.page === row.page ? rowText(previous) : null;
+  const labelledByAbove = above !== null && isMoneyLabelText(above) && VALUE_ONLY.test(text);
+  const labelled = MONEY_WORDS.test(text) || labelledByAbove;
+  row.lines.forEach((printed, i) => {
+    for (const amount of findAmounts(printed.text, labelled, view.currency)) {
+      const left = row.lines.slice(0, i).map((l) => l.text).join(' ');
+      let label = cleanLabel(afterLastAmount(printed.text.slice(0, amount.index)));
+      let quotes = [printed.text];
+      if (!/\p{L}/u.test(label) && left) {
+        label = cleanLabel(afterLastAmount(left));
+        quotes = [`${left} ${printed.text}`, `${row.lines[i - 1].text} ${printed.text}`, printed.text];
+      }
+      if (!/\p{L}/u.test(label) && labelledByAbove) {
+        label = cleanLabel(above!);
+        quotes = [`${above} ${text}`, printed.text];
+      }
+      if (!/\p{L}/u.test(label) && printed.held) {
+        const line = view.lines[printed.held.line];
+        label = cleanLabel(afterLastAmount(line.text.slice(0, printed.held.offset + amount.index)));
+        quotes = [line.text, printed.text];
+      }
+      if (!/\p{L}/u.test(label)) label = kvLabelFor(view, row.page, amount.text) ?? '';
+      const quote = view.quoteOn(row.page, ...quotes);
+      if (quote) add({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: row.page, quote, position: row.page + row.place.top });
+    }
+  });
 }
 
 /** The words after the last number of a text: the label of the amount that follows it. */
@@ -381,7 +455,7 @@ export function pickTotal(amounts: LabelledAmount[]): LabelledAmount | null {
   const strong = totals.filter((a) => /\b(grand|payable|due|incl|inc|bill amount|net)\b/i.test(a.label));
   const pool = strong.length ? strong : totals;
   // The largest of the totals is the one after tax and fees.
-  return pool.reduce((a, b) => (b.amount > a.amount || (b.amount === a.amount && b.order < a.order) ? b : a));
+  return pool.reduce((a, b) => (b.amount > a.amount || (b.amount === a.amount && b.position < a.position) ? b : a));
 }
 
 // ---- parties ----

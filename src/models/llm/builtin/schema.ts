@@ -441,7 +441,7 @@ function findMoney(view: DocumentView, want: Wanted, concept: 'total' | 'amount'
   }
   if (!chosen) {
     const scored = amounts.map((a) => ({ a, score: labelMatch(a.label, want) })).filter((s) => s.score >= 0.5);
-    scored.sort((x, y) => y.score - x.score || x.a.order - y.a.order);
+    scored.sort((x, y) => y.score - x.score || x.a.position - y.a.position);
     chosen = scored[0]?.a ?? null;
   }
   if (!chosen) return null;

@@ -6,6 +6,7 @@ import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
 import { findWords, normalizeQuote, normalizeText } from '../../../pipeline/extraction/grounding.js';
 import { dateOrderOf, findDates, type DateOrder, type FoundDate } from './dates.js';
 import { documentCurrency } from './amounts.js';
+import { printedLines, rowsOf, type PrintedLine, type Row } from './printed.js';
 
 export interface TextLine {
   page: number;
@@ -19,6 +20,8 @@ export interface TextLine {
   order: number;
   /** The layout element type it belongs to, when known ('title', 'heading', 'paragraph', ...). */
   element: string | null;
+  /** How far down its page it begins (0 at the top, 1 at the bottom), when the layout says. */
+  top: number | null;
 }
 
 export interface Sentence {
@@ -36,6 +39,8 @@ export interface ViewKeyValue {
   value: string;
   confidence: number;
   selected: boolean | null;
+  /** How far down its page the pair stands (0 at the top, 1 at the bottom). */
+  top: number;
 }
 
 export interface ViewTable {
@@ -94,6 +99,10 @@ export class DocumentView {
   readonly sentences: Sentence[] = [];
   readonly keyValues: ViewKeyValue[] = [];
   readonly tables: ViewTable[] = [];
+  /** The layout's lines as printed, outside tables, in reading order. */
+  readonly printed: PrintedLine[] = [];
+  /** Printed lines level with each other, top to bottom. */
+  readonly rows: Row[] = [];
   readonly dateOrder: DateOrder;
   readonly currency: string | null;
   /** Page text, normalized, for quote checks. */
@@ -102,6 +111,10 @@ export class DocumentView {
   private readonly documentFrequency = new Map<string, number>();
   private units = 0;
   private readonly dateCache = new Map<string, FoundDate[]>();
+  /** Each text line's position (see `position`), by order. */
+  private readonly positions: number[] = [];
+  /** Text lines holding printed lines, by order. */
+  private readonly holding = new Set<number>();
 
   constructor(readonly pages: readonly PageOutputs[]) {
     let order = 0;
@@ -111,26 +124,49 @@ export class DocumentView {
     for (const page of pages) {
       this.normalized.set(page.page, normalizeText(page.text));
       const elementOf = elementFinder(page);
+      const firstLine = this.lines.length;
       let header: string[] | null = null;
+      let table: { rows: TextLine[]; markdown: string[] } | null = null;
+      const endTable = () => {
+        if (table) placeTableRows(table.rows, table.markdown.join('\n'), page);
+        table = null;
+      };
       for (const raw of page.text.split('\n')) {
         const text = raw.trim();
         if (!text) {
           header = null;
+          endTable();
           continue;
         }
-        if (/^\|(\s*-{3,}\s*\|)+$/.test(text)) continue;
+        if (/^\|(\s*-{3,}\s*\|)+$/.test(text)) {
+          table?.markdown.push(text);
+          continue;
+        }
         if (text.startsWith('|') && text.endsWith('|')) {
           const cells = text
             .slice(1, -1)
             .split(/(?<!\\)\|/)
             .map((c) => c.replace(/\\\|/g, '|').trim());
-          this.lines.push({ page: page.page, text: cells.filter(Boolean).join(' '), cells, header, order: this.lines.length, element: 'table' });
+          const line: TextLine = { page: page.page, text: cells.filter(Boolean).join(' '), cells, header, order: this.lines.length, element: 'table', top: null };
+          this.lines.push(line);
+          table ??= { rows: [], markdown: [] };
+          table.rows.push(line);
+          table.markdown.push(text);
           header ??= cells;
         } else {
           header = null;
-          this.lines.push({ page: page.page, text, cells: null, header: null, order: this.lines.length, element: elementOf(text) });
+          endTable();
+          this.lines.push({ page: page.page, text, cells: null, header: null, order: this.lines.length, element: elementOf(text), top: null });
         }
       }
+      endTable();
+      const printed = printedLines(page, this.printed.length);
+      placeLines(this.lines.slice(firstLine), printed);
+      for (const p of printed) if (p.held) this.holding.add(p.held.line);
+      let known = 0;
+      for (const line of this.lines.slice(firstLine)) this.positions.push(page.page + (known = line.top ?? known));
+      this.printed.push(...printed);
+      this.rows.push(...rowsOf(printed, this.rows.length));
       for (const element of page.layout) {
         if (element.type !== 'paragraph' && element.type !== 'list_item' && element.type !== 'caption' && element.type !== 'footnote') continue;
         for (const text of splitSentences(element.text)) {
@@ -146,6 +182,7 @@ export class DocumentView {
           value: kv.value,
           confidence: Math.min(kv.key_confidence, kv.value_confidence) / 100,
           selected: kv.selection_status === null ? null : kv.selection_status === 'SELECTED',
+          top: kv.bbox?.top ?? 0,
         });
       }
       for (const table of page.tables) this.tables.push({ page: page.page, rows: table.rows, headerRows: table.header_rows });
@@ -193,6 +230,17 @@ export class DocumentView {
     return found;
   }
 
+  /** Whether a line of running text holds printed lines, whose rows say more than its text. */
+  holdsPrinted(line: TextLine): boolean {
+    return this.holding.has(line.order);
+  }
+
+  /** Where a line stands: its page number plus how far down the page, the last known top of
+   * the lines before it where the layout does not place it. */
+  position(line: TextLine): number {
+    return this.positions[line.order];
+  }
+
   /** The line before `line` on the same page, if any. */
   previousLine(line: TextLine): TextLine | null {
     const before = this.lines[line.order - 1];
@@ -203,6 +251,40 @@ export class DocumentView {
     const after = this.lines[line.order + 1];
     return after && after.page === line.page ? after : null;
   }
+}
+
+/**
+ * Places the page's lines of running text: each begins with the first printed line it holds (a
+ * reflowed paragraph holds several, in order), and each printed line learns which text line
+ * holds it and where.
+ */
+function placeLines(lines: TextLine[], printed: PrintedLine[]): void {
+  let cursor = 0;
+  for (const line of lines) {
+    if (line.cells) continue;
+    const text = line.text.replace(/\s+/g, ' ');
+    const first = printed.findIndex((p, i) => i >= cursor && text.startsWith(p.text));
+    if (first < 0) continue;
+    line.top = printed[first].place.top;
+    let offset = 0;
+    for (let i = first; i < printed.length; i++) {
+      const at = i === first ? 0 : text.indexOf(printed[i].text, offset);
+      if (at < 0) break;
+      printed[i].held = { line: line.order, offset: at };
+      offset = at + printed[i].text.length;
+      cursor = i + 1;
+    }
+  }
+}
+
+/** A table's rows stand where their cells do (the table found among the page's by its markdown). */
+function placeTableRows(rows: TextLine[], markdown: string, page: PageOutputs): void {
+  const table = page.tables.find((t) => t.markdown === markdown);
+  if (!table) return;
+  rows.forEach((line, row) => {
+    const tops = table.cells.filter((c) => c.bbox && c.row <= row && row < c.row + c.row_span).map((c) => c.bbox!.top);
+    if (tops.length) line.top = Math.max(...tops);
+  });
 }
 
 /** Which layout element a page-text line came from (title, heading, paragraph...). */

@@ -1,0 +1,98 @@
+// The page as printed: the layout's own lines with their boxes, and rows of them side by side.
+// Page text reflows a block's lines into paragraphs and sets a block beside another after it,
+// so a receipt's "TOTAL" and the "88.17" printed level with it at the right edge can end up lines
+// apart; their boxes still say they stand on one row. Every printed line's text is words of the
+// page text, so it can be quoted.
+import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
+
+/** Where something stands on its page, in fractions of the page's width and height. */
+export interface Place {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+export interface PrintedLine {
+  page: number;
+  text: string;
+  place: Place;
+  /** Index among the document's printed lines, in reading order. */
+  order: number;
+  /** Where it stands in the page text: the index of the view's text line holding it and its
+   * offset there (a paragraph reflowed into one text line holds several printed lines). */
+  held: { line: number; offset: number } | null;
+}
+
+export interface Row {
+  page: number;
+  /** Its printed lines, left to right. */
+  lines: PrintedLine[];
+  place: Place;
+  /** Index among the document's rows, top to bottom, page after page. */
+  order: number;
+}
+
+/** The printed lines of a page outside its tables (whose rows are read from their cells), in reading order. */
+export function printedLines(page: PageOutputs, firstOrder: number): PrintedLine[] {
+  const out: PrintedLine[] = [];
+  for (const element of page.layout) {
+    if (element.type === 'table' || element.type === 'figure') continue;
+    for (const line of element.lines ?? []) {
+      const text = line.text.replace(/\s+/g, ' ').trim();
+      if (!text) continue;
+      const { left, top, width, height } = line.bbox;
+      out.push({ page: page.page, text, place: { top, bottom: top + height, left, right: left + width }, order: firstOrder + out.length, held: null });
+    }
+  }
+  return out;
+}
+
+/**
+ * Printed lines that stand level with each other, joined into rows: two lines share a row when
+ * they overlap vertically by more than half the taller one, so a label and the amount printed at
+ * the right edge of its row meet while the lines above and below stay apart.
+ */
+export function rowsOf(lines: PrintedLine[], firstOrder: number): Row[] {
+  const rows: Row[] = [];
+  const pages = new Map<number, PrintedLine[]>();
+  for (const line of lines) pages.set(line.page, [...(pages.get(line.page) ?? []), line]);
+  for (const onPage of pages.values()) {
+    const pageRows: Row[] = [];
+    // Lines come top down: a row that ends above a line's top meets no later line either.
+    let open: Row[] = [];
+    for (const line of [...onPage].sort((a, b) => a.place.top - b.place.top || a.place.left - b.place.left)) {
+      open = open.filter((r) => r.place.bottom > line.place.top);
+      const row = open.find((r) => r.lines.some((other) => level(other.place, line.place)));
+      if (row) {
+        row.lines.push(line);
+        row.place = union(row.place, line.place);
+      } else {
+        const created = { page: line.page, lines: [line], place: { ...line.place }, order: 0 };
+        pageRows.push(created);
+        open.push(created);
+      }
+    }
+    pageRows.sort((a, b) => a.place.top - b.place.top);
+    rows.push(...pageRows);
+  }
+  rows.forEach((row, i) => {
+    row.lines.sort((a, b) => a.place.left - b.place.left);
+    row.order = firstOrder + i;
+  });
+  return rows;
+}
+
+function level(a: Place, b: Place): boolean {
+  const overlap = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return overlap > 0.5 * Math.max(a.bottom - a.top, b.bottom - b.top);
+}
+
+function union(a: Place, b: Place): Place {
+  return { top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom), left: Math.min(a.left, b.left), right: Math.max(a.right, b.right) };
+}
+
+/** The text of a row: its printed lines left to right. */
+export function rowText(row: Row): string {
+  return row.lines.map((l) => l.text).join(' ');
+}

@@ -1,0 +1,67 @@
+// The built-in engine on shop receipts (issue 23): receipts made in code (test/helpers/receipts.ts)
+// in several layouts, currencies, date formats and total labels, read as a PDF through the layout
+// analysis, then filled with the quality bench's receipt schema. Every value must pass the
+// grounding check any provider's values go through.
+import { describe, expect, it } from 'vitest';
+import { detectBytes } from '../../src/pipeline/detect.js';
+import { readerFor } from '../../src/pipeline/formats/index.js';
+import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { pageOutputs, type PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import { BuiltinProvider } from '../../src/models/llm/builtin/index.js';
+import type { BuiltinField, JsonSchema } from '../../src/models/llm/types.js';
+import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
+import { groundData } from '../../src/pipeline/extraction/result.js';
+import { MINI_MART, RECEIPTS, receiptPdf, type ReceiptSpec } from '../helpers/receipts.js';
+import { RECEIPT_SCHEMA } from '../../bench/quality/receipts.js';
+
+async function read(spec: ReceiptSpec): Promise<PageOutputs[]> {
+  const bytes = await receiptPdf(spec);
+  const reader = readerFor((await detectBytes(bytes)).supported!);
+  return analyzeDocument(await reader.read(bytes)).map((page) => pageOutputs(page, false));
+}
+
+/** The engine's data for `pages`, as the grounding check keeps it (nothing may be dropped). */
+async function extract(pages: PageOutputs[], task: { fields?: BuiltinField[]; schema?: JsonSchema }): Promise<Record<string, any>> {
+  const reply = await new BuiltinProvider().run({
+    tier: 'swift',
+    pages,
+    fields: task.fields ?? [],
+    schema: task.schema ?? null,
+    instructions: null,
+    questions: [],
+    pictures: [],
+    maxOutputTokens: 4096,
+    signal: new AbortController().signal,
+  });
+  const grounded = groundData(reply, null, new PageTexts(pages));
+  expect(grounded.dropped, JSON.stringify(reply.citations)).toBe(0);
+  return grounded.data;
+}
+
+const amountsOf = async (spec: ReceiptSpec) => ((await extract(await read(spec), { fields: ['amounts'] })).amounts as { label: string; amount: number }[]).map(({ label, amount }) => ({ label, amount }));
+
+describe('receipt amounts and their labels', () => {
+  it('reads each amount by the label printed level with it, where the page text sets labels and amounts apart', async () => {
+    const spec = RECEIPTS.find((r) => r.truth.total === '15.94')!.spec;
+    // The case the rule is for: the layout reads the labels as one block and the amounts as another.
+    expect((await read(spec))[0].text).toMatch(/Grand Total\nNETS\n\nS\$12\.50/);
+    expect(await amountsOf(spec)).toEqual(
+      expect.arrayContaining([
+        { label: 'Subtotal', amount: 15.9 },
+        { label: 'Discount', amount: -1 },
+        { label: 'Grand Total', amount: 15.94 },
+      ]),
+    );
+  });
+
+  it('reads a table row cell by cell: a currency after the label stays with it, and a first row of amounts heads no column', async () => {
+    expect((await read(MINI_MART))[0].text).toContain('| TOTAL SALES (INCL GST) RM | 28.70 |');
+    expect(await amountsOf(MINI_MART)).toEqual(
+      expect.arrayContaining([
+        { label: 'SUBTOTAL', amount: 28.7 },
+        { label: 'TOTAL SALES (INCL GST) RM', amount: 28.7 },
+        { label: 'CHANGE RM', amount: 1.3 },
+      ]),
+    );
+  });
+});
