@@ -65,3 +65,31 @@ describe('receipt amounts and their labels', () => {
     );
   });
 });
+
+const receipt = (name: RegExp) => RECEIPTS.find((r) => name.test(r.name))!;
+const fill = async (spec: ReceiptSpec) => extract(await read(spec), { schema: RECEIPT_SCHEMA });
+
+describe('the total of a receipt', () => {
+  it('is what was paid, tendered less change, whatever the label of the amount printed for it', async () => {
+    const { spec, truth } = receipt(/cash less change says it/);
+    expect(await amountsOf(spec)).toEqual(expect.arrayContaining([{ label: 'TOTAL SALES (INCLUSIVE GST) RM', amount: 52.08 }, { label: 'ROUNDING RM', amount: 52.1 }]));
+    expect((await fill(spec)).total).toBe(truth.total);
+  });
+
+  it('is the rounded total, printed after the total it rounds', async () => {
+    const { spec, truth } = receipt(/rounded total, cash and change/);
+    expect((await fill(spec)).total).toBe(truth.total);
+  });
+
+  it('is a total whose label says the tax is included, in either order', async () => {
+    const { spec, truth } = receipt(/tax is included after the tax word/);
+    expect(await amountsOf(spec)).toEqual(expect.arrayContaining([{ label: 'TOTAL (GST INCL)', amount: 4.5 }]));
+    expect((await fill(spec)).total).toBe(truth.total);
+  });
+
+  it('is the last total before the lines that settle the bill, not a tax summary printed after them', async () => {
+    const { spec, truth } = receipt(/paid by card, a tax summary/);
+    expect(await amountsOf(spec)).toEqual(expect.arrayContaining([{ label: 'Total', amount: 15.03 }, { label: 'Total', amount: 12.2 }]));
+    expect((await fill(spec)).total).toBe(truth.total);
+  });
+});

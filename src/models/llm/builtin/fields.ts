@@ -446,16 +446,41 @@ function afterLastAmount(text: string): string {
 
 const TOTAL_LABEL = /\b(grand total|total payable|amount payable|total due|amount due|balance due|total amount|net payable|total incl|total \(?inc|bill amount|invoice total|total)\b/i;
 const NOT_TOTAL = /\b(sub-?total|saving|savings|discount|tax|gst|vat|item|items|quantity|qty|supplies|excl|before|points?|change|tender|cash|rounding adj)\b/i;
+/** "Total incl. GST", "Total after tax", "Total (GST incl)" are totals; "GST" or "Total tax" alone are not. */
+const TAX_INCLUDED = /\b(?:incl?|inc|inci|including|inclusive|after|with)\b\.?.{0,20}?\b(?:gst|vat|tax|sst)\b|\b(?:gst|vat|tax|sst)\s*(?:incl?|inclusive|included)\b\.?/gi;
+const STRONG_TOTAL = /\b(grand|payable|due|incl|inc|bill amount|net|nett|final|rounded)\b/i;
+/** How the bill was settled: what was tendered, the change, the card. */
+const PAYMENT = /\b(cash|tender(?:ed)?|change|card|visa|master ?card|amex|debit|credit|nets|e-?wallet)\b/i;
+const TENDERED = /\b(cash|tender(?:ed)?)\b/i;
+const CHANGE = /\bchange\b/i;
 
-/** The amount a reader would call the total: the last "grand"/"payable"/"due" total, else the last total. */
+function isTotal(a: LabelledAmount): boolean {
+  return TOTAL_LABEL.test(a.label) && !NOT_TOTAL.test(a.label.replace(TAX_INCLUDED, ' '));
+}
+
+/**
+ * The amount a reader would call the total. What was paid, when the receipt says: the amount
+ * tendered less the change, where an amount before them is that sum (a rounded total, whatever
+ * its label says). Else the last total before the lines that settle the bill (cash, change, card;
+ * a tax summary printed after them is not the bill), a "grand", "payable", "due" or "rounded"
+ * total first.
+ */
 export function pickTotal(amounts: LabelledAmount[]): LabelledAmount | null {
-  // "Total incl. GST" and "Total after tax" are totals; "GST" or "Total tax" alone are not.
-  const totals = amounts.filter((a) => TOTAL_LABEL.test(a.label) && !NOT_TOTAL.test(a.label.replace(/\b(incl?|inc|inci|including|inclusive|after|with)\b\.?.{0,20}?\b(gst|vat|tax|sst)\b/gi, ' ')));
+  const sorted = [...amounts].sort((a, b) => a.position - b.position);
+  const change = sorted.find((a) => CHANGE.test(a.label) && a.amount >= 0);
+  const tendered = change && sorted.filter((a) => a !== change && a.position <= change.position && TENDERED.test(a.label) && !CHANGE.test(a.label) && a.amount > change.amount).pop();
+  if (change && tendered) {
+    const paid = Math.round((tendered.amount - change.amount) * 100) / 100;
+    const settled = sorted.filter((a) => a.position <= tendered.position && !PAYMENT.test(a.label) && Math.abs(a.amount - paid) < 0.005);
+    const chosen = settled.filter(isTotal).pop() ?? settled.pop();
+    if (chosen) return chosen;
+  }
+  const totals = sorted.filter(isTotal);
   if (!totals.length) return null;
-  const strong = totals.filter((a) => /\b(grand|payable|due|incl|inc|bill amount|net)\b/i.test(a.label));
-  const pool = strong.length ? strong : totals;
-  // The largest of the totals is the one after tax and fees.
-  return pool.reduce((a, b) => (b.amount > a.amount || (b.amount === a.amount && b.position < a.position) ? b : a));
+  const settling = sorted.find((a) => a.position > totals[0].position && PAYMENT.test(a.label) && !isTotal(a));
+  const billed = settling ? totals.filter((a) => a.position <= settling.position) : totals;
+  const strong = billed.filter((a) => STRONG_TOTAL.test(a.label));
+  return (strong.length ? strong : billed).pop()!;
 }
 
 // ---- parties ----
