@@ -93,3 +93,15 @@ describe('the total of a receipt', () => {
     expect((await fill(spec)).total).toBe(truth.total);
   });
 });
+
+describe('receipts in Malay', () => {
+  it('reads Jumlah as the total, Tunai as cash tendered and Baki as the change', async () => {
+    const { spec, truth } = receipt(/Malay labels/);
+    expect(await amountsOf(spec)).toEqual([
+      { label: 'JUMLAH', amount: 11.7 },
+      { label: 'TUNAI', amount: 20 },
+      { label: 'BAKI', amount: 8.3 },
+    ]);
+    expect((await fill(spec)).total).toBe(truth.total);
+  });
+});

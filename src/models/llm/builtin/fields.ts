@@ -444,15 +444,15 @@ function afterLastAmount(text: string): string {
   return /\p{L}/u.test(tail) ? tail : text.replace(/-?\d[\d.,]*/g, ' ');
 }
 
-const TOTAL_LABEL = /\b(grand total|total payable|amount payable|total due|amount due|balance due|total amount|net payable|total incl|total \(?inc|bill amount|invoice total|total)\b/i;
+const TOTAL_LABEL = /\b(grand total|total payable|amount payable|total due|amount due|balance due|total amount|net payable|total incl|total \(?inc|bill amount|invoice total|total|jumlah)\b/i;
 const NOT_TOTAL = /\b(sub-?total|saving|savings|discount|tax|gst|vat|item|items|quantity|qty|supplies|excl|before|points?|change|tender|cash|rounding adj)\b/i;
 /** "Total incl. GST", "Total after tax", "Total (GST incl)" are totals; "GST" or "Total tax" alone are not. */
 const TAX_INCLUDED = /\b(?:incl?|inc|inci|including|inclusive|after|with)\b\.?.{0,20}?\b(?:gst|vat|tax|sst)\b|\b(?:gst|vat|tax|sst)\s*(?:incl?|inclusive|included)\b\.?/gi;
 const STRONG_TOTAL = /\b(grand|payable|due|incl|inc|bill amount|net|nett|final|rounded)\b/i;
 /** How the bill was settled: what was tendered, the change, the card. */
-const PAYMENT = /\b(cash|tender(?:ed)?|change|card|visa|master ?card|amex|debit|credit|nets|e-?wallet)\b/i;
-const TENDERED = /\b(cash|tender(?:ed)?)\b/i;
-const CHANGE = /\bchange\b/i;
+const PAYMENT = /\b(cash|tender(?:ed)?|change|card|visa|master ?card|amex|debit|credit|nets|e-?wallet|tunai|baki)\b/i;
+const TENDERED = /\b(cash|tender(?:ed)?|tunai)\b/i;
+const CHANGE = /\b(change|baki)\b/i;
 
 function isTotal(a: LabelledAmount): boolean {
   return TOTAL_LABEL.test(a.label) && !NOT_TOTAL.test(a.label.replace(TAX_INCLUDED, ' '));
