@@ -230,6 +230,74 @@ export const RECEIPTS: ReceiptCase[] = [
     truth: { company: 'GUARDIAN HEALTH AND BEAUTY SDN BHD', date: '24/05/18', address: 'NO 15 JALAN BANDAR RAWANG 10 BANDAR BARU RAWANG 48000 RAWANG, SELANGOR', total: '4.50' },
   },
   {
+    name: 'An outlet name between the seller and its address, the address over three lines',
+    spec: {
+      header: ['MENTARI FOODS SDN BHD (1206674-T)', 'SUSHI MENTARI PLAZA DANAU', 'NO.37-1, PLAZA DANAU DESA 2,', 'JALAN 109F, TAMAN DANAU DESA,', '58100 KUALA LUMPUR.', '(GST REG. NO : 000435761152)'],
+      meta: ['TAX INVOICE', 'BILL#: V031-551345', 'DATE: 21-04-2018 19:50'],
+      body: [
+        ['SALMON SUSHI', '12.90'],
+        ['TOTAL (INCLUSIVE OF GST):', '41.50'],
+        ['CASH:', '50.00'],
+        ['CHANGE:', '8.50'],
+      ],
+    },
+    truth: { company: 'MENTARI FOODS SDN BHD', date: '21-04-2018', address: 'NO.37-1, PLAZA DANAU DESA 2, JALAN 109F, TAMAN DANAU DESA, 58100 KUALA LUMPUR.', total: '41.50' },
+  },
+  {
+    name: 'A shop named at the top, the company owning it named after the address',
+    spec: {
+      header: ['SEGI STATIONERY SHOP', 'NO. 31G&33G, JALAN SETIA INDAH X,', '40170 SETIA ALAM', 'TEL: +603-3362 4137', 'OWNED BY :', 'SEGI SUPPLY SDN BHD (1135772-K)'],
+      meta: ['CASH SALES COUNTER', 'INV NO: CS-SA-0079030', 'DATE: 18/04/2017'],
+      body: [
+        ['ORDER CHIT NCR 3 X 2.90', '8.70'],
+        ['TOTAL', '8.70'],
+        ['CASH', '10.00'],
+        ['CHANGE', '1.30'],
+      ],
+    },
+    truth: { company: 'SEGI STATIONERY SHOP', date: '18/04/2017', address: 'NO. 31G&33G, JALAN SETIA INDAH X, 40170 SETIA ALAM', total: '8.70' },
+  },
+  {
+    name: 'A postcode ending its line, the town and the state under it; a lot number before',
+    spec: {
+      header: ['RESTORAN SRI MELATI', 'LOT 34817 JALAN SETIA PRIMA Q', 'U 13/Q SETIA ALAM 40170', 'SHAH ALAM', 'SELANGOR', 'STESEN SERVIS MAJU'],
+      meta: ['TAX INVOICE', 'DATE: 12/28/2017 10:17:32 PM'],
+      body: [
+        ['NASI LEMAK', '15.00'],
+        ['TOTAL', '15.00'],
+        ['CASH', '15.00'],
+      ],
+    },
+    truth: { company: 'RESTORAN SRI MELATI', date: '12/28/2017', address: 'LOT 34817 JALAN SETIA PRIMA Q U 13/Q SETIA ALAM 40170 SHAH ALAM SELANGOR', total: '15.00' },
+  },
+  {
+    name: 'A heading above the seller, a postcode with its town, the state, then a station name',
+    spec: {
+      header: ['TAX INVOICE', 'PETROMAS KUCHAI LAMA', 'JALAN KUCHAI LAMA', '58200 KUALA LUMPUR', 'WILAYAH PERSEKUTUAN', 'STESEN MAJU JAYA', 'CO. REG. NO: 000948487-V'],
+      meta: ['18-01-2018 15:44:46 INVOICE NO: 1-916166'],
+      body: [
+        ['RON95 20.11 L', '41.95'],
+        ['TOTAL AMOUNT PAYABLE', '41.95'],
+        ['MASTER CARD', '41.95'],
+      ],
+    },
+    truth: { company: 'PETROMAS KUCHAI LAMA', date: '18-01-2018', address: 'JALAN KUCHAI LAMA 58200 KUALA LUMPUR WILAYAH PERSEKUTUAN', total: '41.95' },
+  },
+  {
+    name: 'A heading right under the postcode line, a floor for the address to begin with',
+    spec: {
+      header: ['KEDAI BUKU ILMU', '(002345678-P)', '2ND FLR, WISMA PERDANA,', 'NO 3, JALAN PERDANA,', '81200 JOHOR BAHRU', 'CASH BILL'],
+      meta: ['NO: CB-1182', 'DATE: 10 JUN 2018 18:23'],
+      body: [
+        ['KAMUS DEWAN', '89.90'],
+        ['TOTAL', '89.90'],
+        ['CASH', '100.00'],
+        ['CHANGE', '10.10'],
+      ],
+    },
+    truth: { company: 'KEDAI BUKU ILMU', date: '10 JUN 2018', address: '2ND FLR, WISMA PERDANA, NO 3, JALAN PERDANA, 81200 JOHOR BAHRU', total: '89.90' },
+  },
+  {
     name: 'A rounded total paid by card, a tax summary with its own total after the payment',
     spec: {
       header: ['Harbour Hardware Ltd', 'Unit 4, Quay Street', 'Galway H91 E2K3', 'VAT No: IE 6388047V'],

@@ -13,6 +13,7 @@ import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
 import { groundData } from '../../src/pipeline/extraction/result.js';
 import { MINI_MART, RECEIPTS, receiptPdf, type ReceiptSpec } from '../helpers/receipts.js';
 import { RECEIPT_SCHEMA } from '../../bench/quality/receipts.js';
+import { hasPostcode, opensAddress } from '../../src/models/llm/builtin/seller.js';
 
 async function read(spec: ReceiptSpec): Promise<PageOutputs[]> {
   const bytes = await receiptPdf(spec);
@@ -103,5 +104,55 @@ describe('receipts in Malay', () => {
       { label: 'BAKI', amount: 8.3 },
     ]);
     expect((await fill(spec)).total).toBe(truth.total);
+  });
+});
+
+describe('the seller and its address', () => {
+  it('is the name printed above the address, not a name printed higher up', async () => {
+    const { spec, truth } = receipt(/A person above the seller/);
+    const data = await fill(spec);
+    expect(data.company).toBe(truth.company);
+    expect(data.address).toBe(truth.address);
+  });
+
+  it('is the name with a legal suffix above the address; an outlet name between them is no part of the address', async () => {
+    const { spec, truth } = receipt(/An outlet name between the seller/);
+    const data = await fill(spec);
+    expect(data.company).toBe(truth.company);
+    expect(data.address).toBe(truth.address);
+  });
+
+  it('is the shop named above the address, not the company owning it named after it', async () => {
+    const { spec, truth } = receipt(/A shop named at the top/);
+    const data = await fill(spec);
+    expect(data.company).toBe(truth.company);
+    expect(data.address).toBe(truth.address);
+  });
+
+  it("ends the address with its postcode's place: the town and state under a postcode ending its line, the state under one with its town", async () => {
+    for (const name of [/A postcode ending its line/, /a postcode with its town, the state, then a station/, /A heading right under the postcode line/]) {
+      const { spec, truth } = receipt(name);
+      expect((await fill(spec)).address).toBe(truth.address);
+    }
+  });
+});
+
+describe('what reads as an address', () => {
+  it('begins with a house, lot, unit or floor number, or a street', () => {
+    for (const line of ['12, JALAN TAMPOI 7/4', '176 JLN SUNGEI BESI,', 'NO.37-1, PLAZA DANAU DESA 2,', '3RD FLR, AEON TAMAN MALURI SC', 'JALAN LAPANGAN TERBANG SUBANG', 'Blk 123 Ang Mo Kio Avenue 3', '14 High Street', 'LOT 6, JALAN BATAI,']) {
+      expect(opensAddress(line), line).toBe(true);
+    }
+    for (const line of ['99 SPEED MART (519537-X)', '10 JUN 2018 18:23', 'SUSHI MENTAI PLAZA DANAU', 'IKEA CHERAS', '(81109-A)', 'TAX INVOICE']) {
+      expect(opensAddress(line), line).toBe(false);
+    }
+  });
+
+  it('has a postcode where a number of four to six digits is no house or lot number', () => {
+    for (const line of ['81100 JOHOR BAHRU,', 'CHERAS, 55100 KUALA LUMPUR', '53200, KUALA LUMPUR.', 'Singapore 560123', 'Oxford OX1 4AB', 'TAMPOI,81200 JOHOR BAHRU,JOHOR']) {
+      expect(hasPostcode(line), line).toBe(true);
+    }
+    for (const line of ['LOT 34817 JALAN BATU AMBAR', 'LOT P.T. 2811, JALAN ANGSA,', '12345 Main Street', 'SELANGOR 1214-JINJANG UTARA', 'JALAN PUTERI 1/1, BDR PUTERI', 'NO 290, JALAN AIR PANAS,']) {
+      expect(hasPostcode(line), line).toBe(false);
+    }
   });
 });
