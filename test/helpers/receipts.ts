@@ -298,6 +298,21 @@ export const RECEIPTS: ReceiptCase[] = [
     truth: { company: 'KEDAI BUKU ILMU', date: '10 JUN 2018', address: '2ND FLR, WISMA PERDANA, NO 3, JALAN PERDANA, 81200 JOHOR BAHRU', total: '89.90' },
   },
   {
+    name: 'A company number labelled "Company No", a site number before the address',
+    spec: {
+      header: ['SUN WAH FUEL SDN BHD', 'COMPANY NO: 20965-W', 'SITE: 1046', '176 JLN SUNGEI BESI,', '57100 KUALA LUMPUR.', 'TELEPHONE: 03-9221345'],
+      meta: ['INVOICE NUMBER 60000483942', 'DATE 21/02/18 TIME 11:19'],
+      body: [
+        ['FUEL SAVE 95 39.54 LITRE', 'RM 88.17'],
+        ['TOTAL', 'RM 88.17'],
+        ['VISA', 'RM 88.17'],
+        ['RELIEF GST', 'RM 0.00'],
+        ['TOTAL GROSS', 'RM 88.17'],
+      ],
+    },
+    truth: { company: 'SUN WAH FUEL SDN BHD', date: '21/02/18', address: '176 JLN SUNGEI BESI, 57100 KUALA LUMPUR.', total: '88.17' },
+  },
+  {
     name: 'A rounded total paid by card, a tax summary with its own total after the payment',
     spec: {
       header: ['Harbour Hardware Ltd', 'Unit 4, Quay Street', 'Galway H91 E2K3', 'VAT No: IE 6388047V'],

@@ -115,6 +115,13 @@ describe('the seller and its address', () => {
     expect(data.address).toBe(truth.address);
   });
 
+  it('is a name, not the number a "Company No" label prints', async () => {
+    const { spec, truth } = receipt(/labelled "Company No"/);
+    const data = await fill(spec);
+    expect(data.company).toBe(truth.company);
+    expect(data.address).toBe(truth.address);
+  });
+
   it('is the name with a legal suffix above the address; an outlet name between them is no part of the address', async () => {
     const { spec, truth } = receipt(/An outlet name between the seller/);
     const data = await fill(spec);

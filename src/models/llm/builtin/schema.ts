@@ -316,13 +316,20 @@ function firstMatch(view: DocumentView, pattern: RegExp, want: Wanted, nearby?: 
 // ---- company and address ----
 
 function findCompany(view: DocumentView, want: Wanted): Found | null {
+  // A label naming the company may print its number ("Company No: 20965-W"): a name has letters.
   const fromLabel = fromKeyValues(view, want) ?? fromLines(view, want);
-  if (fromLabel) return fromLabel;
+  if (fromLabel && readsAsName(String(fromLabel.value))) return fromLabel;
   const seller = locateSeller(view);
   if (!seller) return null;
   const value = coerce(view, seller.name, want);
   if (value === null) return null;
   return { value, page: seller.line.page, quote: view.quoteOn(seller.line.page, seller.line.text, seller.name) ?? seller.name, confidence: seller.confidence };
+}
+
+/** Whether a text can be a name: more letters than digits, two of them together. */
+function readsAsName(text: string): boolean {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return /\p{L}{2}/u.test(text) && letters > (text.match(/\d/g)?.length ?? 0);
 }
 
 function findAddress(view: DocumentView, want: Wanted): Found | null {
