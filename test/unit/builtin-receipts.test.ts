@@ -163,3 +163,21 @@ describe('what reads as an address', () => {
     }
   });
 });
+
+describe('values read from key/values', () => {
+  it('are cited by the line printing the part of the value used, when the pair as read is not the page\'s words', async () => {
+    // OCR read "Date" with the time of the line below as one pair; the date itself is printed whole.
+    const box = { left: 0.1, top: 0.2, width: 0.5, height: 0.02 };
+    const page: PageOutputs = {
+      page: 1,
+      text: 'IKANO HANDEL SDN BHD\n\nDate: 25/04/18 Staff:\n\nTime: 11:06\n\nTotal 22.00',
+      wordCount: 9,
+      tables: [],
+      keyValues: { Date: { value: 'Time: 11:06 25/04/18', key_confidence: 80, value_confidence: 80, selection_status: null, bbox: box } },
+      layout: [],
+      markdown: null,
+    };
+    const data = await extract([page], { schema: RECEIPT_SCHEMA });
+    expect(data.date).toBe('25/04/18');
+  });
+});

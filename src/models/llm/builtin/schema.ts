@@ -215,7 +215,8 @@ function fromKeyValues(view: DocumentView, want: Wanted): Found | null {
     if (score < 0.5 || (best && score <= best.score)) continue;
     const value = want.type === 'boolean' && kv.selected !== null ? kv.selected : coerce(view, kv.value, want);
     if (value === null) continue;
-    best = { score, found: { value, page: kv.page, quote: view.keyValueQuote(kv), confidence: (0.55 + 0.4 * score) * Math.max(0.5, kv.confidence) } };
+    const quote = view.keyValueQuote(kv, typeof value === 'string' ? value : undefined);
+    best = { score, found: { value, page: kv.page, quote, confidence: (0.55 + 0.4 * score) * Math.max(0.5, kv.confidence) } };
   }
   return best?.found ?? null;
 }

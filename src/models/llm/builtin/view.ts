@@ -214,10 +214,14 @@ export class DocumentView {
     return null;
   }
 
-  /** A key/value's quote: the pair as printed when it is, else the value, else the pair itself. */
-  keyValueQuote(kv: ViewKeyValue): string {
+  /**
+   * A key/value's quote: the pair as printed when it is, else the value; else, when only `part`
+   * of the value is used (a date in it), the line printing that part; else the pair itself.
+   */
+  keyValueQuote(kv: ViewKeyValue, part?: string): string {
     const line = this.lines.find((l) => l.page === kv.page && l.text.includes(kv.value) && normalizeText(l.text).toLowerCase().includes(normalizeText(kv.key).toLowerCase()));
-    return this.quoteOn(kv.page, line?.text, `${kv.key}: ${kv.value}`, `${kv.key} ${kv.value}`, kv.value) ?? `${kv.key} ${kv.value}`;
+    const holding = part ? this.lines.find((l) => l.page === kv.page && l.text.includes(part)) : undefined;
+    return this.quoteOn(kv.page, line?.text, `${kv.key}: ${kv.value}`, `${kv.key} ${kv.value}`, kv.value, holding?.text, part) ?? `${kv.key} ${kv.value}`;
   }
 
   /** Dates in a line, read the document's way. */
