@@ -313,6 +313,20 @@ export const RECEIPTS: ReceiptCase[] = [
     truth: { company: 'SUN WAH FUEL SDN BHD', date: '21/02/18', address: '176 JLN SUNGEI BESI, 57100 KUALA LUMPUR.', total: '88.17' },
   },
   {
+    name: "An address opening with a building's name",
+    spec: {
+      header: ['KEDAI ELEKTRIK CAHAYA', 'WISMA CAHAYA, JALAN TUN RAZAK,', '50400 KUALA LUMPUR', 'TEL: 03-2161 0000'],
+      meta: ['RESIT: 7781', 'TARIKH: 2019-03-02'],
+      body: [
+        ['LAMPU LED 9W X2', '17.80'],
+        ['JUMLAH', '17.80'],
+        ['TUNAI', '20.00'],
+        ['BAKI', '2.20'],
+      ],
+    },
+    truth: { company: 'KEDAI ELEKTRIK CAHAYA', date: '2019-03-02', address: 'WISMA CAHAYA, JALAN TUN RAZAK, 50400 KUALA LUMPUR', total: '17.80' },
+  },
+  {
     name: 'A rounded total paid by card, a tax summary with its own total after the payment',
     spec: {
       header: ['Harbour Hardware Ltd', 'Unit 4, Quay Street', 'Galway H91 E2K3', 'VAT No: IE 6388047V'],

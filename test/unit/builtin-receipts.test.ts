@@ -136,6 +136,13 @@ describe('the seller and its address', () => {
     expect(data.address).toBe(truth.address);
   });
 
+  it("begins the address with a line naming a street where none opens like an address (a building's name first)", async () => {
+    const { spec, truth } = receipt(/An address opening with a building's name/);
+    const data = await fill(spec);
+    expect(data.company).toBe(truth.company);
+    expect(data.address).toBe(truth.address);
+  });
+
   it("ends the address with its postcode's place: the town and state under a postcode ending its line, the state under one with its town", async () => {
     for (const name of [/A postcode ending its line/, /a postcode with its town, the state, then a station/, /A heading right under the postcode line/]) {
       const { spec, truth } = receipt(name);

@@ -151,8 +151,11 @@ export function locateAddress(view: DocumentView, seller: SellerAt | null): Addr
     lines.push({ text: rest, line: own });
   } else {
     // The first line after the name that begins like an address: a branch name, registration
-    // and telephone lines may come first.
-    start = head.findIndex((l, i) => i >= start && i < start + 6 && opensAddress(l.text));
+    // and telephone lines may come first. Else (an address opening with a building's name) the
+    // first that names a street or holds a postcode.
+    const near = (i: number) => i >= start && i < start + 6;
+    const opening = head.findIndex((l, i) => near(i) && opensAddress(l.text));
+    start = opening >= 0 ? opening : head.findIndex((l, i) => near(i) && !STOP_LINE.test(l.text) && (STREET_WORD.test(l.text) || hasPostcode(l.text)));
     if (start < 0) return null;
   }
   // Lines of place names still to come after the postcode's line: its town and the state or
