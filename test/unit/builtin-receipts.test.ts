@@ -188,3 +188,47 @@ describe('values read from key/values', () => {
     expect(data.date).toBe('25/04/18');
   });
 });
+
+/** A scanned page as OCR and the layout give it: each piece a layout element of one printed
+ * line, at its place (fractions of the page), in the reading order given. */
+function scannedPage(pieces: { text: string; top: number; left: number }[]): PageOutputs {
+  // A character is about 0.019 of the page's width and a line 0.02 of its height, as on a till roll.
+  const bbox = (p: { text: string; top: number; left: number }) => ({ left: p.left, top: p.top, width: p.text.length * 0.019, height: 0.02 });
+  return {
+    page: 1,
+    text: pieces.map((p) => p.text).join('\n\n'),
+    wordCount: pieces.reduce((n, p) => n + p.text.split(' ').length, 0),
+    tables: [],
+    keyValues: {},
+    layout: pieces.map((p, i) => ({ type: 'paragraph', text: p.text, bbox: bbox(p), reading_order: i, lines: [{ text: p.text, bbox: bbox(p) }] })),
+    markdown: null,
+  };
+}
+
+describe('a printed line the OCR split at wide word gaps', () => {
+  // The seller's name in four pieces, the address's first line in two read right piece first,
+  // the date in two: each piece its own block in the page text.
+  const page = scannedPage([
+    { text: 'KEDAI', top: 0.05, left: 0.2 },
+    { text: 'RUNCIT SRI MAJU', top: 0.05, left: 0.33 },
+    { text: 'SDN', top: 0.05, left: 0.65 },
+    { text: 'BHD', top: 0.05, left: 0.73 },
+    { text: '(123456-X)', top: 0.085, left: 0.4 },
+    { text: 'JALAN MAWAR 3,', top: 0.118, left: 0.43 },
+    { text: 'NO 12,', top: 0.117, left: 0.29 },
+    { text: 'TAMAN SERI INDAH,', top: 0.15, left: 0.33 },
+    { text: '43000 KAJANG, SELANGOR.', top: 0.182, left: 0.27 },
+    { text: 'TEL: 03-8736 1234', top: 0.215, left: 0.33 },
+    { text: 'INVOICE NO: CS-00123', top: 0.28, left: 0.07 },
+    { text: 'DATE: 25 Dec', top: 0.31, left: 0.07 },
+    { text: '2018 14:05', top: 0.31, left: 0.32 },
+    { text: 'TOTAL', top: 0.5, left: 0.07 },
+    { text: '30.40', top: 0.5, left: 0.8 },
+  ]);
+
+  it('is read whole again: the seller, the address in the order printed, the date', async () => {
+    expect(page.text).toContain('JALAN MAWAR 3,\n\nNO 12,');
+    const data = await extract([page], { schema: RECEIPT_SCHEMA });
+    expect(data).toEqual({ company: 'KEDAI RUNCIT SRI MAJU SDN BHD', address: 'NO 12, JALAN MAWAR 3, TAMAN SERI INDAH, 43000 KAJANG, SELANGOR.', date: '25 Dec 2018', total: '30.40' });
+  });
+});

@@ -292,6 +292,18 @@ export function findLabelledDates(view: DocumentView): LabelledDate[] {
       if (out.length >= 50) return out;
     }
   }
+  // A date the layout split across blocks ("25 Dec" | "2018 09:14") is whole in its printed line.
+  for (const phrase of view.phrases) {
+    if (phrase.lines.length < 2) continue;
+    for (const date of view.datesIn(phrase.text)) {
+      if (out.some((d) => d.page === phrase.page && d.iso === date.iso)) continue;
+      const label = cleanLabel(phrase.text.slice(0, date.index)) || (kvLabelFor(view, phrase.page, date.text) ?? 'date');
+      const quote = view.quoteOn(phrase.page, phrase.text) ?? view.quoteCovering(phrase.page, phrase.lines.map((l) => l.text));
+      if (!quote) continue;
+      out.push({ label, iso: date.iso, text: date.text, page: phrase.page, quote, confidence: label === 'date' ? 0.6 : 0.8 });
+      if (out.length >= 50) return out;
+    }
+  }
   return out;
 }
 

@@ -92,6 +92,47 @@ function union(a: Place, b: Place): Place {
   return { top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom), left: Math.min(a.left, b.left), right: Math.max(a.right, b.right) };
 }
 
+/** A printed line as read: pieces of one row that the layout split at wide word gaps, joined. */
+export interface Phrase {
+  page: number;
+  text: string;
+  /** Its pieces, left to right. */
+  lines: PrintedLine[];
+  /** The reading order of its first piece. */
+  order: number;
+}
+
+/** Pieces of a row closer than this many character widths are one line: columns stand further apart. */
+const WORD_GAP_CHARACTERS = 3;
+
+/**
+ * The phrases of each row: OCR and the layout may split one printed line at wide word gaps
+ * ("KEDAI" "RUNCIT SRI MAJU" "SDN" "BHD"), even into blocks read in another order; pieces of a row
+ * with less than three character widths between them are joined again, while a label and an
+ * amount at the right edge, or two columns, stay apart. In reading order.
+ */
+export function phrasesOf(rows: Row[]): Phrase[] {
+  const out: Phrase[] = [];
+  for (const row of rows) {
+    let current: PrintedLine[] = [];
+    const flush = () => {
+      if (current.length) out.push({ page: row.page, text: current.map((l) => l.text).join(' '), lines: current, order: Math.min(...current.map((l) => l.order)) });
+      current = [];
+    };
+    for (const line of row.lines) {
+      const last = current[current.length - 1];
+      if (last && line.place.left - last.place.right > WORD_GAP_CHARACTERS * Math.max(characterWidth(last), characterWidth(line))) flush();
+      current.push(line);
+    }
+    flush();
+  }
+  return out.sort((a, b) => a.page - b.page || a.order - b.order);
+}
+
+function characterWidth(line: PrintedLine): number {
+  return (line.place.right - line.place.left) / Math.max(1, line.text.length);
+}
+
 /** The text of a row: its printed lines left to right. */
 export function rowText(row: Row): string {
   return row.lines.map((l) => l.text).join(' ');

@@ -6,7 +6,7 @@
 import type { JsonSchema, RawCitation } from '../types.js';
 import { amountValue, findAmounts } from './amounts.js';
 import { findLabelledAmounts, findLabelledDates, findParties, findTitle, pickTotal, readBuiltinFields } from './fields.js';
-import { locateAddress, locateSeller } from './seller.js';
+import { headQuote, locateAddress, locateSeller } from './seller.js';
 import { classifyDocument } from './classify.js';
 import { contentWords, type DocumentView, type TextLine } from './view.js';
 
@@ -324,7 +324,8 @@ function findCompany(view: DocumentView, want: Wanted): Found | null {
   if (!seller) return null;
   const value = coerce(view, seller.name, want);
   if (value === null) return null;
-  return { value, page: seller.line.page, quote: view.quoteOn(seller.line.page, seller.line.text, seller.name) ?? seller.name, confidence: seller.confidence };
+  const quote = headQuote(view, seller.line, seller.name);
+  return quote ? { value, page: seller.line.page, quote, confidence: seller.confidence } : null;
 }
 
 /** Whether a text can be a name: more letters than digits, two of them together. */
@@ -339,10 +340,7 @@ function findAddress(view: DocumentView, want: Wanted): Found | null {
   const address = locateAddress(view, locateSeller(view));
   if (!address) return null;
   const value = coerce(view, address.text, want);
-  if (value === null) return null;
-  const page = address.lines[0].page;
-  const quote = view.quoteOn(page, address.text, address.lines.map((l) => l.text).join(' '), address.lines[0].text);
-  return quote ? { value, page, quote, confidence: 0.6 } : null;
+  return value === null ? null : { value, page: address.page, quote: address.quote, confidence: 0.6 };
 }
 
 // ---- dates and money ----

@@ -11,6 +11,8 @@ import type { DocumentView } from './view.js';
 export interface HeadLine {
   page: number;
   text: string;
+  /** The printed lines it is made of, each words of the page text. */
+  parts: string[];
 }
 
 export interface SellerAt {
@@ -21,7 +23,8 @@ export interface SellerAt {
 
 export interface AddressAt {
   text: string;
-  lines: HeadLine[];
+  page: number;
+  quote: string;
 }
 
 /** Lines that are a generic heading of a receipt or invoice, not a company. */
@@ -78,12 +81,21 @@ function placesAfter(text: string): number {
   return /(?<![\w.#/-])\d{4,6}[\s,.]*$/.test(text) ? 2 : 1;
 }
 
-/** The first page's lines as printed, else its lines of text; the first `count`. */
+/** The first page's lines as printed (split pieces joined), in reading order, else its lines of
+ * text; the first `count`. */
 function headLines(view: DocumentView, count: number): HeadLine[] {
   const page = view.pages[0]?.page;
-  const printed = view.printed.filter((l) => l.page === page);
-  const lines = printed.length ? printed : view.lines.filter((l) => l.page === page && !l.cells);
-  return lines.slice(0, count).map((l) => ({ page: l.page, text: l.text }));
+  const phrases = view.phrases.filter((p) => p.page === page);
+  if (phrases.length) return phrases.slice(0, count).map((p) => ({ page: p.page, text: p.text, parts: p.lines.map((l) => l.text) }));
+  return view.lines
+    .filter((l) => l.page === page && !l.cells)
+    .slice(0, count)
+    .map((l) => ({ page: l.page, text: l.text, parts: [l.text] }));
+}
+
+/** A quote for a head line, or the words of it that are `wanted`. */
+export function headQuote(view: DocumentView, line: HeadLine, wanted?: string): string | null {
+  return view.quoteOn(line.page, line.text, wanted) ?? view.quoteCovering(line.page, line.parts);
 }
 
 /** The name a line reads as: capitalized words, no figures, not a heading; a registration number
@@ -134,7 +146,7 @@ export function locateSeller(view: DocumentView): SellerAt | null {
   const firstPage = view.pages[0]?.page;
   for (const line of view.lines.filter((l) => l.page === firstPage && l.cells).slice(0, 20)) {
     const name = organizationIn(line.cells!.join(' '));
-    if (name) return { name, line: { page: line.page, text: line.text }, confidence: 0.7 };
+    if (name) return { name, line: { page: line.page, text: line.text, parts: [line.text] }, confidence: 0.7 };
   }
   return null;
 }
@@ -179,5 +191,8 @@ export function locateAddress(view: DocumentView, seller: SellerAt | null): Addr
     if (cut >= 0) break;
   }
   if (!lines.length) return null;
-  return { text: lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').replace(/\s+,/g, ','), lines: lines.map((l) => l.line) };
+  const text = lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').replace(/\s+,/g, ',');
+  const page = lines[0].line.page;
+  const quote = view.quoteOn(page, text, lines.map((l) => l.line.text).join(' ')) ?? view.quoteCovering(page, lines.flatMap((l) => l.line.parts));
+  return quote ? { text, quote, page } : null;
 }

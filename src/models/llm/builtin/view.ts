@@ -6,7 +6,7 @@ import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
 import { findWords, normalizeQuote, normalizeText } from '../../../pipeline/extraction/grounding.js';
 import { dateOrderOf, findDates, type DateOrder, type FoundDate } from './dates.js';
 import { documentCurrency } from './amounts.js';
-import { printedLines, rowsOf, type PrintedLine, type Row } from './printed.js';
+import { phrasesOf, printedLines, rowsOf, type Phrase, type PrintedLine, type Row } from './printed.js';
 
 export interface TextLine {
   page: number;
@@ -103,6 +103,8 @@ export class DocumentView {
   readonly printed: PrintedLine[] = [];
   /** Printed lines level with each other, top to bottom. */
   readonly rows: Row[] = [];
+  /** Printed lines as read, pieces the layout split at word gaps joined, in reading order. */
+  readonly phrases: Phrase[] = [];
   readonly dateOrder: DateOrder;
   readonly currency: string | null;
   /** Page text, normalized, for quote checks. */
@@ -166,7 +168,9 @@ export class DocumentView {
       let known = 0;
       for (const line of this.lines.slice(firstLine)) this.positions.push(page.page + (known = line.top ?? known));
       this.printed.push(...printed);
-      this.rows.push(...rowsOf(printed, this.rows.length));
+      const rows = rowsOf(printed, this.rows.length);
+      this.rows.push(...rows);
+      this.phrases.push(...phrasesOf(rows));
       for (const element of page.layout) {
         if (element.type !== 'paragraph' && element.type !== 'list_item' && element.type !== 'caption' && element.type !== 'footnote') continue;
         for (const text of splitSentences(element.text)) {
@@ -212,6 +216,26 @@ export class DocumentView {
       if (candidate && this.onPage(page, candidate)) return candidate.replace(/\s+/g, ' ').trim();
     }
     return null;
+  }
+
+  /**
+   * A quote holding all of `parts` (printed lines, in any order): the stretch of the page's text
+   * from the first of them to the last, when it is not much longer than they are; else null.
+   */
+  quoteCovering(page: number, parts: string[]): string | null {
+    const text = this.normalized.get(page);
+    if (!text || !parts.length) return null;
+    const spans: [number, number][] = [];
+    for (const part of parts) {
+      const wanted = normalizeQuote(part);
+      const at = findWords(text, wanted);
+      if (!wanted || at < 0) return null;
+      spans.push([at, at + wanted.length]);
+    }
+    const start = Math.min(...spans.map((s) => s[0]));
+    const end = Math.max(...spans.map((s) => s[1]));
+    const length = spans.reduce((sum, s) => sum + s[1] - s[0] + 1, 0);
+    return end - start <= 2 * length ? text.slice(start, end) : null;
   }
 
   /**
