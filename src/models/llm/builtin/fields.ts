@@ -420,6 +420,7 @@ function tableAmountLabel(cells: string[], index: number, before: string, header
  */
 function rowAmounts(view: DocumentView, row: Row, add: AddAmount): void {
   const text = rowText(row);
+  if (!/\d/.test(text)) return;
   const previous = view.rows[row.order - 1];
   const above = previous?.page === row.page ? rowText(previous) : null;
   const labelledByAbove = above !== null && isMoneyLabelText(above) && VALUE_ONLY.test(text);

@@ -56,7 +56,11 @@ export function printedLines(page: PageOutputs, firstOrder: number): PrintedLine
 export function rowsOf(lines: PrintedLine[], firstOrder: number): Row[] {
   const rows: Row[] = [];
   const pages = new Map<number, PrintedLine[]>();
-  for (const line of lines) pages.set(line.page, [...(pages.get(line.page) ?? []), line]);
+  for (const line of lines) {
+    const onPage = pages.get(line.page);
+    if (onPage) onPage.push(line);
+    else pages.set(line.page, [line]);
+  }
   for (const onPage of pages.values()) {
     const pageRows: Row[] = [];
     // Lines come top down: a row that ends above a line's top meets no later line either.

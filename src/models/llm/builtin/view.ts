@@ -281,6 +281,9 @@ export class DocumentView {
   }
 }
 
+/** How many printed lines a text line's first one is looked for ahead of the last placed. */
+const LOOK_AHEAD = 64;
+
 /**
  * Places the page's lines of running text: each begins with the first printed line it holds (a
  * reflowed paragraph holds several, in order), and each printed line learns which text line
@@ -291,13 +294,16 @@ function placeLines(lines: TextLine[], printed: PrintedLine[]): void {
   for (const line of lines) {
     if (line.cells) continue;
     const text = line.text.replace(/\s+/g, ' ');
-    const first = printed.findIndex((p, i) => i >= cursor && text.startsWith(p.text));
+    // Text lines and printed lines come in the same order: a line's first printed line is near.
+    let first = -1;
+    for (let i = cursor; i < Math.min(printed.length, cursor + LOOK_AHEAD) && first < 0; i++) if (text.startsWith(printed[i].text)) first = i;
     if (first < 0) continue;
     line.top = printed[first].place.top;
     let offset = 0;
     for (let i = first; i < printed.length; i++) {
+      // The next printed line goes on where this one ends (a space, or nothing after a hyphen).
       const at = i === first ? 0 : text.indexOf(printed[i].text, offset);
-      if (at < 0) break;
+      if (at < 0 || at > offset + 2) break;
       printed[i].held = { line: line.order, offset: at };
       offset = at + printed[i].text.length;
       cursor = i + 1;
