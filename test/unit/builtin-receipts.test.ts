@@ -153,10 +153,10 @@ describe('the seller and its address', () => {
 
 describe('what reads as an address', () => {
   it('begins with a house, lot, unit or floor number, or a street', () => {
-    for (const line of ['12, JALAN TAMPOI 7/4', '176 JLN SUNGEI BESI,', 'NO.37-1, PLAZA DANAU DESA 2,', '3RD FLR, AEON TAMAN MALURI SC', 'JALAN LAPANGAN TERBANG SUBANG', 'Blk 123 Ang Mo Kio Avenue 3', '14 High Street', 'LOT 6, JALAN BATAI,']) {
+    for (const line of ['12, JALAN TAMPOI 7/4', '176 JLN SUNGEI BESI,', 'NO.37-1, PLAZA DANAU DESA 2,', '3RD FLR, AEON TAMAN MALURI SC', 'JALAN LAPANGAN TERBANG SUBANG', 'Blk 123 Ang Mo Kio Avenue 3', '14 High Street', 'LOT 6, JALAN BATAI,', 'G-23, JALAN SS 2/24,', 'JALAN 109F, TAMAN DANAU DESA,']) {
       expect(opensAddress(line), line).toBe(true);
     }
-    for (const line of ['99 SPEED MART (519537-X)', '10 JUN 2018 18:23', 'SUSHI MENTAI PLAZA DANAU', 'IKEA CHERAS', '(81109-A)', 'TAX INVOICE']) {
+    for (const line of ['99 SPEED MART (519537-X)', '10 JUN 2018 18:23', 'SUSHI MENTAI PLAZA DANAU', 'IKEA CHERAS', '(81109-A)', 'TAX INVOICE', 'DR. TAN CLINIC']) {
       expect(opensAddress(line), line).toBe(false);
     }
   });

@@ -38,12 +38,17 @@ const TRAILING_REGISTRATION = /\s*\(\s*(?:co\.?\s*(?:reg\.?)?\s*no\.?\s*:?)?\s*[
 
 const STREET = String.raw`jalan|jln|lorong|lrg|persiaran|lebuh|lebuhraya|street|st|road|rd|avenue|ave|lane|ln|drive|dr|way|boulevard|blvd|parkway|place|pl|court|ct|square|sq|highway|hwy|quay|crescent|terrace|close|strasse|straße|str|rue|avenida|calle|via`;
 const STREET_WORD = new RegExp(String.raw`\b(?:${STREET})\b\.?`, 'i');
+/** Street words that open an address line ("Jalan 3/4", "Road 12"); the short forms (St, Dr)
+ * also begin names. */
+const LEADING_STREET = String.raw`jalan|jln|lorong|lrg|persiaran|lebuh|lebuhraya|street|road|avenue|lane|drive|boulevard|highway|strasse|straße|rue|avenida|calle`;
+/** A house or unit number: 12, 12A, 2-1-1, 1/2, a block letter before it (G-23, B-1-5). */
+const HOUSE_NUMBER = String.raw`(?:[a-z]{1,2}-)?\d+[a-z]?(?:[-/]\d+[a-z]?)*`;
 /** Words a house, lot or unit number follows. */
 const HOUSE_WORD = /\b(?:no|lot|unit|blk|block|suite|level|lvl|floor|flr|apt|pt|p\.t|plot|box|#)\.?\s*[:#]?\s*$/i;
 /** How an address begins: a house, lot, unit or floor word, a street word, or a number followed
  * by a comma or a street ("12, Jalan Tampoi", "176 Jln Sungei Besi"), a floor ("3rd Flr, ..."). */
 const ADDRESS_OPENING = new RegExp(
-  String.raw`^(?:(?:no|lot|unit|blk|block|suite|level|lvl|floor|flr|apt|p\.?\s?o\.?\s?box)\b|(?:\d+(?:st|nd|rd|th)|ground|g)\s*(?:floor|flr|fl|level|lvl)\b|(?:${STREET})\b(?!\.?\s*\d)|\d+[a-z]?(?:[-/]\d+[a-z]?)*(?:st|nd|rd|th)?\s*,|\d+[a-z]?(?:[-/]\d+[a-z]?)*\s+(?:\S+\s+){0,3}?(?:${STREET})\b)`,
+  String.raw`^(?:(?:no|lot|unit|blk|block|suite|level|lvl|floor|flr|apt|p\.?\s?o\.?\s?box)\b|(?:\d+(?:st|nd|rd|th)|ground|g)\s*(?:floor|flr|fl|level|lvl)\b|(?:${LEADING_STREET})\b|${HOUSE_NUMBER}(?:st|nd|rd|th)?\s*,|${HOUSE_NUMBER}\s+(?:\S+\s+){0,3}?(?:${STREET})\b)`,
   'i',
 );
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/;
