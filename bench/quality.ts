@@ -62,6 +62,7 @@ import {
   type Grid,
 } from './quality/metrics.js';
 import { findTools, pdftotext, tesseract, type Tool } from './quality/peers.js';
+import { RECEIPT_SCHEMA } from './quality/receipts.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -95,16 +96,6 @@ const caseFile = (c: IndexCase, name: string) => path.join(CORPUS, c.dir, name);
 const isUnsupported = (c: IndexCase) => UNSUPPORTED_EXTENSIONS.includes(path.extname(c.document).toLowerCase());
 const isReceipt = (c: IndexCase) => c.category === 'forms_kv' && c.id.startsWith('sroie-');
 
-/** The four fields of the SROIE receipt truth, asked of the model layer as a JSON Schema. */
-const RECEIPT_SCHEMA = {
-  type: 'object',
-  properties: {
-    company: { type: 'string', description: 'Name of the company that issued the receipt' },
-    date: { type: 'string', description: 'Date of the receipt as printed' },
-    address: { type: 'string', description: 'Address of the company' },
-    total: { type: 'string', description: 'Total amount paid' },
-  },
-};
 
 /** The truth as plain text, for the text metrics. */
 async function truthText(c: IndexCase): Promise<{ text: string; file: string; raw?: string }> {
@@ -198,7 +189,9 @@ async function runFolio(client: Client, c: IndexCase): Promise<FolioRun> {
   run.text = doc.text ?? '';
   if (doc.result?.data) run.data = doc.result.data;
   if (c.category === 'layout_markdown') run.markdown = doc.markdown ?? '';
-  const pageIncludes = c.category === 'tables' ? '?include=tables' : c.category === 'forms_kv' ? '?include=key_values' : '';
+  // A receipt's pages whole (tables and layout too), so bench/receipts.ts can rerun the built-in
+  // engine on what a `--dump` of this run wrote.
+  const pageIncludes = c.category === 'tables' ? '?include=tables' : isReceipt(c) ? '?include=key_values,tables,layout' : c.category === 'forms_kv' ? '?include=key_values' : '';
   if (pageIncludes || c.id === MULTICOLUMN_PAGE1) {
     run.pages = (await json(client, `${docPath}/pages${pageIncludes}`)).data as WirePage[];
   }

@@ -227,6 +227,9 @@ const SHORT_TEXT_WORDS = 12;
 /** The share of a short text's words its quote must hold. */
 const SHARED_WORDS = 0.6;
 
+/** A value that is only a number: digits with grouping and decimal marks, maybe signed. */
+const NUMBER_TEXT = /^\s*[-+]?\d[\d.,' ]*\d\s*$|^\s*[-+]?\d\s*$/;
+
 /** Paths whose values are the model's own words by nature (a type, a summary, a role). */
 const FREE_TEXT = /^data\.(summary|key_facts(\[\d+\])?|document_type)$|\.(role|label|currency)$/;
 
@@ -242,6 +245,12 @@ export function quoteSupports(value: unknown, quote: string, path: string, readD
   }
   if (typeof value !== 'string') return false;
   if (FREE_TEXT.test(path)) return true;
+  // A number given as text ("8.50") is held to the quote's numbers as a number is: its words
+  // are not the quote's where a currency is printed against it ("RM8.50").
+  if (NUMBER_TEXT.test(value)) {
+    const readings = numberReadings(value.replace(/[\s+]/g, ''));
+    return numbersIn(quote).some((n) => readings.some((r) => Math.abs(Math.abs(n) - Math.abs(r)) < 1e-9));
+  }
   const iso = ISO_DATE.exec(value);
   if (iso && value.length <= 25) {
     const day = value.slice(0, iso[3] ? 10 : 7);

@@ -1,6 +1,8 @@
 // Money written in a text: an amount with its currency sign or code, or an amount with two
 // decimals on a line that a money word labels ("Total", "Amount due"). Currencies are given as
 // ISO 4217 codes; an amount with no sign takes the document's currency when it names only one.
+// Money words are English and Malay (jumlah total, tunai cash, baki change or balance, bayaran
+// payment, harga price, cukai tax), the languages of the receipts Folio is measured on.
 import { numberReadings } from '../../../pipeline/extraction/grounding.js';
 
 export interface FoundAmount {
@@ -42,7 +44,7 @@ const AFTER = new RegExp(String.raw`(?<![\p{L}\p{N}.,])(-)?(${NUMBER})\s?(€|£
 const BARE = new RegExp(String.raw`(?<![\p{L}\p{N}.,/:-])(-)?(\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}|\d+[.,]\d{2})(?![\p{N}]|[.,/:-]\d|%)`, 'gu');
 
 export const MONEY_WORDS =
-  /\b(total|sub-?total|amount|amt|balance|due|payable|paid|payment|price|cost|fee|fees|charge|charges|tax|vat|gst|deposit|rent|salary|sum|grand|net|gross|cash|change|tender|rounding|invoice|refund|discount|premium|budget|revenue|income)\b/i;
+  /\b(total|sub-?total|amount|amt|balance|due|payable|paid|payment|price|cost|fee|fees|charge|charges|tax|vat|gst|deposit|rent|salary|sum|grand|net|gross|cash|change|tender|rounding|invoice|refund|discount|premium|budget|revenue|income|jumlah|tunai|baki|bayaran|harga|cukai)\b/i;
 
 function currencyOfSign(sign: string): string {
   const upper = sign.toUpperCase();

@@ -5,6 +5,7 @@
 import type { BuiltinField, RawCitation } from '../types.js';
 import { findAmounts, MONEY_WORDS } from './amounts.js';
 import { classifyDocument } from './classify.js';
+import { rowText, type Row } from './printed.js';
 import { contentWords, type DocumentView, type Sentence, type TextLine } from './view.js';
 
 export interface FieldResult {
@@ -249,9 +250,11 @@ function isLabelLike(line: TextLine | null): boolean {
 
 /** A line of money words alone ("TOTAL INCL GST RM"), whose amounts are on the next line. */
 function isMoneyLabelLine(line: TextLine | null): boolean {
-  if (!line || line.cells) return false;
-  const words = line.text.split(/\s+/).length;
-  return words <= 10 && MONEY_WORDS.test(line.text) && !/\d[.,]\d{2}\b/.test(line.text);
+  return line !== null && !line.cells && isMoneyLabelText(line.text);
+}
+
+function isMoneyLabelText(text: string): boolean {
+  return text.split(/\s+/).length <= 10 && MONEY_WORDS.test(text) && !/\d[.,]\d{2}\b/.test(text);
 }
 
 export function findLabelledDates(view: DocumentView): LabelledDate[] {
@@ -289,6 +292,18 @@ export function findLabelledDates(view: DocumentView): LabelledDate[] {
       if (out.length >= 50) return out;
     }
   }
+  // A date the layout split across blocks ("25 Dec" | "2018 09:14") is whole in its printed line.
+  for (const phrase of view.phrases) {
+    if (phrase.lines.length < 2) continue;
+    for (const date of view.datesIn(phrase.text)) {
+      if (out.some((d) => d.page === phrase.page && d.iso === date.iso)) continue;
+      const label = cleanLabel(phrase.text.slice(0, date.index)) || (kvLabelFor(view, phrase.page, date.text) ?? 'date');
+      const quote = view.quoteOn(phrase.page, phrase.text) ?? view.quoteCovering(phrase.page, phrase.lines.map((l) => l.text));
+      if (!quote) continue;
+      out.push({ label, iso: date.iso, text: date.text, page: phrase.page, quote, confidence: label === 'date' ? 0.6 : 0.8 });
+      if (out.length >= 50) return out;
+    }
+  }
   return out;
 }
 
@@ -307,60 +322,132 @@ export interface LabelledAmount {
   page: number;
   quote: string;
   confidence: number;
-  order: number;
-}
-
-export function findLabelledAmounts(view: DocumentView): LabelledAmount[] {
-  const out: LabelledAmount[] = [];
-  const seen = new Set<string>();
-  for (const line of view.lines) {
-    const previous = view.previousLine(line);
-    const labelledByPrevious = !line.cells && isMoneyLabelLine(previous) && /^[^\p{L}]*(?:\p{Lu}{2,3}\s?)?[\d.,' ]+[^\p{L}]*$/u.test(line.text);
-    const labelled = MONEY_WORDS.test(line.text) || labelledByPrevious;
-    const amounts = findAmounts(line.text, labelled, view.currency);
-    for (const amount of amounts) {
-      let label = '';
-      let quote = line.text;
-      if (line.cells) {
-        label = tableAmountLabel(line, amount.text);
-      } else {
-        label = cleanLabel(afterLastAmount(line.text.slice(0, amount.index)));
-        if (!label && labelledByPrevious) {
-          label = previous!.text.replace(/[\s:;,\-=|]+$/, '').trim();
-          quote = `${previous!.text} ${line.text}`;
-        }
-      }
-      if (!label) label = kvLabelFor(view, line.page, amount.text) ?? '';
-      if (!label || !/\p{L}/u.test(label)) continue;
-      const key = `${label.toLowerCase()}|${amount.amount}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const verified = view.quoteOn(line.page, quote, line.text);
-      if (!verified) continue;
-      out.push({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote: verified, confidence: amount.currency ? 0.85 : 0.7, order: line.order });
-      if (out.length >= 50) return out;
-    }
-  }
-  return out;
+  /** Where it stands: its page number plus how far down the page (0 to 1). */
+  position: number;
 }
 
 /**
- * The label of an amount in a table row: the row's own label (its first wordy cell before the
- * amount) and, in a table with headings, the heading of the amount's column ("Garden work
- * Total"); a cell that holds its own label ("Total 9.00") keeps it.
+ * Amounts and the words that label them, from two readings of each page: a table row's cells
+ * (the row's label cell, the column's heading) and the page's printed rows (the words printed level
+ * with an amount, left of it: a receipt's "TOTAL ... 88.17" is one row however the page text
+ * splits it). Running text with no printed lines is read from its text lines. The same label with
+ * the same amount counts once; amounts come top to bottom.
  */
-function tableAmountLabel(line: TextLine, amountText: string): string {
+export function findLabelledAmounts(view: DocumentView): LabelledAmount[] {
+  const out: LabelledAmount[] = [];
+  const seen = new Set<string>();
+  const add = (found: Omit<LabelledAmount, 'confidence'>) => {
+    if (!found.label || !/\p{L}/u.test(found.label)) return;
+    const key = `${found.label.toLowerCase()}|${found.amount}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ ...found, confidence: found.currency ? 0.85 : 0.7 });
+  };
+  for (const line of view.lines) {
+    if (line.cells) tableAmounts(view, line, add);
+    else if (!view.holdsPrinted(line)) lineAmounts(view, line, add);
+  }
+  for (const row of view.rows) rowAmounts(view, row, add);
+  return out.sort((a, b) => a.position - b.position).slice(0, 50);
+}
+
+type AddAmount = (found: Omit<LabelledAmount, 'confidence'>) => void;
+
+/** Amounts in a line of text, labelled by the words before them or by a money label line above. */
+function lineAmounts(view: DocumentView, line: TextLine, add: AddAmount): void {
+  const previous = view.previousLine(line);
+  const labelledByPrevious = isMoneyLabelLine(previous) && VALUE_ONLY.test(line.text);
+  const labelled = MONEY_WORDS.test(line.text) || labelledByPrevious;
+  for (const amount of findAmounts(line.text, labelled, view.currency)) {
+    let label = cleanLabel(afterLastAmount(line.text.slice(0, amount.index)));
+    let quote = line.text;
+    if (!label && labelledByPrevious) {
+      label = previous!.text.replace(/[\s:;,\-=|]+$/, '').trim();
+      quote = `${previous!.text} ${line.text}`;
+    }
+    if (!label) label = kvLabelFor(view, line.page, amount.text) ?? '';
+    const verified = view.quoteOn(line.page, quote, line.text);
+    if (verified) add({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote: verified, position: view.position(line) });
+  }
+}
+
+/** A line that is only an amount, maybe with its currency: "RM 9.00", "15.00 ZR". */
+const VALUE_ONLY = /^[^\p{L}]*(?:\p{Lu}{2,3}\s?)?[\d.,' ]+[^\p{L}]*$/u;
+
+/**
+ * Amounts in a table row, read cell by cell (a currency printed in the label's cell stays with
+ * the label), each labelled by its own cell or the row's label cell and, under a row of column
+ * headings, the heading of its column.
+ */
+function tableAmounts(view: DocumentView, line: TextLine, add: AddAmount): void {
   const cells = line.cells!;
-  const index = cells.findIndex((c) => c.includes(amountText));
-  const cell = cells[index] ?? '';
-  const own = cleanLabel(afterLastAmount(cell.slice(0, cell.indexOf(amountText))));
-  if (/\p{L}{2}/u.test(own) && !/^(?:\p{Lu}{3}|RM|Rs)$/u.test(own)) return own;
-  const rowLabel = cells.slice(0, Math.max(0, index)).find((c) => /\p{L}{2}/u.test(c) && !findAmounts(c, true, null).length) ?? '';
-  const heading = line.header?.[index]?.trim() ?? '';
+  // A currency in the label's cell ("TOTAL RM | 9.00") makes the row one of money.
+  const labelled = MONEY_WORDS.test(line.text) || findAmounts(line.text, false, view.currency).length > 0;
+  // A first row that holds amounts is a row of the table, not its headings.
+  const header = line.header && !line.header.some((c) => findAmounts(c, true, null).length) ? line.header : null;
+  cells.forEach((cell, index) => {
+    for (const amount of findAmounts(cell, labelled, view.currency)) {
+      const label = tableAmountLabel(cells, index, cell.slice(0, amount.index), header) || (kvLabelFor(view, line.page, amount.text) ?? '');
+      const quote = view.quoteOn(line.page, line.text, `${label} ${amount.text}`, cell);
+      if (quote) add({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: line.page, quote, position: view.position(line) });
+    }
+  });
+}
+
+/** A currency alone ("RM", "USD") says what an amount is in, not what it is. */
+const CURRENCY_ONLY = /^(?:\p{Lu}{3}|RM|Rs\.?)$/u;
+
+/**
+ * The label of an amount in a table row: the row's own label (its first wordy cell before the
+ * amount) and, under column headings, the heading of the amount's column ("Garden work Total");
+ * a cell that holds its own label ("Total 9.00") keeps it.
+ */
+function tableAmountLabel(cells: string[], index: number, before: string, header: string[] | null): string {
+  const own = cleanLabel(afterLastAmount(before));
+  if (/\p{L}{2}/u.test(own) && !CURRENCY_ONLY.test(own)) return own;
+  const rowLabel = cells.slice(0, index).find((c) => /\p{L}{2}/u.test(c) && !CURRENCY_ONLY.test(c.trim()) && !findAmounts(c, true, null).length) ?? '';
+  const heading = header?.[index]?.trim() ?? '';
   const parts = [cleanLabel(rowLabel)];
   if (heading && /\p{L}/u.test(heading) && heading !== rowLabel && !parts[0].toLowerCase().includes(heading.toLowerCase())) parts.push(heading);
-  const label = parts.filter(Boolean).join(' ');
-  return label || cleanLabel(afterLastAmount(cells.slice(0, Math.max(0, index)).join(' ')));
+  const label = parts.filter(Boolean).join(' ') || cleanLabel(afterLastAmount(cells.slice(0, index).join(' ')));
+  return CURRENCY_ONLY.test(label) ? '' : label;
+}
+
+/**
+ * Amounts on a printed row, each labelled by the words before it on its printed line, else by the
+ * printed lines left of it on the row, else by a money label row above a row of amounts, else by
+ * the words before it in its paragraph (running text that wraps a label onto the line above).
+ */
+function rowAmounts(view: DocumentView, row: Row, add: AddAmount): void {
+  const text = rowText(row);
+  if (!/\d/.test(text)) return;
+  const previous = view.rows[row.order - 1];
+  const above = previous?.page === row.page ? rowText(previous) : null;
+  const labelledByAbove = above !== null && isMoneyLabelText(above) && VALUE_ONLY.test(text);
+  const labelled = MONEY_WORDS.test(text) || labelledByAbove;
+  row.lines.forEach((printed, i) => {
+    for (const amount of findAmounts(printed.text, labelled, view.currency)) {
+      const left = row.lines.slice(0, i).map((l) => l.text).join(' ');
+      let label = cleanLabel(afterLastAmount(printed.text.slice(0, amount.index)));
+      let quotes = [printed.text];
+      if (!/\p{L}/u.test(label) && left) {
+        label = cleanLabel(afterLastAmount(left));
+        quotes = [`${left} ${printed.text}`, `${row.lines[i - 1].text} ${printed.text}`, printed.text];
+      }
+      if (!/\p{L}/u.test(label) && labelledByAbove) {
+        label = cleanLabel(above!);
+        quotes = [`${above} ${text}`, printed.text];
+      }
+      if (!/\p{L}/u.test(label) && printed.held) {
+        const line = view.lines[printed.held.line];
+        label = cleanLabel(afterLastAmount(line.text.slice(0, printed.held.offset + amount.index)));
+        quotes = [line.text, printed.text];
+      }
+      if (!/\p{L}/u.test(label)) label = kvLabelFor(view, row.page, amount.text) ?? '';
+      const quote = view.quoteOn(row.page, ...quotes);
+      if (quote) add({ label, amount: amount.amount, currency: amount.currency, text: amount.text, page: row.page, quote, position: row.page + row.place.top });
+    }
+  });
 }
 
 /** The words after the last number of a text: the label of the amount that follows it. */
@@ -370,18 +457,43 @@ function afterLastAmount(text: string): string {
   return /\p{L}/u.test(tail) ? tail : text.replace(/-?\d[\d.,]*/g, ' ');
 }
 
-const TOTAL_LABEL = /\b(grand total|total payable|amount payable|total due|amount due|balance due|total amount|net payable|total incl|total \(?inc|bill amount|invoice total|total)\b/i;
+const TOTAL_LABEL = /\b(grand total|total payable|amount payable|total due|amount due|balance due|total amount|net payable|total incl|total \(?inc|bill amount|invoice total|total|jumlah)\b/i;
 const NOT_TOTAL = /\b(sub-?total|saving|savings|discount|tax|gst|vat|item|items|quantity|qty|supplies|excl|before|points?|change|tender|cash|rounding adj)\b/i;
+/** "Total incl. GST", "Total after tax", "Total (GST incl)" are totals; "GST" or "Total tax" alone are not. */
+const TAX_INCLUDED = /\b(?:incl?|inc|inci|including|inclusive|after|with)\b\.?.{0,20}?\b(?:gst|vat|tax|sst)\b|\b(?:gst|vat|tax|sst)\s*(?:incl?|inclusive|included)\b\.?/gi;
+const STRONG_TOTAL = /\b(grand|payable|due|incl|inc|bill amount|net|nett|final|rounded)\b/i;
+/** How the bill was settled: what was tendered, the change, the card. */
+const PAYMENT = /\b(cash|tender(?:ed)?|change|card|visa|master ?card|amex|debit|credit|nets|e-?wallet|tunai|baki)\b/i;
+const TENDERED = /\b(cash|tender(?:ed)?|tunai)\b/i;
+const CHANGE = /\b(change|baki)\b/i;
 
-/** The amount a reader would call the total: the last "grand"/"payable"/"due" total, else the last total. */
+function isTotal(a: LabelledAmount): boolean {
+  return TOTAL_LABEL.test(a.label) && !NOT_TOTAL.test(a.label.replace(TAX_INCLUDED, ' '));
+}
+
+/**
+ * The amount a reader would call the total. What was paid, when the receipt says: the amount
+ * tendered less the change, where an amount before them is that sum (a rounded total, whatever
+ * its label says). Else the last total before the lines that settle the bill (cash, change, card;
+ * a tax summary printed after them is not the bill), a "grand", "payable", "due" or "rounded"
+ * total first.
+ */
 export function pickTotal(amounts: LabelledAmount[]): LabelledAmount | null {
-  // "Total incl. GST" and "Total after tax" are totals; "GST" or "Total tax" alone are not.
-  const totals = amounts.filter((a) => TOTAL_LABEL.test(a.label) && !NOT_TOTAL.test(a.label.replace(/\b(incl?|inc|inci|including|inclusive|after|with)\b\.?.{0,20}?\b(gst|vat|tax|sst)\b/gi, ' ')));
+  const sorted = [...amounts].sort((a, b) => a.position - b.position);
+  const change = sorted.find((a) => CHANGE.test(a.label) && a.amount >= 0);
+  const tendered = change && sorted.filter((a) => a !== change && a.position <= change.position && TENDERED.test(a.label) && !CHANGE.test(a.label) && a.amount > change.amount).pop();
+  if (change && tendered) {
+    const paid = Math.round((tendered.amount - change.amount) * 100) / 100;
+    const settled = sorted.filter((a) => a.position <= tendered.position && !PAYMENT.test(a.label) && Math.abs(a.amount - paid) < 0.005);
+    const chosen = settled.filter(isTotal).pop() ?? settled.pop();
+    if (chosen) return chosen;
+  }
+  const totals = sorted.filter(isTotal);
   if (!totals.length) return null;
-  const strong = totals.filter((a) => /\b(grand|payable|due|incl|inc|bill amount|net)\b/i.test(a.label));
-  const pool = strong.length ? strong : totals;
-  // The largest of the totals is the one after tax and fees.
-  return pool.reduce((a, b) => (b.amount > a.amount || (b.amount === a.amount && b.order < a.order) ? b : a));
+  const settling = sorted.find((a) => a.position > totals[0].position && PAYMENT.test(a.label) && !isTotal(a));
+  const billed = settling ? totals.filter((a) => a.position <= settling.position) : totals;
+  const strong = billed.filter((a) => STRONG_TOTAL.test(a.label));
+  return (strong.length ? strong : billed).pop()!;
 }
 
 // ---- parties ----

@@ -5,7 +5,8 @@
 // a property nothing answers is left out.
 import type { JsonSchema, RawCitation } from '../types.js';
 import { amountValue, findAmounts } from './amounts.js';
-import { findLabelledAmounts, findLabelledDates, findParties, findTitle, organizationIn, pickTotal, readBuiltinFields } from './fields.js';
+import { findLabelledAmounts, findLabelledDates, findParties, findTitle, pickTotal, readBuiltinFields } from './fields.js';
+import { headQuote, locateAddress, locateSeller } from './seller.js';
 import { classifyDocument } from './classify.js';
 import { contentWords, type DocumentView, type TextLine } from './view.js';
 
@@ -214,7 +215,8 @@ function fromKeyValues(view: DocumentView, want: Wanted): Found | null {
     if (score < 0.5 || (best && score <= best.score)) continue;
     const value = want.type === 'boolean' && kv.selected !== null ? kv.selected : coerce(view, kv.value, want);
     if (value === null) continue;
-    best = { score, found: { value, page: kv.page, quote: view.keyValueQuote(kv), confidence: (0.55 + 0.4 * score) * Math.max(0.5, kv.confidence) } };
+    const quote = view.keyValueQuote(kv, typeof value === 'string' ? value : undefined);
+    best = { score, found: { value, page: kv.page, quote, confidence: (0.55 + 0.4 * score) * Math.max(0.5, kv.confidence) } };
   }
   return best?.found ?? null;
 }
@@ -314,107 +316,31 @@ function firstMatch(view: DocumentView, pattern: RegExp, want: Wanted, nearby?: 
 
 // ---- company and address ----
 
-/** Lines that are a generic heading of a receipt or invoice, not a company. */
-const GENERIC_LINE = /^(tax invoice|invoice|receipt|official receipt|cash bill|cash sale|bill|statement|quotation|delivery order|customer'?s copy|copy|original)\b/i;
-const ADDRESS_START = /\b(jalan|jln|lot|no\.?\s?\d|unit|suite|floor|flr|level|blk|block|street|st\.|road|rd\.?|avenue|ave|lane|drive|boulevard|blvd|taman|plaza|p\.?o\.? box|\d+[a-z]?,?\s+(?:[\p{Lu}][\p{L}]+\s){0,3}(?:street|st|road|rd|avenue|ave|lane|drive|way|boulevard|blvd))/iu;
-const REGISTRATION = /^\(?\s*(?:co\.?\s*(?:reg\.?)?\s*no\.?|company\s*no\.?|reg\.?\s*no\.?|roc)?\s*[:.]?\s*\(?[\d]{3,}[-\s]?[A-Z]?\)?\s*\)?$|^\(?[A-Z]{0,3}\d{5,}[-\s]?[A-Z]\)?$|^co\.?\s*no\.?:?$/i;
-const STOP_LINE = /\b(tel|telephone|phone|fax|gst|sst|vat|est id|tax id|e-?mail|www\.|http|invoice|receipt|date|cashier|bill no|document no|doc no|member|table|order|reg\.? no|co\.? reg|company reg)\b|@/i;
-
-interface CompanyAt {
-  name: string;
-  line: TextLine;
-  confidence: number;
-}
-
-/** Where the issuing company is named at the top of the first page. */
-function locateCompany(view: DocumentView): CompanyAt | null {
-  const firstPage = view.pages[0]?.page;
-  const head = view.lines.filter((l) => l.page === firstPage).slice(0, 20);
-  // A line with a legal suffix names the company.
-  for (const line of head) {
-    const name = organizationIn(line.cells ? line.cells.join(' ') : line.text);
-    if (name) return { name, line, confidence: 0.8 };
-  }
-  // Else the first line that reads as a name: capitalized words, no figures, not a heading;
-  // an address run on in the same line is cut off.
-  for (const line of head.slice(0, 8)) {
-    if (line.cells) continue;
-    let text = line.text;
-    const addressAt = text.search(ADDRESS_START);
-    if (addressAt > 0) text = text.slice(0, addressAt).trim();
-    const words = text.split(/\s+/);
-    if (words.length < 2 || words.length > 8 || GENERIC_LINE.test(text) || STOP_LINE.test(text) || /\d{3,}/.test(text)) continue;
-    const capitalized = words.filter((w) => /^[\p{Lu}]/u.test(w)).length / words.length;
-    if (capitalized < 0.6) continue;
-    return { name: text, line, confidence: 0.55 };
-  }
-  return null;
-}
-
 function findCompany(view: DocumentView, want: Wanted): Found | null {
+  // A label naming the company may print its number ("Company No: 20965-W"): a name has letters.
   const fromLabel = fromKeyValues(view, want) ?? fromLines(view, want);
-  if (fromLabel) return fromLabel;
-  const company = locateCompany(view);
-  if (!company) return null;
-  const value = coerce(view, company.name, want);
+  if (fromLabel && readsAsName(String(fromLabel.value))) return fromLabel;
+  const seller = locateSeller(view);
+  if (!seller) return null;
+  const value = coerce(view, seller.name, want);
   if (value === null) return null;
-  return { value, page: company.line.page, quote: view.quoteOn(company.line.page, company.line.text, company.name) ?? company.name, confidence: company.confidence };
+  const quote = headQuote(view, seller.line, seller.name);
+  return quote ? { value, page: seller.line.page, quote, confidence: seller.confidence } : null;
 }
 
-const POSTCODE = /\b\d{4,6}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/;
+/** Whether a text can be a name: more letters than digits, two of them together. */
+function readsAsName(text: string): boolean {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return /\p{L}{2}/u.test(text) && letters > (text.match(/\d/g)?.length ?? 0);
+}
 
 function findAddress(view: DocumentView, want: Wanted): Found | null {
   const fromLabel = fromKeyValues(view, want) ?? fromLines(view, want);
   if (fromLabel) return fromLabel;
-  const firstPage = view.pages[0]?.page;
-  const head = view.lines.filter((l) => l.page === firstPage && !l.cells).slice(0, 25);
-  // The address follows the company name: on its line after the name, or on the next lines.
-  let start = 0;
-  let first = '';
-  const company = locateCompany(view);
-  if (company && !company.line.cells) {
-    start = head.indexOf(company.line) + 1;
-    const text = company.line.text;
-    first = stripRegistration(text.slice(text.indexOf(company.name) + company.name.length));
-  }
-  const parts: { text: string; line: TextLine }[] = [];
-  let sawPostcode = false;
-  const consider = (text: string, line: TextLine): 'take' | 'skip' | 'stop' => {
-    const cut = text.search(STOP_LINE);
-    const clean = (cut >= 0 ? text.slice(0, cut) : text).replace(/[\s|]+$/, '').trim();
-    if (!clean) return parts.length ? 'stop' : cut >= 0 ? 'skip' : 'skip';
-    if (REGISTRATION.test(clean)) return 'skip';
-    if (/^[\d\s()+-]{7,}$/.test(clean)) return parts.length ? 'stop' : 'skip';
-    const addressLike = ADDRESS_START.test(clean) || POSTCODE.test(clean) || /,/.test(clean);
-    if (!parts.length && !addressLike) return 'skip';
-    if (parts.length && sawPostcode && !(clean.split(/\s+/).length <= 2 && /^[\p{L}\s.,]+$/u.test(clean))) return 'stop';
-    if (parts.length && !sawPostcode && !addressLike && clean.split(/\s+/).length > 4) return 'stop';
-    parts.push({ text: clean, line });
-    if (POSTCODE.test(clean)) sawPostcode = true;
-    return cut >= 0 ? 'stop' : 'take';
-  };
-  if (start > 0 && first && consider(first, head[start - 1]) === 'stop') return addressFound(view, parts, want);
-  for (let i = start; i < Math.min(head.length, start + 6); i++) {
-    if (start === 0 && i > 10) break;
-    const verdict = consider(head[i].text, head[i]);
-    if (verdict === 'stop') break;
-    if (verdict === 'skip' && parts.length) break;
-  }
-  return addressFound(view, parts, want);
-}
-
-function stripRegistration(text: string): string {
-  return text.replace(/^\s*\(?\s*(?:co\.?\s*(?:reg\.?)?\s*no\.?\s*:?)?\s*[A-Z]{0,3}\d{3,}[-\s]?[A-Z]?\s*\)?\s*/i, '').trim();
-}
-
-function addressFound(view: DocumentView, parts: { text: string; line: TextLine }[], want: Wanted): Found | null {
-  if (!parts.length || !parts.some((p) => POSTCODE.test(p.text) || ADDRESS_START.test(p.text))) return null;
-  const text = parts.map((p) => p.text).join(' ').replace(/\s+/g, ' ').replace(/\s+,/g, ',');
-  const value = coerce(view, text, want);
-  if (value === null) return null;
-  const page = parts[0].line.page;
-  const quote = view.quoteOn(page, text, parts.map((p) => p.line.text).join(' '), parts[0].text) ?? parts[0].text;
-  return { value, page, quote, confidence: 0.6 };
+  const address = locateAddress(view, locateSeller(view));
+  if (!address) return null;
+  const value = coerce(view, address.text, want);
+  return value === null ? null : { value, page: address.page, quote: address.quote, confidence: 0.6 };
 }
 
 // ---- dates and money ----
@@ -441,7 +367,7 @@ function findMoney(view: DocumentView, want: Wanted, concept: 'total' | 'amount'
   }
   if (!chosen) {
     const scored = amounts.map((a) => ({ a, score: labelMatch(a.label, want) })).filter((s) => s.score >= 0.5);
-    scored.sort((x, y) => y.score - x.score || x.a.order - y.a.order);
+    scored.sort((x, y) => y.score - x.score || x.a.position - y.a.position);
     chosen = scored[0]?.a ?? null;
   }
   if (!chosen) return null;

@@ -6,6 +6,7 @@ import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
 import { findWords, normalizeQuote, normalizeText } from '../../../pipeline/extraction/grounding.js';
 import { dateOrderOf, findDates, type DateOrder, type FoundDate } from './dates.js';
 import { documentCurrency } from './amounts.js';
+import { phrasesOf, printedLines, rowsOf, type Phrase, type PrintedLine, type Row } from './printed.js';
 
 export interface TextLine {
   page: number;
@@ -19,6 +20,8 @@ export interface TextLine {
   order: number;
   /** The layout element type it belongs to, when known ('title', 'heading', 'paragraph', ...). */
   element: string | null;
+  /** How far down its page it begins (0 at the top, 1 at the bottom), when the layout says. */
+  top: number | null;
 }
 
 export interface Sentence {
@@ -36,6 +39,8 @@ export interface ViewKeyValue {
   value: string;
   confidence: number;
   selected: boolean | null;
+  /** How far down its page the pair stands (0 at the top, 1 at the bottom). */
+  top: number;
 }
 
 export interface ViewTable {
@@ -94,6 +99,12 @@ export class DocumentView {
   readonly sentences: Sentence[] = [];
   readonly keyValues: ViewKeyValue[] = [];
   readonly tables: ViewTable[] = [];
+  /** The layout's lines as printed, outside tables, in reading order. */
+  readonly printed: PrintedLine[] = [];
+  /** Printed lines level with each other, top to bottom. */
+  readonly rows: Row[] = [];
+  /** Printed lines as read, pieces the layout split at word gaps joined, in reading order. */
+  readonly phrases: Phrase[] = [];
   readonly dateOrder: DateOrder;
   readonly currency: string | null;
   /** Page text, normalized, for quote checks. */
@@ -102,6 +113,10 @@ export class DocumentView {
   private readonly documentFrequency = new Map<string, number>();
   private units = 0;
   private readonly dateCache = new Map<string, FoundDate[]>();
+  /** Each text line's position (see `position`), by order. */
+  private readonly positions: number[] = [];
+  /** Text lines holding printed lines, by order. */
+  private readonly holding = new Set<number>();
 
   constructor(readonly pages: readonly PageOutputs[]) {
     let order = 0;
@@ -111,26 +126,51 @@ export class DocumentView {
     for (const page of pages) {
       this.normalized.set(page.page, normalizeText(page.text));
       const elementOf = elementFinder(page);
+      const firstLine = this.lines.length;
       let header: string[] | null = null;
+      let table: { rows: TextLine[]; markdown: string[] } | null = null;
+      const endTable = () => {
+        if (table) placeTableRows(table.rows, table.markdown.join('\n'), page);
+        table = null;
+      };
       for (const raw of page.text.split('\n')) {
         const text = raw.trim();
         if (!text) {
           header = null;
+          endTable();
           continue;
         }
-        if (/^\|(\s*-{3,}\s*\|)+$/.test(text)) continue;
+        if (/^\|(\s*-{3,}\s*\|)+$/.test(text)) {
+          table?.markdown.push(text);
+          continue;
+        }
         if (text.startsWith('|') && text.endsWith('|')) {
           const cells = text
             .slice(1, -1)
             .split(/(?<!\\)\|/)
             .map((c) => c.replace(/\\\|/g, '|').trim());
-          this.lines.push({ page: page.page, text: cells.filter(Boolean).join(' '), cells, header, order: this.lines.length, element: 'table' });
+          const line: TextLine = { page: page.page, text: cells.filter(Boolean).join(' '), cells, header, order: this.lines.length, element: 'table', top: null };
+          this.lines.push(line);
+          table ??= { rows: [], markdown: [] };
+          table.rows.push(line);
+          table.markdown.push(text);
           header ??= cells;
         } else {
           header = null;
-          this.lines.push({ page: page.page, text, cells: null, header: null, order: this.lines.length, element: elementOf(text) });
+          endTable();
+          this.lines.push({ page: page.page, text, cells: null, header: null, order: this.lines.length, element: elementOf(text), top: null });
         }
       }
+      endTable();
+      const printed = printedLines(page, this.printed.length);
+      placeLines(this.lines.slice(firstLine), printed);
+      for (const p of printed) if (p.held) this.holding.add(p.held.line);
+      let known = 0;
+      for (const line of this.lines.slice(firstLine)) this.positions.push(page.page + (known = line.top ?? known));
+      this.printed.push(...printed);
+      const rows = rowsOf(printed, this.rows.length);
+      this.rows.push(...rows);
+      this.phrases.push(...phrasesOf(rows));
       for (const element of page.layout) {
         if (element.type !== 'paragraph' && element.type !== 'list_item' && element.type !== 'caption' && element.type !== 'footnote') continue;
         for (const text of splitSentences(element.text)) {
@@ -146,6 +186,7 @@ export class DocumentView {
           value: kv.value,
           confidence: Math.min(kv.key_confidence, kv.value_confidence) / 100,
           selected: kv.selection_status === null ? null : kv.selection_status === 'SELECTED',
+          top: kv.bbox?.top ?? 0,
         });
       }
       for (const table of page.tables) this.tables.push({ page: page.page, rows: table.rows, headerRows: table.header_rows });
@@ -177,10 +218,34 @@ export class DocumentView {
     return null;
   }
 
-  /** A key/value's quote: the pair as printed when it is, else the value, else the pair itself. */
-  keyValueQuote(kv: ViewKeyValue): string {
+  /**
+   * A quote holding all of `parts` (printed lines, in any order): the stretch of the page's text
+   * from the first of them to the last, when it is not much longer than they are; else null.
+   */
+  quoteCovering(page: number, parts: string[]): string | null {
+    const text = this.normalized.get(page);
+    if (!text || !parts.length) return null;
+    const spans: [number, number][] = [];
+    for (const part of parts) {
+      const wanted = normalizeQuote(part);
+      const at = findWords(text, wanted);
+      if (!wanted || at < 0) return null;
+      spans.push([at, at + wanted.length]);
+    }
+    const start = Math.min(...spans.map((s) => s[0]));
+    const end = Math.max(...spans.map((s) => s[1]));
+    const length = spans.reduce((sum, s) => sum + s[1] - s[0] + 1, 0);
+    return end - start <= 2 * length ? text.slice(start, end) : null;
+  }
+
+  /**
+   * A key/value's quote: the pair as printed when it is, else the value; else, when only `part`
+   * of the value is used (a date in it), the line printing that part; else the pair itself.
+   */
+  keyValueQuote(kv: ViewKeyValue, part?: string): string {
     const line = this.lines.find((l) => l.page === kv.page && l.text.includes(kv.value) && normalizeText(l.text).toLowerCase().includes(normalizeText(kv.key).toLowerCase()));
-    return this.quoteOn(kv.page, line?.text, `${kv.key}: ${kv.value}`, `${kv.key} ${kv.value}`, kv.value) ?? `${kv.key} ${kv.value}`;
+    const holding = part ? this.lines.find((l) => l.page === kv.page && l.text.includes(part)) : undefined;
+    return this.quoteOn(kv.page, line?.text, `${kv.key}: ${kv.value}`, `${kv.key} ${kv.value}`, kv.value, holding?.text, part) ?? `${kv.key} ${kv.value}`;
   }
 
   /** Dates in a line, read the document's way. */
@@ -193,6 +258,17 @@ export class DocumentView {
     return found;
   }
 
+  /** Whether a line of running text holds printed lines, whose rows say more than its text. */
+  holdsPrinted(line: TextLine): boolean {
+    return this.holding.has(line.order);
+  }
+
+  /** Where a line stands: its page number plus how far down the page, the last known top of
+   * the lines before it where the layout does not place it. */
+  position(line: TextLine): number {
+    return this.positions[line.order];
+  }
+
   /** The line before `line` on the same page, if any. */
   previousLine(line: TextLine): TextLine | null {
     const before = this.lines[line.order - 1];
@@ -203,6 +279,46 @@ export class DocumentView {
     const after = this.lines[line.order + 1];
     return after && after.page === line.page ? after : null;
   }
+}
+
+/** How many printed lines a text line's first one is looked for ahead of the last placed. */
+const LOOK_AHEAD = 64;
+
+/**
+ * Places the page's lines of running text: each begins with the first printed line it holds (a
+ * reflowed paragraph holds several, in order), and each printed line learns which text line
+ * holds it and where.
+ */
+function placeLines(lines: TextLine[], printed: PrintedLine[]): void {
+  let cursor = 0;
+  for (const line of lines) {
+    if (line.cells) continue;
+    const text = line.text.replace(/\s+/g, ' ');
+    // Text lines and printed lines come in the same order: a line's first printed line is near.
+    let first = -1;
+    for (let i = cursor; i < Math.min(printed.length, cursor + LOOK_AHEAD) && first < 0; i++) if (text.startsWith(printed[i].text)) first = i;
+    if (first < 0) continue;
+    line.top = printed[first].place.top;
+    let offset = 0;
+    for (let i = first; i < printed.length; i++) {
+      // The next printed line goes on where this one ends (a space, or nothing after a hyphen).
+      const at = i === first ? 0 : text.indexOf(printed[i].text, offset);
+      if (at < 0 || at > offset + 2) break;
+      printed[i].held = { line: line.order, offset: at };
+      offset = at + printed[i].text.length;
+      cursor = i + 1;
+    }
+  }
+}
+
+/** A table's rows stand where their cells do (the table found among the page's by its markdown). */
+function placeTableRows(rows: TextLine[], markdown: string, page: PageOutputs): void {
+  const table = page.tables.find((t) => t.markdown === markdown);
+  if (!table) return;
+  rows.forEach((line, row) => {
+    const tops = table.cells.filter((c) => c.bbox && c.row <= row && row < c.row + c.row_span).map((c) => c.bbox!.top);
+    if (tops.length) line.top = Math.max(...tops);
+  });
 }
 
 /** Which layout element a page-text line came from (title, heading, paragraph...). */
