@@ -9,6 +9,7 @@ import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { fillGrid, type GridTable } from './grid.js';
 import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
+import { withTextRows } from './drawn-rows.js';
 
 export { tableRows } from './grid.js';
 
@@ -35,7 +36,9 @@ export function findTables(page: { words: Word[]; width: number; height: number 
     const grid = frameGrid(frame, scale);
     if (!grid) continue;
     const refined = withTextColumns(frame, grid, words, free(), scale);
-    keep((refined && frameGrid(refined, scale)) || grid);
+    const columned = (refined && frameGrid(refined, scale)) || grid;
+    const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());
+    keep((rowed && frameGrid(rowed, scale)) || columned);
   }
   const rules = pageRulings(graphics, scale).horizontal;
   for (const grid of alignedGrids(words, free(), rules, page)) {

@@ -1,0 +1,105 @@
+// Tables drawn with pdf-lib the way report writers set them, for the table finders' unit tests:
+// cell text wrapped to its column by measured widths (greedy, like a word processor), columns
+// left- or right-aligned, and the rulings of the usual styles: every cell drawn, only the frame
+// and the header drawn (the body's rows left to the text), rules above and below the header and
+// at the end (booktabs), or none.
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+
+export interface TableColumn {
+  width: number;
+  align?: 'left' | 'right';
+}
+
+export interface DrawnTable {
+  columns: TableColumn[];
+  header: string[];
+  rows: string[][];
+  /** grid: every cell; frame: the outer box, the column borders and a rule under the header. */
+  rules: 'grid' | 'frame' | 'booktabs' | 'none';
+  fontSize?: number;
+  /** Points between the text and a cell's side. */
+  padding?: number;
+  /** Lines of body text set above and below the table, at the table's left edge. */
+  before?: string[];
+  after?: string[];
+  /** Body text size (default 11). */
+  textSize?: number;
+}
+
+const LEFT = 72;
+const TOP = 720;
+
+/** One page holding the table (and its text before and after). */
+export async function drawnTablePdf(table: DrawnTable): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const page = doc.addPage([612, 792]);
+  let y = TOP;
+  const textSize = table.textSize ?? 11;
+  for (const line of table.before ?? []) {
+    page.drawText(line, { x: LEFT, y: y - textSize, size: textSize, font });
+    y -= textSize * 1.4;
+  }
+  y -= table.before?.length ? textSize : 0;
+  y = drawTable(page, table, font, bold, y);
+  y -= textSize;
+  for (const line of table.after ?? []) {
+    page.drawText(line, { x: LEFT, y: y - textSize, size: textSize, font });
+    y -= textSize * 1.4;
+  }
+  return doc.save();
+}
+
+/** The lines of `text` wrapped greedily to `width` points. */
+export function wrapText(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (line && font.widthOfTextAtSize(candidate, size) > width) {
+      lines.push(line);
+      line = word;
+    } else line = candidate;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Draws the table with its top at `top`; returns the y of its bottom. */
+function drawTable(page: PDFPage, table: DrawnTable, font: PDFFont, bold: PDFFont, top: number): number {
+  const size = table.fontSize ?? 9;
+  const padding = table.padding ?? 4;
+  const leading = size * 1.25;
+  const xs = [LEFT];
+  for (const column of table.columns) xs.push(xs[xs.length - 1] + column.width);
+  const rows = [table.header, ...table.rows];
+  const bottoms: number[] = [];
+  let y = top;
+  rows.forEach((cells, r) => {
+    const face = r === 0 ? bold : font;
+    const wrapped = cells.map((text, c) => (text ? wrapText(text, face, size, table.columns[c].width - 2 * padding) : []));
+    const height = Math.max(1, ...wrapped.map((lines) => lines.length)) * leading + padding;
+    wrapped.forEach((lines, c) => {
+      lines.forEach((line, l) => {
+        const width = face.widthOfTextAtSize(line, size);
+        const x = table.columns[c].align === 'right' ? xs[c + 1] - padding - width : xs[c] + padding;
+        page.drawText(line, { x, y: y - padding / 2 - size - l * leading, size, font: face });
+      });
+    });
+    y -= height;
+    bottoms.push(y);
+  });
+  const rule = (y0: number) => page.drawLine({ start: { x: xs[0], y: y0 }, end: { x: xs[xs.length - 1], y: y0 }, thickness: 0.6 });
+  const bottom = bottoms[bottoms.length - 1];
+  if (table.rules === 'grid' || table.rules === 'frame') {
+    rule(top);
+    for (const [r, y0] of bottoms.entries()) if (table.rules === 'grid' || r === 0 || r === bottoms.length - 1) rule(y0);
+    for (const x of xs) page.drawLine({ start: { x, y: top }, end: { x, y: bottom }, thickness: 0.6 });
+  } else if (table.rules === 'booktabs') {
+    rule(top);
+    rule(bottoms[0]);
+    rule(bottom);
+  }
+  return bottom;
+}
