@@ -24,18 +24,22 @@ export interface DrawnTable {
   after?: string[];
   /** Body text size (default 11). */
   textSize?: number;
+  /** Courier sets every character the same width, as typewritten statistical tables are. */
+  font?: 'Helvetica' | 'Courier';
+  landscape?: boolean;
 }
 
 const LEFT = 72;
-const TOP = 720;
+const MARGIN = 72;
 
 /** One page holding the table (and its text before and after). */
 export async function drawnTablePdf(table: DrawnTable): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const page = doc.addPage([612, 792]);
-  let y = TOP;
+  const courier = table.font === 'Courier';
+  const font = await doc.embedFont(courier ? StandardFonts.Courier : StandardFonts.Helvetica);
+  const bold = await doc.embedFont(courier ? StandardFonts.CourierBold : StandardFonts.HelveticaBold);
+  const page = doc.addPage(table.landscape ? [792, 612] : [612, 792]);
+  let y = page.getHeight() - MARGIN;
   const textSize = table.textSize ?? 11;
   for (const line of table.before ?? []) {
     page.drawText(line, { x: LEFT, y: y - textSize, size: textSize, font });

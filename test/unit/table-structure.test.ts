@@ -46,3 +46,40 @@ describe('drawn tables whose body rows are not ruled', () => {
     expect(read).toEqual([['Type', 'Description'], ...rows]);
   });
 });
+
+describe('tables found from the alignment of their text', () => {
+  it('keep the columns of a wide table whose largest figures are set closer than a font size', async () => {
+    // 16 rows of 14 columns in Courier 8 pt, right-aligned in 50-point columns: six-figure
+    // values leave 21 points between columns, but three rows of seven-figure values only 6.8
+    // (less than a font size, more than half of one). Some cells are empty.
+    const header = ['Age', ...Array.from({ length: 13 }, (_, c) => `G${c + 1}`)];
+    const ages = ['0-4', '5-9', '10-14', '15-19', '20-24', '25-29', '30-34', '35-39', '40-44', '45-49', '50-54', '55-59', '60-64', '65-69', '70+'];
+    const rows = ages.map((age, r) => [
+      age,
+      ...Array.from({ length: 13 }, (_, c) => {
+        if ((r + c) % 7 === 3) return '';
+        const value = r >= 5 && r <= 7 ? 1_000_000 + r * 123_457 + c * 9_871 : 10_000 + r * 3_517 + c * 811;
+        return value.toLocaleString('en-US');
+      }),
+    ]);
+    const columns = [{ width: 50 }, ...Array.from({ length: 13 }, () => ({ width: 50, align: 'right' as const }))];
+    const tables = await tablesOf({ columns, header, rows, rules: 'booktabs', font: 'Courier', fontSize: 8, padding: 2, landscape: true });
+    expect(tables).toHaveLength(1);
+    expect(tables[0]).toEqual([header, ...rows]);
+  });
+
+  it('do not cut a long label at a wide space where the other rows hold nothing', async () => {
+    // "Interviewed, not  examined" is set with three spaces past the end of the other labels;
+    // no other row holds text on its right within the label column.
+    const rows = [
+      ['Total', '39695', '100.0'],
+      ['Not interviewed', '5701', '14.4'],
+      ['Interviewed, not   examined', '2683', '6.8'],
+      ['MEC examined', '30818', '77.6'],
+      ['Home examined', '493', '1.2'],
+    ];
+    const columns = [{ width: 160 }, { width: 70, align: 'right' as const }, { width: 70, align: 'right' as const }];
+    const [table] = await tablesOf({ columns, header: ['Status', 'Sample', 'Percent'], rows, rules: 'none' });
+    expect(table.map((row) => row.map((cell) => cell.replace(/ +/g, ' ')))).toEqual([['Status', 'Sample', 'Percent'], ...rows.map((row) => row.map((cell) => cell.replace(/ +/g, ' ')))]);
+  });
+});

@@ -178,29 +178,54 @@ function median(values: number[]): number {
 
 /**
  * Gaps between columns, as [from, to] x ranges: bands at least 0.4 font sizes wide that almost no
- * chunk of the given rows covers (a few spanning cells may cross a real column gap). Columns are
- * separated at their middles.
+ * chunk of the given rows covers (a few spanning cells may cross a real column gap). Figures set
+ * closer than a font size apart (a wide table in a typewriter font) join into one chunk in some
+ * rows; a band most rows leave open, that the others cross only by a space of at least half a font
+ * size, is a column gap too where most rows hold text on both sides of it. Columns are separated
+ * at their middles.
  */
-export function columnGaps(rows: Row[], left: number, right: number, size: number): [number, number][] {
+export function columnGaps(rows: Row[], left: number, right: number, size: number, words: Word[]): [number, number][] {
   const width = Math.ceil(right - left) + 1;
-  const coverage = new Uint16Array(width);
-  for (const row of rows) {
-    for (const chunk of row.chunks) {
-      for (let x = Math.max(0, Math.floor(chunk.x0 - left)); x <= Math.ceil(chunk.x1 - left) && x < width; x++) coverage[x]++;
+  const cover = (spans: { x0: number; x1: number }[], into: Uint16Array) => {
+    for (const span of spans) {
+      for (let x = Math.max(0, Math.floor(span.x0 - left)); x <= Math.ceil(span.x1 - left) && x < width; x++) into[x]++;
     }
+  };
+  const byChunk = new Uint16Array(width);
+  const bySpace = new Uint16Array(width);
+  for (const row of rows) {
+    cover(row.chunks, byChunk);
+    cover(
+      row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= row.size * WIDE_SPACE)),
+      bySpace,
+    );
   }
   const allowed = Math.floor(rows.length * 0.1);
-  const gaps: [number, number][] = [];
+  const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
+  const tight = openBands(width, size, (x) => bySpace[x] <= allowed && byChunk[x] <= rows.length / 2).filter(([from, to]) => {
+    if (gaps.some(([a, b]) => a < to && b > from)) return false;
+    const before = Math.max(0, ...gaps.filter(([, b]) => b <= from).map(([, b]) => b));
+    const after = Math.min(width, ...gaps.filter(([a]) => a >= to).map(([a]) => a));
+    const holds = (row: Row, x0: number, x1: number) =>
+      row.chunks.some((c) => c.words.some((w) => (words[w].box.x0 + words[w].box.x1) / 2 - left > x0 && (words[w].box.x0 + words[w].box.x1) / 2 - left < x1));
+    return rows.filter((row) => holds(row, before, from) && holds(row, to, after)).length >= rows.length / 2;
+  });
+  return [...gaps, ...tight].sort((a, b) => a[0] - b[0]).map(([from, to]) => [left + from, left + to]);
+}
+
+/** Runs of x (from 0 to width) where `open` holds, at least 0.4 font sizes wide and inside. */
+function openBands(width: number, size: number, open: (x: number) => boolean): [number, number][] {
+  const bands: [number, number][] = [];
   let start = -1;
   for (let x = 0; x <= width; x++) {
-    const open = x < width && coverage[x] <= allowed;
-    if (open && start < 0) start = x;
-    if (!open && start >= 0) {
-      if (start > 0 && x < width && x - start >= size * 0.4) gaps.push([left + start, left + x]);
+    const isOpen = x < width && open(x);
+    if (isOpen && start < 0) start = x;
+    if (!isOpen && start >= 0) {
+      if (start > 0 && x < width && x - start >= size * 0.4) bands.push([start, x]);
       start = -1;
     }
   }
-  return gaps;
+  return bands;
 }
 
 /** Column separators of a run of rows, its grid, or null when it does not look like a table. */
@@ -215,7 +240,7 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
 
   const left = Math.min(...rows.map((r) => r.box.x0));
   const right = Math.max(...rows.map((r) => r.box.x1));
-  const gaps = columnGaps(multi, left, right, size);
+  const gaps = columnGaps(multi, left, right, size, words);
   const separators = gaps.map(([from, to]) => (from + to) / 2);
   if (separators.length === 0) return null;
   const xs = [left, ...separators, right];

@@ -85,7 +85,7 @@ function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: n
   const top = Math.min(...rows.map((r) => r.box.y0));
   const bottom = Math.max(...rows.map((r) => r.box.y1));
   const drawn = frame.vertical.filter((v) => Math.min(v.y1, bottom) - Math.max(v.y0, top) >= (bottom - top) * 0.5).map((v) => v.x0);
-  const gaps = columnGaps(rows, box.x0, box.x1, size);
+  const gaps = columnGaps(rows, box.x0, box.x1, size, words);
   const separators = gaps.map(([from, to]) => (from + to) / 2);
   const fresh = separators.filter((x, i) => {
     // A gap a drawn border already runs through is that border's column gap.
