@@ -82,4 +82,43 @@ describe('tables found from the alignment of their text', () => {
     const [table] = await tablesOf({ columns, header: ['Status', 'Sample', 'Percent'], rows, rules: 'none' });
     expect(table.map((row) => row.map((cell) => cell.replace(/ +/g, ' ')))).toEqual([['Status', 'Sample', 'Percent'], ...rows.map((row) => row.map((cell) => cell.replace(/ +/g, ' ')))]);
   });
+
+  it('leave out a note and a numbered heading below the table that run across its columns', async () => {
+    // The source note reaches past the label column and the heading's number stands apart from
+    // its title: with them, every column gap but one was closed and the figures ran together.
+    const rows = [
+      ['I/we kept the assets', '344', '75.2', '12196'],
+      ['I/we sold some of the assets', '53', '11.6', '23518'],
+      ['I/we sold all of them', '61', '13.2', '9187'],
+      ['Total', '458', '100.0', '13153'],
+    ];
+    const columns = [{ width: 150 }, { width: 60, align: 'right' as const }, { width: 60, align: 'right' as const }, { width: 60, align: 'right' as const }];
+    const tables = await tablesOf({
+      columns,
+      header: ['', 'Freq.', 'Percent', 'Mean loss'],
+      rows,
+      rules: 'none',
+      after: ['Source: SAVE 2009, data is weighted; own calculations.', '3.3      Measuring the Financial Literacy of Households'],
+    });
+    expect(tables).toEqual([[['', 'Freq.', 'Percent', 'Mean loss'], ...rows]]);
+  });
+
+  it('leave out a numbered title above the table that runs across its columns', async () => {
+    const rows = [
+      ['North', '1,204', '1,310'],
+      ['South', '87', '92'],
+      ['East', '402', '399'],
+      ['West', '656', '701'],
+    ];
+    const columns = [{ width: 90 }, { width: 80, align: 'right' as const }, { width: 80, align: 'right' as const }];
+    const tables = await tablesOf({
+      columns,
+      header: ['Region', 'Sales 2023', 'Sales 2024'],
+      rows,
+      rules: 'none',
+      before: ['Table 4      Sales of the company by region and by year'],
+    });
+    expect(tables).toEqual([[['Region', 'Sales 2023', 'Sales 2024'], ...rows]]);
+  });
 });
+

@@ -228,14 +228,41 @@ function openBands(width: number, size: number, open: (x: number) => boolean): [
   return bands;
 }
 
+/** Words a chunk of text holding more of them is not a table cell but a line of prose. */
+const CELL_WORDS = 4;
+
+/**
+ * The run without the rows at its ends that run across its columns: a table's columns are those
+ * of its rows with the most common number of chunks (as Camelot's stream mode counts them), and
+ * a line of prose below it (a source note, the next heading) or above it (a title) that crosses
+ * them is not one of its rows. At the top, a short piece of text over several columns is a header
+ * that spans them and stays.
+ */
+function withinColumns(run: Row[], words: Word[], size: number): Row[] {
+  const counts = new Map<number, number>();
+  for (const row of run) if (row.chunks.length >= 2) counts.set(row.chunks.length, (counts.get(row.chunks.length) ?? 0) + 1);
+  const [mode] = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0] ?? [0];
+  const core = run.filter((r) => r.chunks.length === mode);
+  if (core.length < 2) return run;
+  const left = Math.min(...core.map((r) => r.box.x0));
+  const right = Math.max(...core.map((r) => r.box.x1));
+  const gaps = columnGaps(core, left, right, size, words);
+  const crosses = (row: Row, long: boolean) => row.chunks.some((c) => (!long || c.words.length > CELL_WORDS) && gaps.some(([a, b]) => c.x0 < a && c.x1 > b));
+  let [from, to] = [0, run.length];
+  while (to - from > 2 && crosses(run[to - 1], false)) to--;
+  while (to - from > 2 && crosses(run[from], true)) from++;
+  return run.slice(from, to);
+}
+
 /** Column separators of a run of rows, its grid, or null when it does not look like a table. */
-function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number): GridTable | null {
+function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number): GridTable | null {
+  const size = median(run.map((r) => r.size));
+  const rows = withinColumns(run, words, size);
   const multi = rows.filter((r) => r.chunks.length >= 2);
   if (multi.length < 2) return null;
-  const size = median(rows.map((r) => r.size));
   // Prose in two page columns also breaks into two chunks per row; table cells are short.
   const chunkWords = multi.flatMap((r) => r.chunks.map((c) => c.words.length));
-  const shortShare = chunkWords.filter((n) => n <= 4).length / chunkWords.length;
+  const shortShare = chunkWords.filter((n) => n <= CELL_WORDS).length / chunkWords.length;
   if (shortShare < 0.6) return null;
 
   const left = Math.min(...rows.map((r) => r.box.x0));
