@@ -107,3 +107,26 @@ function drawTable(page: PDFPage, table: DrawnTable, font: PDFFont, bold: PDFFon
   }
   return bottom;
 }
+
+/** A piece of text on a line: its left edge (or right edge, for `right`) and its text. */
+export interface Piece {
+  x: number;
+  text: string;
+  right?: boolean;
+}
+
+/**
+ * One page of lines, each made of pieces set at given x positions (tab stops), `pitch` points
+ * apart from the top margin.
+ */
+export async function placedTextPdf(lines: Piece[][], options: { size?: number; pitch?: number; font?: 'Helvetica' | 'Courier' } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(options.font === 'Courier' ? StandardFonts.Courier : StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  const size = options.size ?? 11;
+  const pitch = options.pitch ?? size * 1.4;
+  lines.forEach((pieces, i) => {
+    for (const { x, text, right } of pieces) page.drawText(text, { x: right ? x - font.widthOfTextAtSize(text, size) : x, y: 792 - MARGIN - size - i * pitch, size, font });
+  });
+  return doc.save();
+}

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/layout.js';
 import { tableRows } from '../../src/pipeline/tables/index.js';
-import { drawnTablePdf, type DrawnTable } from '../helpers/table-pdfs.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
+import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
 
 async function tablesOf(table: DrawnTable): Promise<string[][][]> {
   const [page] = analyzeDocument(await readPdf(await drawnTablePdf(table)));
@@ -119,6 +120,44 @@ describe('tables found from the alignment of their text', () => {
       before: ['Table 4      Sales of the company by region and by year'],
     });
     expect(tables).toEqual([[['Region', 'Sales 2023', 'Sales 2024'], ...rows]]);
+  });
+});
+
+describe('text that lines up but is no table', () => {
+  async function read(lines: Piece[][], options: Parameters<typeof placedTextPdf>[1] = {}) {
+    const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, options)));
+    return { tables: page.tables.map(tableRows), text: pageText(page) };
+  }
+
+  it('reads a transcript page with numbered lines as lines of text', async () => {
+    const said = [
+      'Q. Please state your full name for the record.',
+      'A. John Albert Smith.',
+      'Q. Where do you live at the present time?',
+      'A. In Springfield.',
+      'Q. How long have you lived there, Mr. Smith?',
+      'A. About ten years.',
+      'Q. Were you at home on the evening of June 5?',
+      'A. Yes, I was.',
+      'Q. Did anyone else stay with you that evening?',
+      'A. No.',
+    ];
+    // Line numbers right-aligned in the margin, the testimony double-spaced beside them.
+    const lines = said.map((text, i) => [{ x: 70, text: String(i + 1), right: true }, { x: 100, text }]);
+    const { tables, text } = await read(lines, { font: 'Courier', size: 12, pitch: 24 });
+    expect(tables).toEqual([]);
+    expect(text).not.toContain('|');
+    expect(text).toContain('1 Q. Please state your full name for the record.');
+  });
+
+  it('still finds a table whose first column counts rows', async () => {
+    // A numbered column beside short cells.
+    const numbered = ['Apples', 'Pears', 'Plums', 'Cherries'].map((fruit, i) => [
+      { x: 80, text: String(i + 1), right: true },
+      { x: 100, text: fruit },
+      { x: 300, text: String(12 + i * 7), right: true },
+    ]);
+    expect((await read(numbered)).tables).toHaveLength(1);
   });
 });
 

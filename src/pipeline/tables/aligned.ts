@@ -294,10 +294,10 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   if (logical.length < 2) return null;
   // At least two columns must hold text in more than one row.
   // Bullets or numbers before list text line up like a column; a list is not a table.
-  for (let c = 0; c < columns; c++) {
-    const chunks = multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c));
-    if (chunks.length > 0 && chunks.every((k) => k.words.every((w) => LIST_MARKER.test(words[w].text)))) return null;
-  }
+  const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
+  const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
+  if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
+  if (numberedLines(columnCells)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -334,6 +334,18 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
   return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box), halves };
+}
+
+/**
+ * Numbers counting up in the first column beside one column of running text (most of its pieces
+ * longer than a cell): numbered lines, such as a transcript's or a pleading's, or a numbered list.
+ */
+function numberedLines(columns: string[][][]): boolean {
+  if (columns.length !== 2) return false;
+  const numbers = columns[0].map((words) => (words.length === 1 && /^\d+$/.test(words[0]) ? Number(words[0]) : NaN));
+  const counting = numbers.length > 1 && numbers.every((n, i) => !Number.isNaN(n) && (i === 0 || n > numbers[i - 1]));
+  const running = columns[1].filter((words) => words.length > CELL_WORDS).length >= columns[1].length / 2;
+  return counting && running;
 }
 
 /**
