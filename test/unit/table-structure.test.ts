@@ -150,14 +150,31 @@ describe('text that lines up but is no table', () => {
     expect(text).toContain('1 Q. Please state your full name for the record.');
   });
 
-  it('still finds a table whose first column counts rows', async () => {
-    // A numbered column beside short cells.
+  it('reads short runs of "Label: value" lines as labelled lines', async () => {
+    const lines = [
+      [{ x: 72, text: 'Other Sources:' }, { x: 200, text: 'Foundation grants and private donations' }],
+      [{ x: 72, text: 'Contact:' }, { x: 200, text: 'Jane Doe, Program Office' }],
+      [{ x: 72, text: 'Period:' }, { x: 200, text: '2010 to 2012' }],
+    ];
+    const { tables, text } = await read(lines);
+    expect(tables).toEqual([]);
+    expect(text).not.toContain('|');
+  });
+
+  it('still finds a table whose first column counts rows or holds labels beside figures', async () => {
+    // A numbered column beside short cells, and labels with colons beside two columns of figures.
     const numbered = ['Apples', 'Pears', 'Plums', 'Cherries'].map((fruit, i) => [
       { x: 80, text: String(i + 1), right: true },
       { x: 100, text: fruit },
       { x: 300, text: String(12 + i * 7), right: true },
     ]);
     expect((await read(numbered)).tables).toHaveLength(1);
+    const labelled = ['Revenue:', 'Costs:', 'Profit:'].map((label, i) => [
+      { x: 72, text: label },
+      { x: 250, text: String(100 + i), right: true },
+      { x: 350, text: String(200 + i), right: true },
+    ]);
+    expect((await read(labelled)).tables).toHaveLength(1);
   });
 });
 

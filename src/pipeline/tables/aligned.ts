@@ -297,7 +297,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
   const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
   if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
-  if (numberedLines(columnCells)) return null;
+  if (labelledValues(columnCells) || numberedLines(columnCells)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -334,6 +334,16 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
   return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box), halves };
+}
+
+/**
+ * Labels ending in a colon in the first column, and in every other column after it, each beside
+ * its value: lines of labelled values ("Other sources: ...", "Contact: ..."), read as key/values,
+ * not a table.
+ */
+function labelledValues(columns: string[][][]): boolean {
+  const labels = (cells: string[][]) => cells.length > 0 && cells.every((words) => /[:：]$/.test(words[words.length - 1]));
+  return columns.every((cells, c) => c % 2 === 1 || labels(cells));
 }
 
 /**
