@@ -123,6 +123,57 @@ describe('tables found from the alignment of their text', () => {
   });
 });
 
+describe('tables found from the alignment of their text, with section labels', () => {
+  it('keep a section label and a subsection label set one under the other inside the table', async () => {
+    const row = (label: string, indent: number, ...figures: string[]): Piece[] => [
+      { x: 72 + indent, text: label },
+      ...figures.map((text, c) => ({ x: 250 + c * 70, text, right: true })),
+    ];
+    const lines = [
+      row('Characteristic', 0, 'Total', 'No.', '(%)'),
+      row('Sex', 0),
+      row('Male', 8, '61,206', '2,862', '(4.7)'),
+      row('Female', 8, '49,486', '2,909', '(5.9)'),
+      row('Sex, by region', 0),
+      row('Male', 8),
+      row('North', 16, '45,116', '1,638', '(3.6)'),
+      row('South', 16, '7,086', '508', '(7.2)'),
+      row('Female', 8),
+      row('North', 16, '33,628', '1,536', '(4.6)'),
+      row('South', 16, '5,523', '458', '(8.3)'),
+    ];
+    const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, { size: 9 })));
+    expect(page.tables.map(tableRows)).toEqual([lines.map((pieces) => [pieces[0].text, ...[1, 2, 3].map((c) => pieces[c]?.text ?? '')])]);
+  });
+
+  it('do not take a caption and a unit line above the table for section labels', async () => {
+    // The caption's number stands apart from its text, whose second line and a unit set at the
+    // right edge come before the header: they are no labels of the table's first column.
+    const lines: Piece[][] = [
+      [{ x: 72, text: 'Table 10:' }, { x: 135, text: 'Indicators of performance-based funding for upper secondary' }],
+      [{ x: 135, text: 'education and training in 2006' }],
+      [{ x: 520, text: '(%)', right: true }],
+      [{ x: 180, text: 'Indicators' }, { x: 370, text: 'Weight of indicator in 2006' }],
+      [{ x: 76, text: 'Employment' }, { x: 440, text: '40', right: true }],
+      [{ x: 76, text: 'Further studies' }, { x: 440, text: '15', right: true }],
+      [{ x: 76, text: 'Dropping out' }, { x: 440, text: '15', right: true }],
+      [{ x: 76, text: '% ratio of qualification holders to entrants' }, { x: 440, text: '13', right: true }],
+      [{ x: 76, text: 'Staff development' }, { x: 440, text: '6', right: true }],
+    ];
+    const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, { size: 11 })));
+    expect(page.tables.map(tableRows)).toEqual([
+      [
+        ['Indicators', 'Weight of indicator in 2006'],
+        ['Employment', '40'],
+        ['Further studies', '15'],
+        ['Dropping out', '15'],
+        ['% ratio of qualification holders to entrants', '13'],
+        ['Staff development', '6'],
+      ],
+    ]);
+  });
+});
+
 describe('text that lines up but is no table', () => {
   async function read(lines: Piece[][], options: Parameters<typeof placedTextPdf>[1] = {}) {
     const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, options)));

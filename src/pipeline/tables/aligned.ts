@@ -82,14 +82,21 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
     }
     // A run of rows that stay close together, most with several chunks.
     let end = i;
-    while (end + 1 < rows.length) {
-      const next = rows[end + 1];
-      const gap = next.box.y0 - rows[end].box.y1;
-      if (gap > Math.max(rows[end].size, next.size) * ROW_GAP) break;
-      // A one-chunk row between rows of cells is a section label or a wrapped cell, when short.
-      const label = next.chunks.length === 1 && next.chunks[0].words.length <= 8 && end + 2 < rows.length && rows[end + 2].chunks.length >= 2;
-      if (next.chunks.length >= 2 || (label && overlapsX(next.box, runBox(rows, i, end + 2)))) {
+    const close = (a: number, b: number) => rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
+    while (end + 1 < rows.length && close(end, end + 1)) {
+      if (rows[end + 1].chunks.length >= 2) {
         end++;
+        continue;
+      }
+      // Short one-chunk rows between rows of cells: one within the table's width is a wrapped
+      // cell or a section label; several in a row (a section label, a subsection label and the
+      // wrapped end of the label above them) stand in the first column of the row after them.
+      let next = end + 1;
+      while (next < rows.length && rows[next].chunks.length === 1 && rows[next].chunks[0].words.length <= 8 && (next === end + 1 || close(next - 1, next))) next++;
+      const labels = rows.slice(end + 1, next);
+      const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < rows[next].chunks[1].x0);
+      if (next < rows.length && rows[next].chunks.length >= 2 && close(next - 1, next) && labels.every(within)) {
+        end = next;
         continue;
       }
       break;
