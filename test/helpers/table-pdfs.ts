@@ -82,7 +82,8 @@ function drawTable(page: PDFPage, table: DrawnTable, font: PDFFont, bold: PDFFon
   let y = top;
   rows.forEach((cells, r) => {
     const face = r === 0 ? bold : font;
-    const wrapped = cells.map((text, c) => (text ? wrapText(text, face, size, table.columns[c].width - 2 * padding) : []));
+    // A line break in a cell's text starts a new paragraph in the cell.
+    const wrapped = cells.map((text, c) => (text ? text.split('\n').flatMap((paragraph) => wrapText(paragraph, face, size, table.columns[c].width - 2 * padding)) : []));
     const height = Math.max(1, ...wrapped.map((lines) => lines.length)) * leading + padding;
     wrapped.forEach((lines, c) => {
       lines.forEach((line, l) => {

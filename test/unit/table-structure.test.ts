@@ -46,6 +46,28 @@ describe('drawn tables whose body rows are not ruled', () => {
     const [read] = await tablesOf({ columns: [{ width: 80 }, { width: 300 }], header: ['Type', 'Description'], rows, rules: 'grid' });
     expect(read).toEqual([['Type', 'Description'], ...rows]);
   });
+  it('are not two columns of paragraphs in a frame', async () => {
+    // A page of two columns of questions and answers in a box with a line between the columns.
+    const left = [
+      '22. What do the staff lawyers of the institutional provider do? (Please select all that apply)',
+      '• They work in parallel to private practitioners who take assignments to represent people eligible for legal aid',
+      '• They coordinate appointments of private practitioners to legal aid cases',
+      '• They supervise, coach or mentor private practitioners who take legal aid cases',
+    ].join('\n');
+    const right = [
+      '26. If your country allows legal aid services through student law clinics, are there national guidelines on how students are supervised?',
+      '• Yes, there are specific guidelines for non-lawyers providing legal aid services',
+      '• Yes, there are specific guidelines on faculty and student ratios',
+      '• No, it is up to the discretion of each university',
+    ].join('\n');
+    const tables = await tablesOf({ columns: [{ width: 230 }, { width: 230 }], header: ['Part A', 'Part B'], rows: [[left, right]], rules: 'grid', fontSize: 10 });
+    expect(tables).toEqual([
+      [
+        ['Part A', 'Part B'],
+        [left.replace(/\n/g, ' '), right.replace(/\n/g, ' ')],
+      ],
+    ]);
+  });
 });
 
 describe('tables found from the alignment of their text', () => {

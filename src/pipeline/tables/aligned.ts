@@ -236,7 +236,9 @@ function openBands(width: number, size: number, open: (x: number) => boolean): [
 }
 
 /** Words a chunk of text holding more of them is not a table cell but a line of prose. */
-const CELL_WORDS = 4;
+export const CELL_WORDS = 4;
+/** Share of a table's pieces of text that are short (CELL_WORDS words at most). */
+export const SHORT_SHARE = 0.6;
 
 /**
  * The run without the rows at its ends that run across its columns: a table's columns are those
@@ -270,7 +272,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   // Prose in two page columns also breaks into two chunks per row; table cells are short.
   const chunkWords = multi.flatMap((r) => r.chunks.map((c) => c.words.length));
   const shortShare = chunkWords.filter((n) => n <= CELL_WORDS).length / chunkWords.length;
-  if (shortShare < 0.6) return null;
+  if (shortShare < SHORT_SHARE) return null;
 
   const left = Math.min(...rows.map((r) => r.box.x0));
   const right = Math.max(...rows.map((r) => r.box.x1));

@@ -7,7 +7,7 @@
 import type { Segment, Word } from '../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { visualRows } from './aligned.js';
+import { CELL_WORDS, SHORT_SHARE, visualRows } from './aligned.js';
 
 /** Words that are leader dots, which fill a label out to its value and are no text to wrap. */
 const LEADER = /^[.·…]+$/;
@@ -50,6 +50,10 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
     });
     // A cell whose first line holds no label (a header label set lower down) keeps its lines.
     if (through.length < 2 || part(through[0], label).length === 0) continue;
+    // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
+    // other columns must hold short values, as in the rows of a table found from alignment.
+    const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));
+    if (values.length === 0 || values.filter((n) => n <= CELL_WORDS).length < values.length * SHORT_SHARE) continue;
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
       if (part(below, label).length === 0) continue;
