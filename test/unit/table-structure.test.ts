@@ -4,8 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/layout.js';
-import { tableRows } from '../../src/pipeline/tables/index.js';
+import { NO_GRAPHICS } from '../../src/pipeline/page-model.js';
+import { findTables, tableRows } from '../../src/pipeline/tables/index.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
+import { lineWords, word } from '../helpers/words.js';
 import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
 
 async function tablesOf(table: DrawnTable): Promise<string[][][]> {
@@ -191,6 +193,27 @@ describe('tables found from the alignment of their text, with section labels', (
         ['Dropping out', '15'],
         ['% ratio of qualification holders to entrants', '13'],
         ['Staff development', '6'],
+      ],
+    ]);
+  });
+
+  it('do not take lines of a formula above the table for section labels', () => {
+    // The lines of a display formula reach past the first column of the line of cells above
+    // them: they are not labels of the table below, and the formula's line is no row of it.
+    const words = [
+      word('=', 100, 100),
+      word('t', 150, 100),
+      word('t', 200, 100),
+      ...lineWords('(− sin , cos r) for every', 110, 114),
+      ...lineWords('Der Normalenvektor ist', 72, 128),
+      ...['North', 'South', 'East'].flatMap((region, r) => [word(region, 72, 142 + r * 14), word(String(30 + r), 300, 142 + r * 14), word(String(40 + r), 350, 142 + r * 14)]),
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['North', '30', '40'],
+        ['South', '31', '41'],
+        ['East', '32', '42'],
       ],
     ]);
   });

@@ -90,11 +90,11 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       }
       // Short one-chunk rows between rows of cells: one within the table's width is a wrapped
       // cell or a section label; several in a row (a section label, a subsection label and the
-      // wrapped end of the label above them) stand in the first column of the row after them.
+      // wrapped end of the label above them) stand in the first column of the rows around them.
       let next = end + 1;
       while (next < rows.length && rows[next].chunks.length === 1 && rows[next].chunks[0].words.length <= 8 && (next === end + 1 || close(next - 1, next))) next++;
       const labels = rows.slice(end + 1, next);
-      const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < rows[next].chunks[1].x0);
+      const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < Math.min(rows[end].chunks[1].x0, rows[next].chunks[1].x0));
       if (next < rows.length && rows[next].chunks.length >= 2 && close(next - 1, next) && labels.every(within)) {
         end = next;
         continue;
