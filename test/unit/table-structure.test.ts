@@ -272,5 +272,25 @@ describe('text that lines up but is no table', () => {
     ]);
     expect((await read(labelled)).tables).toHaveLength(1);
   });
+
+  it('reads a table of contents with leader dots as lines', async () => {
+    const entries: [string, string, number][] = [
+      ['1.1', 'Topological spaces', 2],
+      ['1.2', 'Metric spaces', 6],
+      ['1.3', 'Continuity', 9],
+      ['1.4', 'Connectedness', 11],
+      ['1.5', 'Compactness', 14],
+      ['1.6', 'Paths and knots', 17],
+    ];
+    // Leader dots run from each title to just before its page number, set at the right margin.
+    const lines = entries.map(([number, title, page]) => [
+      { x: 100, text: number },
+      { x: 130, text: `${title} ${'. '.repeat(Math.floor((330 - title.length * 5.5) / 6))}`.trimEnd() },
+      { x: 520, text: String(page), right: true },
+    ]);
+    const { tables, text } = await read(lines);
+    expect(tables).toEqual([]);
+    expect(text).not.toContain('|');
+  });
 });
 

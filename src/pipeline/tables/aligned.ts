@@ -235,6 +235,9 @@ function openBands(width: number, size: number, open: (x: number) => boolean): [
   return bands;
 }
 
+/** Words that are leader dots, which lead the eye from an entry across to its value. */
+export const LEADER = /^[.·…]+$/;
+
 /** Words a chunk of text holding more of them is not a table cell but a line of prose. */
 export const CELL_WORDS = 4;
 /** Share of a table's pieces of text that are short (CELL_WORDS words at most). */
@@ -306,7 +309,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
   const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
   if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
-  if (labelledValues(columnCells) || numberedLines(columnCells)) return null;
+  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -365,6 +368,16 @@ function numberedLines(columns: string[][][]): boolean {
   const counting = numbers.length > 1 && numbers.every((n, i) => !Number.isNaN(n) && (i === 0 || n > numbers[i - 1]));
   const running = columns[1].filter((words) => words.length > CELL_WORDS).length >= columns[1].length / 2;
   return counting && running;
+}
+
+/**
+ * Entries led by leader dots to a page number at the end of their row: a table of contents (or
+ * an index set the same way), whose lines read as lines, not as a table of two columns.
+ */
+function contents(rows: Row[], words: Word[]): boolean {
+  const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.slice(-2).map((c) => c.words.map((w) => words[w].text)));
+  const led = ends.filter(([entry, page]) => /^\d+$/.test(page.join(' ')) && LEADER.test(entry[entry.length - 1]));
+  return ends.length > 0 && led.length >= ends.length / 2;
 }
 
 /**

@@ -7,10 +7,7 @@
 import type { Segment, Word } from '../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { CELL_WORDS, SHORT_SHARE, visualRows } from './aligned.js';
-
-/** Words that are leader dots, which fill a label out to its value and are no text to wrap. */
-const LEADER = /^[.·…]+$/;
+import { CELL_WORDS, LEADER, SHORT_SHARE, visualRows } from './aligned.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
@@ -84,7 +81,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
 /**
  * Whether the lower words of a cell continue the upper ones as wrapped text: the first lower word
  * holds a letter (figures are never wrapped onto a line of their own) and would not have fitted
- * after the last upper word, leader dots aside, within the cell's text width.
+ * after the last upper word, leader dots aside (they fill a label out to its value and are no
+ * text to wrap), within the cell's text width.
  */
 function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: number, words: Word[]): boolean {
   const text = upper.map((i) => words[i]).filter((w) => !LEADER.test(w.text));
