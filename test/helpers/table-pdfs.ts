@@ -3,7 +3,7 @@
 // left- or right-aligned, and the rulings of the usual styles: every cell drawn, only the frame
 // and the header drawn (the body's rows left to the text), rules above and below the header and
 // at the end (booktabs), or none.
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 
 export interface TableColumn {
   width: number;
@@ -27,6 +27,8 @@ export interface DrawnTable {
   /** Courier sets every character the same width, as typewritten statistical tables are. */
   font?: 'Helvetica' | 'Courier';
   landscape?: boolean;
+  /** Shade each header cell with a box this many points inside its side borders (a white margin). */
+  shadedHeader?: number;
 }
 
 const LEFT = 72;
@@ -82,6 +84,14 @@ function drawTable(page: PDFPage, table: DrawnTable, font: PDFFont, bold: PDFFon
   let y = top;
   rows.forEach((cells, r) => {
     const face = r === 0 ? bold : font;
+    const inset = table.shadedHeader;
+    if (r === 0 && inset !== undefined) {
+      const lines = Math.max(1, ...cells.map((text, c) => wrapText(text, face, size, table.columns[c].width - 2 * padding).length));
+      const height = lines * leading + padding;
+      cells.forEach((_, c) =>
+        page.drawRectangle({ x: xs[c] + inset, y: y - height + 1, width: table.columns[c].width - 2 * inset, height: height - 2, color: rgb(0.85, 0.85, 0.85) }),
+      );
+    }
     // A line break in a cell's text starts a new paragraph in the cell.
     const wrapped = cells.map((text, c) => (text ? text.split('\n').flatMap((paragraph) => wrapText(paragraph, face, size, table.columns[c].width - 2 * padding)) : []));
     const height = Math.max(1, ...wrapped.map((lines) => lines.length)) * leading + padding;

@@ -38,6 +38,32 @@ describe('drawn tables whose body rows are not ruled', () => {
     }
   });
 
+  it('read a header shaded inside its borders in the columns of the rows below it', async () => {
+    // Each header cell is a grey box 5 points inside the cell's borders: the strips between the
+    // boxes and the borders are no columns, so the header and the body share their columns.
+    const [rows] = await tablesOf({ ...budget, rules: 'grid', shadedHeader: 5 });
+    expect(rows).toEqual([budget.header, ...budget.rows]);
+  });
+
+  it('keep a drawn column narrower than the shortest cell side when it holds text', () => {
+    // A 7-point column of one-character marks between drawn borders stays a column.
+    const h = (y: number) => ({ x0: 100, y0: y, x1: 300, y1: y });
+    const v = (x: number) => ({ x0: x, y0: 100, x1: x, y1: 160 });
+    const segments = [h(100), h(120), h(140), h(160), v(100), v(107), v(200), v(300)];
+    const words = [word('#', 102, 105, { size: 6 }), word('Item', 110, 105), word('Qty', 205, 105)];
+    for (const [r, [mark, item, qty]] of [['x', 'Apples', '3'], ['y', 'Pears', '5']].entries()) {
+      words.push(word(mark, 102, 125 + r * 20, { size: 6 }), word(item, 110, 125 + r * 20), word(qty, 205, 125 + r * 20));
+    }
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['#', 'Item', 'Qty'],
+        ['x', 'Apples', '3'],
+        ['y', 'Pears', '5'],
+      ],
+    ]);
+  });
+
   it('keep wrapped text in a drawn cell as one cell, in every column that wraps', async () => {
     // Every cell drawn; both the type and its description wrap over several lines.
     const rows = [

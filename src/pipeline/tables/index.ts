@@ -32,13 +32,14 @@ export function findTables(page: { words: Word[]; width: number; height: number 
     held.push(filled.claimed);
     for (const i of filled.claimed) taken.add(i);
   };
+  const boxes = words.map((w) => w.box);
   for (const frame of ruledFrames(graphics, scale)) {
-    const grid = frameGrid(frame, scale);
+    const grid = frameGrid(frame, scale, boxes);
     if (!grid) continue;
     const refined = withTextColumns(frame, grid, words, free(), scale);
-    const columned = (refined && frameGrid(refined, scale)) || grid;
+    const columned = (refined && frameGrid(refined, scale, boxes)) || grid;
     const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());
-    keep((rowed && frameGrid(rowed, scale)) || columned);
+    keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
   const rules = pageRulings(graphics, scale).horizontal;
   for (const grid of alignedGrids(words, free(), rules, page)) {
