@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/layout.js';
-import { NO_GRAPHICS } from '../../src/pipeline/page-model.js';
+import { NO_GRAPHICS, type Segment } from '../../src/pipeline/page-model.js';
 import { findTables, tableRows } from '../../src/pipeline/tables/index.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { lineWords, word } from '../helpers/words.js';
@@ -61,6 +61,35 @@ describe('drawn tables whose body rows are not ruled', () => {
         ['x', 'Apples', '3'],
         ['y', 'Pears', '5'],
       ],
+    ]);
+  });
+
+  it('draw the border between columns found from the text through the clearest part of their gap', () => {
+    // A box with a rule under each row and no column borders. The gap before the figures is
+    // crossed by one label on its left and by the header on its right; its middle would cut the
+    // first line of a wrapped label (whose figures stand between its two lines), its clear part
+    // does not.
+    const labels = ['Cases', 'Appeals', 'Pleas', 'Trials', 'Fines', 'Prison', 'Probation', 'Dismissed', 'Other'];
+    const words = [word('District', 105, 104), ...lineWords('FY 2007', 231, 104), ...lineWords('FY 2008', 320, 104)];
+    const segments: Segment[] = [];
+    const rule = (y: number) => segments.push({ x0: 100, y0: y, x1: 400, y1: y });
+    rule(100);
+    rule(118);
+    words.push(...lineWords('Investigative matters', 110, 121), word('426', 241, 128), word('365', 330, 128), word('received', 110, 135));
+    rule(148);
+    words.push(...lineWords('Defendants charged', 122, 152), word('290', 241, 152), word('259', 330, 152));
+    rule(166);
+    labels.forEach((label, r) => {
+      const y = 166 + r * 18;
+      words.push(word(label, 105, y + 4), word(String(100 + r), 241, y + 4), word(String(200 + r), 330, y + 4));
+      rule(y + 18);
+    });
+    segments.push({ x0: 100, y0: 100, x1: 100, y1: 328 }, { x0: 400, y0: 100, x1: 400, y1: 328 });
+    const [table] = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false).tables;
+    expect(tableRows(table).slice(0, 3)).toEqual([
+      ['District', 'FY 2007', 'FY 2008'],
+      ['Investigative matters received', '426', '365'],
+      ['Defendants charged', '290', '259'],
     ]);
   });
 

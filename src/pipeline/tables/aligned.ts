@@ -217,7 +217,28 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
       row.chunks.some((c) => c.words.some((w) => (words[w].box.x0 + words[w].box.x1) / 2 - left > x0 && (words[w].box.x0 + words[w].box.x1) / 2 - left < x1));
     return rows.filter((row) => holds(row, before, from) && holds(row, to, after)).length >= rows.length / 2;
   });
-  return [...gaps, ...tight].sort((a, b) => a[0] - b[0]).map(([from, to]) => [left + from, left + to]);
+  return [...gaps.map((gap) => clearest(gap, byChunk)), ...tight].sort((a, b) => a[0] - b[0]).map(([from, to]) => [left + from, left + to]);
+}
+
+/**
+ * The part of a gap the fewest rows cross, where the columns' boundary runs: a gap that a few
+ * spanning cells may cross is as wide as the clear band plus the stretches they reach into, and
+ * its middle could cut through one of them.
+ */
+function clearest([from, to]: [number, number], coverage: Uint16Array): [number, number] {
+  let least = Infinity;
+  for (let x = from; x < to; x++) least = Math.min(least, coverage[x]);
+  let best: [number, number] | null = null;
+  let start = -1;
+  for (let x = from; x <= to; x++) {
+    const clear = x < to && coverage[x] === least;
+    if (clear && start < 0) start = x;
+    if (!clear && start >= 0) {
+      if (!best || x - start > best[1] - best[0]) best = [start, x];
+      start = -1;
+    }
+  }
+  return best ?? [from, to];
 }
 
 /** Runs of x (from 0 to width) where `open` holds, at least 0.4 font sizes wide and inside. */
