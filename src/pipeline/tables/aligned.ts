@@ -305,10 +305,6 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   if (separators.length === 0) return null;
   const xs = [left, ...separators, right];
   const columns = xs.length - 1;
-  // Two wide halves split near the middle of the page are the page's own text columns.
-  if (columns === 2 && xs[1] - xs[0] > pageWidth * 0.3 && xs[2] - xs[1] > pageWidth * 0.3 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1) {
-    return null;
-  }
   const columnOf = (x: number) => {
     for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
     return columns - 1;
