@@ -82,14 +82,21 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
     }
     // A run of rows that stay close together, most with several chunks.
     let end = i;
-    while (end + 1 < rows.length) {
-      const next = rows[end + 1];
-      const gap = next.box.y0 - rows[end].box.y1;
-      if (gap > Math.max(rows[end].size, next.size) * ROW_GAP) break;
-      // A one-chunk row between rows of cells is a section label or a wrapped cell, when short.
-      const label = next.chunks.length === 1 && next.chunks[0].words.length <= 8 && end + 2 < rows.length && rows[end + 2].chunks.length >= 2;
-      if (next.chunks.length >= 2 || (label && overlapsX(next.box, runBox(rows, i, end + 2)))) {
+    const close = (a: number, b: number) => rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
+    while (end + 1 < rows.length && close(end, end + 1)) {
+      if (rows[end + 1].chunks.length >= 2) {
         end++;
+        continue;
+      }
+      // Short one-chunk rows between rows of cells: one within the table's width is a wrapped
+      // cell or a section label; several in a row (a section label, a subsection label and the
+      // wrapped end of the label above them) stand in the first column of the rows around them.
+      let next = end + 1;
+      while (next < rows.length && rows[next].chunks.length === 1 && rows[next].chunks[0].words.length <= 8 && (next === end + 1 || close(next - 1, next))) next++;
+      const labels = rows.slice(end + 1, next);
+      const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < Math.min(rows[end].chunks[1].x0, rows[next].chunks[1].x0));
+      if (next < rows.length && rows[next].chunks.length >= 2 && close(next - 1, next) && labels.every(within)) {
+        end = next;
         continue;
       }
       break;
@@ -178,52 +185,126 @@ function median(values: number[]): number {
 
 /**
  * Gaps between columns, as [from, to] x ranges: bands at least 0.4 font sizes wide that almost no
- * chunk of the given rows covers (a few spanning cells may cross a real column gap). Columns are
- * separated at their middles.
+ * chunk of the given rows covers (a few spanning cells may cross a real column gap). Figures set
+ * closer than a font size apart (a wide table in a typewriter font) join into one chunk in some
+ * rows; a band most rows leave open, that the others cross only by a space of at least half a font
+ * size, is a column gap too where most rows hold text on both sides of it. Columns are separated
+ * at their middles.
  */
-export function columnGaps(rows: Row[], left: number, right: number, size: number): [number, number][] {
+export function columnGaps(rows: Row[], left: number, right: number, size: number, words: Word[]): [number, number][] {
   const width = Math.ceil(right - left) + 1;
-  const coverage = new Uint16Array(width);
-  for (const row of rows) {
-    for (const chunk of row.chunks) {
-      for (let x = Math.max(0, Math.floor(chunk.x0 - left)); x <= Math.ceil(chunk.x1 - left) && x < width; x++) coverage[x]++;
+  const cover = (spans: { x0: number; x1: number }[], into: Uint16Array) => {
+    for (const span of spans) {
+      for (let x = Math.max(0, Math.floor(span.x0 - left)); x <= Math.ceil(span.x1 - left) && x < width; x++) into[x]++;
     }
+  };
+  const byChunk = new Uint16Array(width);
+  const bySpace = new Uint16Array(width);
+  for (const row of rows) {
+    cover(row.chunks, byChunk);
+    cover(
+      row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= row.size * WIDE_SPACE)),
+      bySpace,
+    );
   }
   const allowed = Math.floor(rows.length * 0.1);
-  const gaps: [number, number][] = [];
+  const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
+  const tight = openBands(width, size, (x) => bySpace[x] <= allowed && byChunk[x] <= rows.length / 2).filter(([from, to]) => {
+    if (gaps.some(([a, b]) => a < to && b > from)) return false;
+    const before = Math.max(0, ...gaps.filter(([, b]) => b <= from).map(([, b]) => b));
+    const after = Math.min(width, ...gaps.filter(([a]) => a >= to).map(([a]) => a));
+    const holds = (row: Row, x0: number, x1: number) =>
+      row.chunks.some((c) => c.words.some((w) => (words[w].box.x0 + words[w].box.x1) / 2 - left > x0 && (words[w].box.x0 + words[w].box.x1) / 2 - left < x1));
+    return rows.filter((row) => holds(row, before, from) && holds(row, to, after)).length >= rows.length / 2;
+  });
+  return [...gaps.map((gap) => clearest(gap, byChunk)), ...tight].sort((a, b) => a[0] - b[0]).map(([from, to]) => [left + from, left + to]);
+}
+
+/**
+ * The part of a gap the fewest rows cross, where the columns' boundary runs: a gap that a few
+ * spanning cells may cross is as wide as the clear band plus the stretches they reach into, and
+ * its middle could cut through one of them.
+ */
+function clearest([from, to]: [number, number], coverage: Uint16Array): [number, number] {
+  let least = Infinity;
+  for (let x = from; x < to; x++) least = Math.min(least, coverage[x]);
+  let best: [number, number] | null = null;
   let start = -1;
-  for (let x = 0; x <= width; x++) {
-    const open = x < width && coverage[x] <= allowed;
-    if (open && start < 0) start = x;
-    if (!open && start >= 0) {
-      if (start > 0 && x < width && x - start >= size * 0.4) gaps.push([left + start, left + x]);
+  for (let x = from; x <= to; x++) {
+    const clear = x < to && coverage[x] === least;
+    if (clear && start < 0) start = x;
+    if (!clear && start >= 0) {
+      if (!best || x - start > best[1] - best[0]) best = [start, x];
       start = -1;
     }
   }
-  return gaps;
+  return best ?? [from, to];
+}
+
+/** Runs of x (from 0 to width) where `open` holds, at least 0.4 font sizes wide and inside. */
+function openBands(width: number, size: number, open: (x: number) => boolean): [number, number][] {
+  const bands: [number, number][] = [];
+  let start = -1;
+  for (let x = 0; x <= width; x++) {
+    const isOpen = x < width && open(x);
+    if (isOpen && start < 0) start = x;
+    if (!isOpen && start >= 0) {
+      if (start > 0 && x < width && x - start >= size * 0.4) bands.push([start, x]);
+      start = -1;
+    }
+  }
+  return bands;
+}
+
+/** Words that are leader dots, which lead the eye from an entry across to its value. */
+export const LEADER = /^[.·…]+$/;
+
+/** Words a chunk of text holding more of them is not a table cell but a line of prose. */
+export const CELL_WORDS = 4;
+/** Share of a table's pieces of text that are short (CELL_WORDS words at most). */
+export const SHORT_SHARE = 0.6;
+
+/**
+ * The run without the rows at its ends that run across its columns: a table's columns are those
+ * of its rows with the most common number of chunks (as Camelot's stream mode counts them), and
+ * a line of prose below it (a source note, the next heading) or above it (a title) that crosses
+ * them is not one of its rows. At the top, a short piece of text over several columns is a header
+ * that spans them and stays.
+ */
+function withinColumns(run: Row[], words: Word[], size: number): Row[] {
+  const counts = new Map<number, number>();
+  for (const row of run) if (row.chunks.length >= 2) counts.set(row.chunks.length, (counts.get(row.chunks.length) ?? 0) + 1);
+  const [mode] = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0] ?? [0];
+  const core = run.filter((r) => r.chunks.length === mode);
+  if (core.length < 2) return run;
+  const left = Math.min(...core.map((r) => r.box.x0));
+  const right = Math.max(...core.map((r) => r.box.x1));
+  const gaps = columnGaps(core, left, right, size, words);
+  const crosses = (row: Row, long: boolean) => row.chunks.some((c) => (!long || c.words.length > CELL_WORDS) && gaps.some(([a, b]) => c.x0 < a && c.x1 > b));
+  let [from, to] = [0, run.length];
+  while (to - from > 2 && crosses(run[to - 1], false)) to--;
+  while (to - from > 2 && crosses(run[from], true)) from++;
+  return run.slice(from, to);
 }
 
 /** Column separators of a run of rows, its grid, or null when it does not look like a table. */
-function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number): GridTable | null {
+function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number): GridTable | null {
+  const size = median(run.map((r) => r.size));
+  const rows = withinColumns(run, words, size);
   const multi = rows.filter((r) => r.chunks.length >= 2);
   if (multi.length < 2) return null;
-  const size = median(rows.map((r) => r.size));
   // Prose in two page columns also breaks into two chunks per row; table cells are short.
   const chunkWords = multi.flatMap((r) => r.chunks.map((c) => c.words.length));
-  const shortShare = chunkWords.filter((n) => n <= 4).length / chunkWords.length;
-  if (shortShare < 0.6) return null;
+  const shortShare = chunkWords.filter((n) => n <= CELL_WORDS).length / chunkWords.length;
+  if (shortShare < SHORT_SHARE) return null;
 
   const left = Math.min(...rows.map((r) => r.box.x0));
   const right = Math.max(...rows.map((r) => r.box.x1));
-  const gaps = columnGaps(multi, left, right, size);
+  const gaps = columnGaps(multi, left, right, size, words);
   const separators = gaps.map(([from, to]) => (from + to) / 2);
   if (separators.length === 0) return null;
   const xs = [left, ...separators, right];
   const columns = xs.length - 1;
-  // Two wide halves split near the middle of the page are the page's own text columns.
-  if (columns === 2 && xs[1] - xs[0] > pageWidth * 0.3 && xs[2] - xs[1] > pageWidth * 0.3 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1) {
-    return null;
-  }
   const columnOf = (x: number) => {
     for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
     return columns - 1;
@@ -242,10 +323,10 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
   if (logical.length < 2) return null;
   // At least two columns must hold text in more than one row.
   // Bullets or numbers before list text line up like a column; a list is not a table.
-  for (let c = 0; c < columns; c++) {
-    const chunks = multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c));
-    if (chunks.length > 0 && chunks.every((k) => k.words.every((w) => LIST_MARKER.test(words[w].text)))) return null;
-  }
+  const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
+  const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
+  if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
+  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -282,6 +363,38 @@ function gridOf(rows: Row[], words: Word[], rules: Segment[], pageWidth: number)
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
   return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box), halves };
+}
+
+/**
+ * Labels ending in a colon in the first column, and in every other column after it, each beside
+ * its value: lines of labelled values ("Other sources: ...", "Contact: ..."), read as key/values,
+ * not a table.
+ */
+function labelledValues(columns: string[][][]): boolean {
+  const labels = (cells: string[][]) => cells.length > 0 && cells.every((words) => /[:：]$/.test(words[words.length - 1]));
+  return columns.every((cells, c) => c % 2 === 1 || labels(cells));
+}
+
+/**
+ * Numbers counting up in the first column beside one column of running text (most of its pieces
+ * longer than a cell): numbered lines, such as a transcript's or a pleading's, or a numbered list.
+ */
+function numberedLines(columns: string[][][]): boolean {
+  if (columns.length !== 2) return false;
+  const numbers = columns[0].map((words) => (words.length === 1 && /^\d+$/.test(words[0]) ? Number(words[0]) : NaN));
+  const counting = numbers.length > 1 && numbers.every((n, i) => !Number.isNaN(n) && (i === 0 || n > numbers[i - 1]));
+  const running = columns[1].filter((words) => words.length > CELL_WORDS).length >= columns[1].length / 2;
+  return counting && running;
+}
+
+/**
+ * Entries led by leader dots to a page number at the end of their row: a table of contents (or
+ * an index set the same way), whose lines read as lines, not as a table of two columns.
+ */
+function contents(rows: Row[], words: Word[]): boolean {
+  const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.slice(-2).map((c) => c.words.map((w) => words[w].text)));
+  const led = ends.filter(([entry, page]) => /^\d+$/.test(page.join(' ')) && LEADER.test(entry[entry.length - 1]));
+  return ends.length > 0 && led.length >= ends.length / 2;
 }
 
 /**

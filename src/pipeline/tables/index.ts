@@ -9,6 +9,7 @@ import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { fillGrid, type GridTable } from './grid.js';
 import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
+import { withTextRows } from './drawn-rows.js';
 
 export { tableRows } from './grid.js';
 
@@ -31,11 +32,14 @@ export function findTables(page: { words: Word[]; width: number; height: number 
     held.push(filled.claimed);
     for (const i of filled.claimed) taken.add(i);
   };
+  const boxes = words.map((w) => w.box);
   for (const frame of ruledFrames(graphics, scale)) {
-    const grid = frameGrid(frame, scale);
+    const grid = frameGrid(frame, scale, boxes);
     if (!grid) continue;
     const refined = withTextColumns(frame, grid, words, free(), scale);
-    keep((refined && frameGrid(refined, scale)) || grid);
+    const columned = (refined && frameGrid(refined, scale, boxes)) || grid;
+    const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());
+    keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
   const rules = pageRulings(graphics, scale).horizontal;
   for (const grid of alignedGrids(words, free(), rules, page)) {
@@ -82,7 +86,7 @@ function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: n
   const top = Math.min(...rows.map((r) => r.box.y0));
   const bottom = Math.max(...rows.map((r) => r.box.y1));
   const drawn = frame.vertical.filter((v) => Math.min(v.y1, bottom) - Math.max(v.y0, top) >= (bottom - top) * 0.5).map((v) => v.x0);
-  const gaps = columnGaps(rows, box.x0, box.x1, size);
+  const gaps = columnGaps(rows, box.x0, box.x1, size, words);
   const separators = gaps.map(([from, to]) => (from + to) / 2);
   const fresh = separators.filter((x, i) => {
     // A gap a drawn border already runs through is that border's column gap.

@@ -183,34 +183,68 @@ function hasMarks(frame: Rulings, shapes: Box[], scale: number): boolean {
   });
 }
 
+/** A grid line: where it runs, how far from there its rulings may lie, and whether it is drawn. */
+interface GridLine {
+  at: number;
+  reach: number;
+  drawn: boolean;
+}
+
+/**
+ * Grid lines from ruling positions: positions within `snap` are one line, and so are the two
+ * sides of a strip narrower than the shortest cell side (MIN_LENGTH) that holds no text, which is
+ * the padding between a cell's shaded box and its border or the gutter between two cell boxes,
+ * not a row or column of its own.
+ */
+function gridLines(values: number[], snap: number, narrow: number, holdsText: (from: number, to: number) => boolean): GridLine[] {
+  const lines: { from: number; to: number }[] = [];
+  for (const v of positions(values, snap)) {
+    const last = lines[lines.length - 1];
+    if (last && v - last.to < narrow && !holdsText(last.to, v)) last.to = v;
+    else lines.push({ from: v, to: v });
+  }
+  return lines.map(({ from, to }) => ({ at: (from + to) / 2, reach: (to - from) / 2 + snap, drawn: true }));
+}
+
 /**
  * The grid a frame draws. `scale` is the page's units per point (1 for PDF points, dpi/72 for
- * scanned pixels), so tolerances keep their physical size. Null when it is not a grid of cells.
+ * scanned pixels), so tolerances keep their physical size; `words` are the boxes of the words on
+ * the page. Null when it is not a grid of cells.
  */
-export function frameGrid(frame: Rulings, scale = 1): GridTable | null {
+export function frameGrid(frame: Rulings, scale = 1, words: Box[] = []): GridTable | null {
   const snap = SNAP * scale;
-  let xs = positions(frame.vertical.map((v) => v.x0), snap);
-  let ys = positions(frame.horizontal.map((h) => h.y0), snap);
-  // Rulings running past the outermost crossing ones close an open side of the table.
-  const left = Math.min(...frame.horizontal.map((h) => h.x0));
-  const right = Math.max(...frame.horizontal.map((h) => h.x1));
-  const top = Math.min(...frame.vertical.map((v) => v.y0));
-  const bottom = Math.max(...frame.vertical.map((v) => v.y1));
-  if (left < xs[0] - snap * 3) xs = [left, ...xs];
-  if (right > xs[xs.length - 1] + snap * 3) xs = [...xs, right];
-  if (top < ys[0] - snap * 3) ys = [top, ...ys];
-  if (bottom > ys[ys.length - 1] + snap * 3) ys = [...ys, bottom];
-  if (xs.length < 2 || ys.length < 2 || (xs.length < 3 && ys.length < 3)) return null;
-  const frameXs = positions(frame.vertical.map((v) => v.x0), snap);
-  const frameYs = positions(frame.horizontal.map((h) => h.y0), snap);
+  const narrow = MIN_LENGTH * scale;
+  const [x0, x1] = [Math.min(...frame.horizontal.map((h) => h.x0)), Math.max(...frame.horizontal.map((h) => h.x1))];
+  const [y0, y1] = [Math.min(...frame.vertical.map((v) => v.y0)), Math.max(...frame.vertical.map((v) => v.y1))];
+  const centres = words.map((b) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 })).filter((c) => c.x > x0 && c.x < x1 && c.y > y0 && c.y < y1);
+  const frameXs = gridLines(
+    frame.vertical.map((v) => v.x0),
+    snap,
+    narrow,
+    (from, to) => centres.some((c) => c.x > from && c.x < to),
+  );
+  const frameYs = gridLines(
+    frame.horizontal.map((h) => h.y0),
+    snap,
+    narrow,
+    (from, to) => centres.some((c) => c.y > from && c.y < to),
+  );
   // Two crossing lines (the axes of a plot) close no cell; a table draws at least two of each.
   if (frameXs.length < 2 || frameYs.length < 2) return null;
-  const virtual = (value: number, drawn: number[]) => !drawn.includes(value);
+  const xs = [...frameXs];
+  const ys = [...frameYs];
+  // Rulings running past the outermost crossing ones close an open side of the table; where a
+  // side was closed so, there is no drawn ruling: it counts as present.
+  const open = (at: number): GridLine => ({ at, reach: snap, drawn: false });
+  if (x0 < xs[0].at - xs[0].reach - snap * 2) xs.unshift(open(x0));
+  if (x1 > xs[xs.length - 1].at + xs[xs.length - 1].reach + snap * 2) xs.push(open(x1));
+  if (y0 < ys[0].at - ys[0].reach - snap * 2) ys.unshift(open(y0));
+  if (y1 > ys[ys.length - 1].at + ys[ys.length - 1].reach + snap * 2) ys.push(open(y1));
+  if (xs.length < 3 && ys.length < 3) return null;
   const rows = ys.length - 1;
   const columns = xs.length - 1;
-  // Where a side was closed by extension there is no drawn ruling: treat it as present.
-  const hasVertical = (c: number, r: number) => virtual(xs[c], frameXs) || covered(frame.vertical, 'v', xs[c], ys[r], ys[r + 1], snap) >= COVERAGE;
-  const hasHorizontal = (r: number, c: number) => virtual(ys[r], frameYs) || covered(frame.horizontal, 'h', ys[r], xs[c], xs[c + 1], snap) >= COVERAGE;
+  const hasVertical = (c: number, r: number) => !xs[c].drawn || covered(frame.vertical, 'v', xs[c].at, ys[r].at, ys[r + 1].at, xs[c].reach) >= COVERAGE;
+  const hasHorizontal = (r: number, c: number) => !ys[r].drawn || covered(frame.horizontal, 'h', ys[r].at, xs[c].at, xs[c + 1].at, ys[r].reach) >= COVERAGE;
   const parent = Array.from({ length: rows * columns }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
   for (let r = 0; r < rows; r++) {
@@ -238,10 +272,10 @@ export function frameGrid(frame: Rulings, scale = 1): GridTable | null {
     column: g.c0,
     rowSpan: g.r1 - g.r0 + 1,
     columnSpan: g.c1 - g.c0 + 1,
-    box: { x0: xs[g.c0], y0: ys[g.r0], x1: xs[g.c1 + 1], y1: ys[g.r1 + 1] },
+    box: { x0: xs[g.c0].at, y0: ys[g.r0].at, x1: xs[g.c1 + 1].at, y1: ys[g.r1 + 1].at },
   }));
   // One region covering everything is a box, not a table.
   if (cells.length < 2) return null;
-  const box: Box = { x0: xs[0], y0: ys[0], x1: xs[xs.length - 1], y1: ys[ys.length - 1] };
+  const box: Box = { x0: xs[0].at, y0: ys[0].at, x1: xs[xs.length - 1].at, y1: ys[ys.length - 1].at };
   return { box, rowCount: rows, columnCount: columns, cells, source: 'ruled', headerRows: -1 };
 }

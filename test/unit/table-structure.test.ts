@@ -1,0 +1,351 @@
+// Rows and columns of tables read from PDFs drawn the way reports set them (issue 23, scope 4):
+// the mechanisms that decide a table's rows and columns, each checked on tables made here rather
+// than on one corpus file.
+import { describe, expect, it } from 'vitest';
+import { readPdf } from '../../src/pipeline/formats/pdf.js';
+import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { NO_GRAPHICS, type Segment } from '../../src/pipeline/page-model.js';
+import { findTables, tableRows } from '../../src/pipeline/tables/index.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
+import { lineWords, word } from '../helpers/words.js';
+import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
+
+async function tablesOf(table: DrawnTable): Promise<string[][][]> {
+  const [page] = analyzeDocument(await readPdf(await drawnTablePdf(table)));
+  return page.tables.map(tableRows);
+}
+
+const budget: Pick<DrawnTable, 'columns' | 'header' | 'rows'> = {
+  columns: [{ width: 130 }, { width: 70, align: 'right' }, { width: 70, align: 'right' }, { width: 70, align: 'right' }],
+  header: ['Programme', 'Budget 2023', 'Budget 2024', 'Change'],
+  rows: [
+    ['Roads and bridges', '1,204.5', '1,310.0', '8.8%'],
+    ['Technical assistance to new Member States', '87.0', '92.3', '6.1%'],
+    ['Water supply', '402.1', '398.7', '-0.8%'],
+    ['Research, innovation and digital infrastructure', '655.9', '701.2', '6.9%'],
+    ['Ports', '98.4', '101.0', '2.6%'],
+    ['Total', '2,447.9', '2,603.2', '6.3%'],
+  ],
+};
+
+describe('drawn tables whose body rows are not ruled', () => {
+  it('read one row per label, a label wrapped onto a second line staying in its row', async () => {
+    // Only the frame, the column borders and the rule under the header are drawn: the rulings
+    // alone make the whole body one row. Two labels wrap in their column.
+    for (const rules of ['frame', 'grid'] as const) {
+      const [rows] = await tablesOf({ ...budget, rules });
+      expect(rows, rules).toEqual([budget.header, ...budget.rows]);
+    }
+  });
+
+  it('read a header shaded inside its borders in the columns of the rows below it', async () => {
+    // Each header cell is a grey box 5 points inside the cell's borders: the strips between the
+    // boxes and the borders are no columns, so the header and the body share their columns.
+    const [rows] = await tablesOf({ ...budget, rules: 'grid', shadedHeader: 5 });
+    expect(rows).toEqual([budget.header, ...budget.rows]);
+  });
+
+  it('keep a drawn column narrower than the shortest cell side when it holds text', () => {
+    // A 7-point column of one-character marks between drawn borders stays a column.
+    const h = (y: number) => ({ x0: 100, y0: y, x1: 300, y1: y });
+    const v = (x: number) => ({ x0: x, y0: 100, x1: x, y1: 160 });
+    const segments = [h(100), h(120), h(140), h(160), v(100), v(107), v(200), v(300)];
+    const words = [word('#', 102, 105, { size: 6 }), word('Item', 110, 105), word('Qty', 205, 105)];
+    for (const [r, [mark, item, qty]] of [['x', 'Apples', '3'], ['y', 'Pears', '5']].entries()) {
+      words.push(word(mark, 102, 125 + r * 20, { size: 6 }), word(item, 110, 125 + r * 20), word(qty, 205, 125 + r * 20));
+    }
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['#', 'Item', 'Qty'],
+        ['x', 'Apples', '3'],
+        ['y', 'Pears', '5'],
+      ],
+    ]);
+  });
+
+  it('draw the border between columns found from the text through the clearest part of their gap', () => {
+    // A box with a rule under each row and no column borders. The gap before the figures is
+    // crossed by one label on its left and by the header on its right; its middle would cut the
+    // first line of a wrapped label (whose figures stand between its two lines), its clear part
+    // does not.
+    const labels = ['Cases', 'Appeals', 'Pleas', 'Trials', 'Fines', 'Prison', 'Probation', 'Dismissed', 'Other'];
+    const words = [word('District', 105, 104), ...lineWords('FY 2007', 231, 104), ...lineWords('FY 2008', 320, 104)];
+    const segments: Segment[] = [];
+    const rule = (y: number) => segments.push({ x0: 100, y0: y, x1: 400, y1: y });
+    rule(100);
+    rule(118);
+    words.push(...lineWords('Investigative matters', 110, 121), word('426', 241, 128), word('365', 330, 128), word('received', 110, 135));
+    rule(148);
+    words.push(...lineWords('Defendants charged', 122, 152), word('290', 241, 152), word('259', 330, 152));
+    rule(166);
+    labels.forEach((label, r) => {
+      const y = 166 + r * 18;
+      words.push(word(label, 105, y + 4), word(String(100 + r), 241, y + 4), word(String(200 + r), 330, y + 4));
+      rule(y + 18);
+    });
+    segments.push({ x0: 100, y0: 100, x1: 100, y1: 328 }, { x0: 400, y0: 100, x1: 400, y1: 328 });
+    const [table] = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false).tables;
+    expect(tableRows(table).slice(0, 3)).toEqual([
+      ['District', 'FY 2007', 'FY 2008'],
+      ['Investigative matters received', '426', '365'],
+      ['Defendants charged', '290', '259'],
+    ]);
+  });
+
+  it('keep wrapped text in a drawn cell as one cell, in every column that wraps', async () => {
+    // Every cell drawn; both the type and its description wrap over several lines.
+    const rows = [
+      ['Visual analog scale', 'A line of fixed length with words that anchor the scale at the extreme ends and no words describing intermediate positions.'],
+      ['Anchored or categorized scale', 'A scale with one or more intermediate marks positioned along the line with reference terms assigned to each mark.'],
+      ['Checklist', 'A simple choice between a limited set of options.'],
+    ];
+    const [read] = await tablesOf({ columns: [{ width: 80 }, { width: 300 }], header: ['Type', 'Description'], rows, rules: 'grid' });
+    expect(read).toEqual([['Type', 'Description'], ...rows]);
+  });
+  it('are not two columns of paragraphs in a frame', async () => {
+    // A page of two columns of questions and answers in a box with a line between the columns.
+    const left = [
+      '22. What do the staff lawyers of the institutional provider do? (Please select all that apply)',
+      '• They work in parallel to private practitioners who take assignments to represent people eligible for legal aid',
+      '• They coordinate appointments of private practitioners to legal aid cases',
+      '• They supervise, coach or mentor private practitioners who take legal aid cases',
+    ].join('\n');
+    const right = [
+      '26. If your country allows legal aid services through student law clinics, are there national guidelines on how students are supervised?',
+      '• Yes, there are specific guidelines for non-lawyers providing legal aid services',
+      '• Yes, there are specific guidelines on faculty and student ratios',
+      '• No, it is up to the discretion of each university',
+    ].join('\n');
+    const tables = await tablesOf({ columns: [{ width: 230 }, { width: 230 }], header: ['Part A', 'Part B'], rows: [[left, right]], rules: 'grid', fontSize: 10 });
+    expect(tables).toEqual([
+      [
+        ['Part A', 'Part B'],
+        [left.replace(/\n/g, ' '), right.replace(/\n/g, ' ')],
+      ],
+    ]);
+  });
+});
+
+describe('tables found from the alignment of their text', () => {
+  it('keep the columns of a wide table whose largest figures are set closer than a font size', async () => {
+    // 16 rows of 14 columns in Courier 8 pt, right-aligned in 50-point columns: six-figure
+    // values leave 21 points between columns, but three rows of seven-figure values only 6.8
+    // (less than a font size, more than half of one). Some cells are empty.
+    const header = ['Age', ...Array.from({ length: 13 }, (_, c) => `G${c + 1}`)];
+    const ages = ['0-4', '5-9', '10-14', '15-19', '20-24', '25-29', '30-34', '35-39', '40-44', '45-49', '50-54', '55-59', '60-64', '65-69', '70+'];
+    const rows = ages.map((age, r) => [
+      age,
+      ...Array.from({ length: 13 }, (_, c) => {
+        if ((r + c) % 7 === 3) return '';
+        const value = r >= 5 && r <= 7 ? 1_000_000 + r * 123_457 + c * 9_871 : 10_000 + r * 3_517 + c * 811;
+        return value.toLocaleString('en-US');
+      }),
+    ]);
+    const columns = [{ width: 50 }, ...Array.from({ length: 13 }, () => ({ width: 50, align: 'right' as const }))];
+    const tables = await tablesOf({ columns, header, rows, rules: 'booktabs', font: 'Courier', fontSize: 8, padding: 2, landscape: true });
+    expect(tables).toHaveLength(1);
+    expect(tables[0]).toEqual([header, ...rows]);
+  });
+
+  it('do not cut a long label at a wide space where the other rows hold nothing', async () => {
+    // "Interviewed, not  examined" is set with three spaces past the end of the other labels;
+    // no other row holds text on its right within the label column.
+    const rows = [
+      ['Total', '39695', '100.0'],
+      ['Not interviewed', '5701', '14.4'],
+      ['Interviewed, not   examined', '2683', '6.8'],
+      ['MEC examined', '30818', '77.6'],
+      ['Home examined', '493', '1.2'],
+    ];
+    const columns = [{ width: 160 }, { width: 70, align: 'right' as const }, { width: 70, align: 'right' as const }];
+    const [table] = await tablesOf({ columns, header: ['Status', 'Sample', 'Percent'], rows, rules: 'none' });
+    expect(table.map((row) => row.map((cell) => cell.replace(/ +/g, ' ')))).toEqual([['Status', 'Sample', 'Percent'], ...rows.map((row) => row.map((cell) => cell.replace(/ +/g, ' ')))]);
+  });
+
+  it('leave out a note and a numbered heading below the table that run across its columns', async () => {
+    // The source note reaches past the label column and the heading's number stands apart from
+    // its title: with them, every column gap but one was closed and the figures ran together.
+    const rows = [
+      ['I/we kept the assets', '344', '75.2', '12196'],
+      ['I/we sold some of the assets', '53', '11.6', '23518'],
+      ['I/we sold all of them', '61', '13.2', '9187'],
+      ['Total', '458', '100.0', '13153'],
+    ];
+    const columns = [{ width: 150 }, { width: 60, align: 'right' as const }, { width: 60, align: 'right' as const }, { width: 60, align: 'right' as const }];
+    const tables = await tablesOf({
+      columns,
+      header: ['', 'Freq.', 'Percent', 'Mean loss'],
+      rows,
+      rules: 'none',
+      after: ['Source: SAVE 2009, data is weighted; own calculations.', '3.3      Measuring the Financial Literacy of Households'],
+    });
+    expect(tables).toEqual([[['', 'Freq.', 'Percent', 'Mean loss'], ...rows]]);
+  });
+
+  it('leave out a numbered title above the table that runs across its columns', async () => {
+    const rows = [
+      ['North', '1,204', '1,310'],
+      ['South', '87', '92'],
+      ['East', '402', '399'],
+      ['West', '656', '701'],
+    ];
+    const columns = [{ width: 90 }, { width: 80, align: 'right' as const }, { width: 80, align: 'right' as const }];
+    const tables = await tablesOf({
+      columns,
+      header: ['Region', 'Sales 2023', 'Sales 2024'],
+      rows,
+      rules: 'none',
+      before: ['Table 4      Sales of the company by region and by year'],
+    });
+    expect(tables).toEqual([[['Region', 'Sales 2023', 'Sales 2024'], ...rows]]);
+  });
+});
+
+describe('tables found from the alignment of their text, with section labels', () => {
+  it('keep a section label and a subsection label set one under the other inside the table', async () => {
+    const row = (label: string, indent: number, ...figures: string[]): Piece[] => [
+      { x: 72 + indent, text: label },
+      ...figures.map((text, c) => ({ x: 250 + c * 70, text, right: true })),
+    ];
+    const lines = [
+      row('Characteristic', 0, 'Total', 'No.', '(%)'),
+      row('Sex', 0),
+      row('Male', 8, '61,206', '2,862', '(4.7)'),
+      row('Female', 8, '49,486', '2,909', '(5.9)'),
+      row('Sex, by region', 0),
+      row('Male', 8),
+      row('North', 16, '45,116', '1,638', '(3.6)'),
+      row('South', 16, '7,086', '508', '(7.2)'),
+      row('Female', 8),
+      row('North', 16, '33,628', '1,536', '(4.6)'),
+      row('South', 16, '5,523', '458', '(8.3)'),
+    ];
+    const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, { size: 9 })));
+    expect(page.tables.map(tableRows)).toEqual([lines.map((pieces) => [pieces[0].text, ...[1, 2, 3].map((c) => pieces[c]?.text ?? '')])]);
+  });
+
+  it('do not take a caption and a unit line above the table for section labels', async () => {
+    // The caption's number stands apart from its text, whose second line and a unit set at the
+    // right edge come before the header: they are no labels of the table's first column.
+    const lines: Piece[][] = [
+      [{ x: 72, text: 'Table 10:' }, { x: 135, text: 'Indicators of performance-based funding for upper secondary' }],
+      [{ x: 135, text: 'education and training in 2006' }],
+      [{ x: 520, text: '(%)', right: true }],
+      [{ x: 180, text: 'Indicators' }, { x: 370, text: 'Weight of indicator in 2006' }],
+      [{ x: 76, text: 'Employment' }, { x: 440, text: '40', right: true }],
+      [{ x: 76, text: 'Further studies' }, { x: 440, text: '15', right: true }],
+      [{ x: 76, text: 'Dropping out' }, { x: 440, text: '15', right: true }],
+      [{ x: 76, text: '% ratio of qualification holders to entrants' }, { x: 440, text: '13', right: true }],
+      [{ x: 76, text: 'Staff development' }, { x: 440, text: '6', right: true }],
+    ];
+    const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, { size: 11 })));
+    expect(page.tables.map(tableRows)).toEqual([
+      [
+        ['Indicators', 'Weight of indicator in 2006'],
+        ['Employment', '40'],
+        ['Further studies', '15'],
+        ['Dropping out', '15'],
+        ['% ratio of qualification holders to entrants', '13'],
+        ['Staff development', '6'],
+      ],
+    ]);
+  });
+
+  it('do not take lines of a formula above the table for section labels', () => {
+    // The lines of a display formula reach past the first column of the line of cells above
+    // them: they are not labels of the table below, and the formula's line is no row of it.
+    const words = [
+      word('=', 100, 100),
+      word('t', 150, 100),
+      word('t', 200, 100),
+      ...lineWords('(− sin , cos r) for every', 110, 114),
+      ...lineWords('Der Normalenvektor ist', 72, 128),
+      ...['North', 'South', 'East'].flatMap((region, r) => [word(region, 72, 142 + r * 14), word(String(30 + r), 300, 142 + r * 14), word(String(40 + r), 350, 142 + r * 14)]),
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['North', '30', '40'],
+        ['South', '31', '41'],
+        ['East', '32', '42'],
+      ],
+    ]);
+  });
+});
+
+describe('text that lines up but is no table', () => {
+  async function read(lines: Piece[][], options: Parameters<typeof placedTextPdf>[1] = {}) {
+    const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, options)));
+    return { tables: page.tables.map(tableRows), text: pageText(page) };
+  }
+
+  it('reads a transcript page with numbered lines as lines of text', async () => {
+    const said = [
+      'Q. Please state your full name for the record.',
+      'A. John Albert Smith.',
+      'Q. Where do you live at the present time?',
+      'A. In Springfield.',
+      'Q. How long have you lived there, Mr. Smith?',
+      'A. About ten years.',
+      'Q. Were you at home on the evening of June 5?',
+      'A. Yes, I was.',
+      'Q. Did anyone else stay with you that evening?',
+      'A. No.',
+    ];
+    // Line numbers right-aligned in the margin, the testimony double-spaced beside them.
+    const lines = said.map((text, i) => [{ x: 70, text: String(i + 1), right: true }, { x: 100, text }]);
+    const { tables, text } = await read(lines, { font: 'Courier', size: 12, pitch: 24 });
+    expect(tables).toEqual([]);
+    expect(text).not.toContain('|');
+    expect(text).toContain('1 Q. Please state your full name for the record.');
+  });
+
+  it('reads short runs of "Label: value" lines as labelled lines', async () => {
+    const lines = [
+      [{ x: 72, text: 'Other Sources:' }, { x: 200, text: 'Foundation grants and private donations' }],
+      [{ x: 72, text: 'Contact:' }, { x: 200, text: 'Jane Doe, Program Office' }],
+      [{ x: 72, text: 'Period:' }, { x: 200, text: '2010 to 2012' }],
+    ];
+    const { tables, text } = await read(lines);
+    expect(tables).toEqual([]);
+    expect(text).not.toContain('|');
+  });
+
+  it('still finds a table whose first column counts rows or holds labels beside figures', async () => {
+    // A numbered column beside short cells, and labels with colons beside two columns of figures.
+    const numbered = ['Apples', 'Pears', 'Plums', 'Cherries'].map((fruit, i) => [
+      { x: 80, text: String(i + 1), right: true },
+      { x: 100, text: fruit },
+      { x: 300, text: String(12 + i * 7), right: true },
+    ]);
+    expect((await read(numbered)).tables).toHaveLength(1);
+    const labelled = ['Revenue:', 'Costs:', 'Profit:'].map((label, i) => [
+      { x: 72, text: label },
+      { x: 250, text: String(100 + i), right: true },
+      { x: 350, text: String(200 + i), right: true },
+    ]);
+    expect((await read(labelled)).tables).toHaveLength(1);
+  });
+
+  it('reads a table of contents with leader dots as lines', async () => {
+    const entries: [string, string, number][] = [
+      ['1.1', 'Topological spaces', 2],
+      ['1.2', 'Metric spaces', 6],
+      ['1.3', 'Continuity', 9],
+      ['1.4', 'Connectedness', 11],
+      ['1.5', 'Compactness', 14],
+      ['1.6', 'Paths and knots', 17],
+    ];
+    // Leader dots run from each title to just before its page number, set at the right margin.
+    const lines = entries.map(([number, title, page]) => [
+      { x: 100, text: number },
+      { x: 130, text: `${title} ${'. '.repeat(Math.floor((330 - title.length * 5.5) / 6))}`.trimEnd() },
+      { x: 520, text: String(page), right: true },
+    ]);
+    const { tables, text } = await read(lines);
+    expect(tables).toEqual([]);
+    expect(text).not.toContain('|');
+  });
+});
+
