@@ -8,16 +8,13 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
-import { newRequestId } from './request-id.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { Wakeup } from '../queue/wakeup.js';
 import type { Store } from '../store/index.js';
 import { authenticate } from './auth.js';
 import { enforceLimits } from './limits.js';
 import { requestCounters } from '../store/counters.js';
-import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
-import { FolioError, invalidRequest } from '../domain/errors.js';
-import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
+import { serverOptions, useBoundedJson, useEnvelope } from './envelope.js';
 import { ErrorBody } from './schemas/common.js';
 import { SHARED_SCHEMAS } from './schemas/resources.js';
 import { addSharedSchemas, bodyAjv, queryAjv } from './validation.js';
@@ -40,17 +37,11 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...serverOptions(options.logger),
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: newRequestId,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
-    // Node answers a request without Host with a bare 400 of its own; Folio answers it below.
-    http: { requireHostHeader: false },
   });
-  app.server.on('connect', connectHandler.bind(app));
+  useEnvelope(app);
 
   const shared = [ErrorBody, ...SHARED_SCHEMAS];
   addSharedSchemas(shared);
@@ -62,37 +53,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   });
   // Only JSON and multipart bodies exist in this API; anything else is a 422 (D6).
   app.removeContentTypeParser('text/plain');
-  // JSON nested past MAX_JSON_DEPTH is refused before it is parsed: whatever walks it next
-  // (validation, the idempotency hash, serialization) would overflow the stack.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonTextDepth(body as string, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-      done(invalidRequest({ body: [`is nested more than ${MAX_JSON_DEPTH} levels deep`] }), undefined);
-      return;
-    }
-    parseJson(request, body as string, (error, value) => {
-      if (!error && holdsNul(value)) done(invalidRequest({ body: [NUL_REFUSED] }), undefined);
-      else done(error, value);
-    });
-  });
-  app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    if (!request.headers.host) throw invalidRequest({ Host: ['is required (HTTP/1.1)'] });
-    // A %00 in the path or query decodes to U+0000, which no id holds and no text column stores.
-    if (Object.values((request.params ?? {}) as Record<string, unknown>).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
-      throw new FolioError('not_found', 'There is nothing at that path: it holds a NUL character.');
-    }
-    const query = Object.entries((request.query ?? {}) as Record<string, unknown>).filter(([, v]) => holdsNul(v));
-    if (query.length) throw invalidRequest(Object.fromEntries(query.map(([name]) => [name, [NUL_REFUSED]])));
-    // Bodies are read as sent; a compressed one would be read as garbage (or inflate past every limit).
-    const encoding = request.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-      throw new FolioError('unsupported_media_type', 'Request bodies are read uncompressed: send the body without a Content-Encoding.');
-    }
-  });
+  useBoundedJson(app);
   app.addHook('onResponse', async (request, reply) => {
     // Routes by their pattern, so ids do not make a label per document.
     const route = request.routeOptions.url ?? 'unmatched';
@@ -188,7 +149,8 @@ export function baseUrlOf(config: Config, request: { protocol: string; host: str
 
 /** Only /healthz, /readyz and /metrics: what a worker-only process offers (FOLIO_METRICS_PORT). */
 export async function buildOperationsApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, return503OnClosing: true });
+  const app = Fastify(serverOptions());
+  useEnvelope(app);
   await app.register(operationsRoutes(deps));
   return app;
 }

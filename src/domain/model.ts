@@ -60,6 +60,13 @@ export function chooseTier(choice: ModelChoice, tokens: number): Tier | null {
   return tokens <= CONTEXT_TOKENS[tier] ? tier : null;
 }
 
+/** Why a text of `tokens` tokens has no tier under `choice`, for the client: the context it passed, and what to try. */
+export function contextExceeded(choice: ModelChoice, tokens: number, what: 'document' | 'question'): string {
+  const send = what === 'document' ? 'send it' : 'ask';
+  if (choice === 'swift') return `The document is about ${tokens} tokens, more than the ${CONTEXT_TOKENS.swift}-token context of model "swift"; ${send} with model "auto" or "summit".`;
+  return `The document is about ${tokens} tokens, more than the ${CONTEXT_TOKENS.summit}-token context of model "summit", the largest there is; split it into smaller documents.`;
+}
+
 /** `model.used` before the model runs: the tier the choice would take for a short document. */
 export function modelLabel(tier: Tier, version: number): string {
   return `svc-${tier}-${version}`;

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import {
   chooseTier,
-  CONTEXT_TOKENS,
+  contextExceeded,
   MAX_OUTPUT_TOKENS_PER_REQUEST,
   modelLabel,
   pictureTokens,
@@ -94,7 +94,7 @@ async function answer(ctx: QueryContext): Promise<QueryOutcome> {
   const input = tokens + promptTokens({ fields: [], schema, instructions: query.instructions, questions: [query.question] });
   const tier = chooseTier(query.model_requested as ModelChoice, input);
   if (!tier) {
-    throw new QueryFailure('document_too_large', `The document is about ${input} tokens, more than the ${CONTEXT_TOKENS.swift}-token context of model "swift"; ask with model "auto" or "summit".`);
+    throw new QueryFailure('document_too_large', contextExceeded(query.model_requested as ModelChoice, input, 'question'));
   }
 
   // The hold taken at creation guessed the document's length; it is made whole now, and a

@@ -2,7 +2,7 @@
 // what pictures one request carries and what they cost (picture rule 6), and how long a vendor
 // asks to be left alone (`Retry-After`, `retry-after-ms`).
 import { describe, expect, it } from 'vitest';
-import { chooseTier, pictureTokens, picturesForRequest } from '../../src/domain/model.js';
+import { chooseTier, contextExceeded, pictureTokens, picturesForRequest } from '../../src/domain/model.js';
 import { requestedWait } from '../../src/models/llm/http.js';
 
 const picture = (width: number, height: number, bytes: number) => ({ width, height, bytes: { length: bytes } });
@@ -52,5 +52,13 @@ describe('waits a vendor asks for', () => {
     expect(wait).toBeLessThanOrEqual(2000);
     expect(requestedWait(new Headers({ 'retry-after': 'soon' }))).toBeNull();
     expect(requestedWait(new Headers())).toBeNull();
+  });
+});
+
+describe('a text longer than its model reads', () => {
+  it('names the context it passed: swift suggests the larger models, auto and summit the largest one', () => {
+    expect(contextExceeded('swift', 200_000, 'document')).toMatch(/180000-token context of model "swift"; send it with model "auto" or "summit"/);
+    expect(contextExceeded('auto', 1_000_000, 'document')).toMatch(/900000-token context of model "summit"/);
+    expect(contextExceeded('summit', 1_000_000, 'question')).not.toMatch(/"swift"/);
   });
 });

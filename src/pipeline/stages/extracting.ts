@@ -4,7 +4,7 @@
 // grounding check before it is kept, and the tokens read and written are charged per SKU.
 import {
   chooseTier,
-  CONTEXT_TOKENS,
+  contextExceeded,
   MAX_OUTPUT_TOKENS_PER_REQUEST,
   modelLabel,
   PER_PAGE_MAX_PAGES,
@@ -96,10 +96,7 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
   const tokens = documentTokens(outputs) + promptTokens({ fields, schema, instructions, questions });
   const tier = chooseTier(options.model, tokens);
   if (!tier) {
-    throw new DocumentFailure(
-      'document_too_large',
-      `The document is about ${tokens} tokens, more than the ${CONTEXT_TOKENS.swift}-token context of model "swift"; send it with model "auto" or "summit".`,
-    );
+    throw new DocumentFailure('document_too_large', contextExceeded(options.model, tokens, 'document'));
   }
   const provider = modelProvider(ctx.config.model, doc.mode);
   const pictures = documentPictures(ctx);
