@@ -42,10 +42,9 @@ async function extract(pages: PageOutputs[], task: { fields?: BuiltinField[]; sc
 const amountsOf = async (spec: ReceiptSpec) => ((await extract(await read(spec), { fields: ['amounts'] })).amounts as { label: string; amount: number }[]).map(({ label, amount }) => ({ label, amount }));
 
 describe('receipt amounts and their labels', () => {
-  it('reads each amount by the label printed level with it, where the page text sets labels and amounts apart', async () => {
+  it('reads each amount by the label printed level with it, however the page text orders them', async () => {
+    // Labels and amounts far apart on their rows: once read as two blocks, now as a table's cells.
     const spec = RECEIPTS.find((r) => r.truth.total === '15.94')!.spec;
-    // The case the rule is for: the layout reads the labels as one block and the amounts as another.
-    expect((await read(spec))[0].text).toMatch(/Grand Total\nNETS\n\nS\$12\.50/);
     expect(await amountsOf(spec)).toEqual(
       expect.arrayContaining([
         { label: 'Subtotal', amount: 15.9 },
