@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   adjacencyF1,
@@ -22,6 +25,8 @@ import {
   dateKey,
   receiptFields,
 } from '../../bench/quality/metrics.js';
+import { pdfiumText } from '../../bench/quality/peers.js';
+import { textPdf } from '../helpers/pdfs.js';
 
 /** Textbook O(n·m) dynamic programme, to check the fast implementations against. */
 function naiveLevenshtein(a: string, b: string): number {
@@ -301,5 +306,19 @@ describe('receipt fields', () => {
     expect(got).toMatchObject({ right: 3, soft: 4, total: 4 });
     expect(got.per_field).toEqual({ company: true, date: true, address: false, total: true });
     expect(receiptFields(truth, {})).toMatchObject({ right: 0, soft: 0 });
+  });
+});
+
+describe('PDFium peer', () => {
+  it("reads each page's own text through PDFium, pages in order, optionally a range", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'folio-peer-'));
+    try {
+      const file = path.join(dir, 'two.pdf');
+      await writeFile(file, await textPdf([['First page line'], ['Second page line']]));
+      expect(normalizeText(await pdfiumText(file))).toBe('First page line Second page line');
+      expect(normalizeText(await pdfiumText(file, { first: 2, last: 2 }))).toBe('Second page line');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
