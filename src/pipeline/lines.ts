@@ -9,11 +9,22 @@ function horizontalGap(a: Box, b: Box): number {
   return Math.max(b.x0 - a.x1, a.x0 - b.x1);
 }
 
+/**
+ * The room letter spacing takes in a word gap of tracked-out text: the spacing after the last
+ * letter and after the space, where both sides were set with it (Word.letterSpacing).
+ */
+function trackingRoom(a: Word[], b: Word[]): number {
+  let spacing = Infinity;
+  for (const w of a) spacing = Math.min(spacing, w.letterSpacing ?? 0);
+  for (const w of b) spacing = Math.min(spacing, w.letterSpacing ?? 0);
+  return Number.isFinite(spacing) ? spacing * 2 : 0;
+}
+
 export const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
 
 function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boolean {
   const size = Math.max(last.fontSize, word.fontSize, 1);
-  const gap = horizontalGap(last.box, word.box);
+  const gap = horizontalGap(last.box, word.box) - trackingRoom([last], [word]);
   // An end-of-proof mark set flush right (TeX's \qed) ends the line drawn just before it, however
   // far right it stands and whatever formula stands between.
   if (END_OF_PROOF.test(word.text) && verticalOverlap(last.box, word.box) >= 0.5 && word.box.x0 >= last.box.x1) return true;
@@ -102,11 +113,12 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
       // column of their own, apart from what they introduce, yet each is one line with it,
       // unless other text stands between them.
       if (gap > 0 && gap <= lineSize * 8 && left.every((i) => labels.has(i)) && nothingBetween()) return true;
-      if (gap < -lineSize || gap > lineSize * 1.5) return false;
+      const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
+      if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
       // Sub-captions side by side ("(a) …" under one picture, "(b) …" under the next) are two
       // columns, however close they come.
       if (startsSubcaption(left, words) && startsSubcaption(right, words)) return false;
-      if (gap <= lineSize * 0.5) return true;
+      if (spaced <= lineSize * 0.5) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
       // columns unless they touch.
       const ocrA = words[line.words[0]].ocrLine;

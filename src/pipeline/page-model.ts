@@ -25,6 +25,8 @@ export interface Word {
   hyphenated: boolean;
   /** For OCR words: the text line the engine put the word in (its page segmentation). */
   ocrLine?: number;
+  /** The letter spacing its run was set with (tracked-out text), in page units; absent when none. */
+  letterSpacing?: number;
 }
 
 export interface Line {

@@ -1,5 +1,5 @@
 // Test documents made on the fly with pdf-lib, so each test states exactly what is in its file.
-import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, popGraphicsState, pushGraphicsState, setCharacterSpacing, setWordSpacing, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
 export async function textPdf(pages: string[][], options: { fontSize?: number } = {}): Promise<Uint8Array> {
@@ -183,5 +183,21 @@ export async function sidewaysPdf(lines: string[]): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([612, 792]);
   lines.forEach((line, i) => page.drawText(line, { x: 100 + i * 18, y: 100, size: 12, font, rotate: degrees(90) }));
+  return doc.save();
+}
+
+/**
+ * Lines of 12-point text, each set with its own character spacing (the Tc operator) and word
+ * spacing (Tw), in points, one text object per line.
+ */
+export async function spacedTextPdf(lines: { text: string; charSpacing: number; wordSpacing?: number }[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  lines.forEach(({ text, charSpacing, wordSpacing }, i) => {
+    page.pushOperators(pushGraphicsState(), setCharacterSpacing(charSpacing), setWordSpacing(wordSpacing ?? 0));
+    page.drawText(text, { x: 72, y: 700 - i * 30, size: 12, font });
+    page.pushOperators(popGraphicsState());
+  });
   return doc.save();
 }

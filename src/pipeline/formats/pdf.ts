@@ -296,6 +296,9 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let lastObject = -1;
   let font: FontInfo = { name: '', bold: false, italic: false, codeNames: null };
   let scale = 1;
+  /** The letter spacing of the text object being read, and of the one the last glyph came from. */
+  let tracking = 0;
+  let lastTracking = 0;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   let glyphStart = -1;
   /** The current word's glyphs: each one's box and where its text ends in the word. */
@@ -331,7 +334,9 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
-    if (current && last && startsNewWord(current, last, lastSize, box, size, { fontChanged: font.name !== lastFont, afterGeneratedSpace: generatedSpace })) flush();
+    // Two glyphs of one tracked-out run (or of two runs tracked alike) stand apart by its letter spacing.
+    const spacing = Math.min(tracking, lastTracking);
+    if (current && last && startsNewWord(current, last, lastSize, box, size, { fontChanged: font.name !== lastFont, afterGeneratedSpace: generatedSpace, tracking: spacing })) flush();
     generatedSpace = false;
     if (!current) {
       current = {
@@ -344,6 +349,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         confidence: 100,
         hyphenated: false,
       };
+      if (tracking > 0) current.letterSpacing = round2(tracking);
       glyphStart = 0;
     } else {
       const w = current as Word;
@@ -362,6 +368,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     last = box;
     lastSize = size;
     lastFont = font.name;
+    lastTracking = tracking;
   };
   /** A pending accent that found no glyph under it stays the spacing character it is. */
   const settleAccent = (index: number) => {
@@ -411,6 +418,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     if (object !== lastObject) {
       font = fontOf(lib, object, nameBuffer, fonts);
       scale = textScale(lib, textPage, i, scratch);
+      tracking = letterSpacing(lib, textPage, i, object, t, scratch);
       lastObject = object;
     }
     // Many producers set a 1-point font and scale it with the text matrix; the size that means
@@ -571,20 +579,69 @@ function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, sc
   return scale > 0.01 && Number.isFinite(scale) ? scale : 1;
 }
 
+/** A gap between letters under this (in points) is no letter spacing worth taking off a word gap. */
+const UNTRACKED_GAP = 0.1;
+
+/**
+ * The letter spacing of a text object: the narrowest gap between two of its glyphs that follow
+ * each other on one line, where it has at least two such gaps, none overlaps, and it is narrower
+ * than the run's widest glyph (PDFium's base space, which it takes off before it makes up spaces).
+ * A run set with character spacing (the Tc operator; tracked-out capitals, "D o u b l e") has
+ * every letter that far apart, its words further; ordinary text has kerned or touching letters
+ * and spacing 0; items set further apart than they are wide (a table row's marks, "X  X  X") are
+ * no letters of one word.
+ */
+function letterSpacing(lib: WrappedPdfiumModule, textPage: number, start: number, object: number, t: Transform, scratch: Scratch): number {
+  const api = native(lib);
+  const count = api.FPDFText_CountChars(textPage);
+  let previous: Box | null = null;
+  let narrowest = Infinity;
+  let gaps = 0;
+  let widest = 0;
+  for (let i = start; i < count && api.FPDFText_GetTextObject(textPage, i) === object; i++) {
+    if (isBreakingSpace(api.FPDFText_GetUnicode(textPage, i)) || api.FPDFText_IsGenerated(textPage, i) === 1) {
+      previous = null;
+      continue;
+    }
+    if (!api.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
+    const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
+    const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
+    const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
+    widest = Math.max(widest, box.x1 - box.x0);
+    if (previous && verticalOverlap(previous, box) >= 0.5) {
+      // Either direction, so right-to-left runs are measured too.
+      const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+      // Letters that touch or overlap: the run is not tracked out (and most runs end here).
+      if (gap < UNTRACKED_GAP) return 0;
+      narrowest = Math.min(narrowest, gap);
+      gaps++;
+    }
+    previous = box;
+  }
+  return gaps >= 2 && narrowest < widest ? narrowest : 0;
+}
+
 /**
  * A glyph starts a new word when it leaves the previous one's line or stands apart from it. A
  * smaller glyph touching the previous one (a superscript or subscript: R², x₁) stays in the word
  * although it sits higher or lower, and so does a script set back under or over the script before
- * it (F_j^{-1}). Within one font, glyphs are set with the font's own kerning and tracking, so only
- * a quarter of the font size apart is a word space; where the font changes (a formula moving
+ * it (F_j^{-1}). Within one font, glyphs are set with the font's own kerning, so only a quarter
+ * of the font size apart beyond the run's letter spacing is a word space; where the font changes (a formula moving
  * between its italic, roman and symbol fonts, a box glyph before a word), a thin space already is
  * (", sin", "☐ There"), and so it is after a space PDFium made up (see GENERATED_SPACE_MIN).
  */
-function startsNewWord(word: Word, previous: Box, previousSize: number, box: Box, size: number, context: { fontChanged: boolean; afterGeneratedSpace: boolean }): boolean {
+function startsNewWord(
+  word: Word,
+  previous: Box,
+  previousSize: number,
+  box: Box,
+  size: number,
+  context: { fontChanged: boolean; afterGeneratedSpace: boolean; tracking: number },
+): boolean {
   if (stacksUnder(word, previous, previousSize, box, size)) return false;
-  if (context.afterGeneratedSpace && spacedApart(previous, box, size)) return true;
-  // Either direction, so right-to-left runs stay whole.
-  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+  // Either direction, so right-to-left runs stay whole; the run's letter spacing is no space.
+  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1) - context.tracking;
+  if (context.afterGeneratedSpace && gap >= Math.max(size, 1) * GENERATED_SPACE_MIN) return true;
   const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
   const minHeight = Math.min(previous.y1 - previous.y0, box.y1 - box.y0);
   const scripted = Math.min(size, previousSize) < Math.max(size, previousSize) * 0.85;
@@ -611,12 +668,6 @@ function stacksUnder(word: Word, previous: Box, previousSize: number, box: Box, 
  * italic corrections PDFium takes for spaces ("V (f)", "Y .").
  */
 const GENERATED_SPACE_MIN = 0.15;
-
-/** Whether the glyph stands apart from the previous one by a space's width (either direction, for right-to-left runs). */
-function spacedApart(previous: Box, box: Box, size: number): boolean {
-  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
-  return gap >= Math.max(size, 1) * GENERATED_SPACE_MIN;
-}
 
 const LIGATURES = /[\uFB00-\uFB06]/g;
 
