@@ -123,9 +123,12 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
   const sizes = lines.map((line) => lineSize(line, words));
   const bold = lines.map((line) => lineBold(line, words));
   const rank = lines.map((line) => Math.min(...line.words));
+  const turns = lines.map((line) => words[line.words[0]]?.turn ?? 0);
   const continues = (lastIndex: number, index: number): number | null => {
     const last = lines[lastIndex];
     const line = lines[index];
+    // A line set in another direction (an axis label, a sideways header) is a block of its own.
+    if (turns[index] !== turns[lastIndex]) return null;
     const size = Math.max(sizes[index], sizes[lastIndex], 1);
     const step = centers[index] - centers[lastIndex];
     if (step < size * 0.6 || step > size * 2.1) return null;

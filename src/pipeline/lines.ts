@@ -3,7 +3,7 @@
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words.
 import { LIST_MARKER, SUBCAPTION_MARK } from './markers.js';
-import { unionBox, verticalOverlap, type Box, type Line, type Word } from './page-model.js';
+import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from './page-model.js';
 
 function horizontalGap(a: Box, b: Box): number {
   return Math.max(b.x0 - a.x1, a.x0 - b.x1);
@@ -44,8 +44,28 @@ function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boo
   return false;
 }
 
-/** Words into lines; `skip` holds words that are not running text (they sit in tables). */
+/**
+ * Words into lines; `skip` holds words that are not running text (they sit in tables). Words set
+ * in another direction than the page's text (Word.turn) make lines of their own, built in the
+ * frame where they read left to right.
+ */
 export function buildLines(words: Word[], skip?: Set<number>): Line[] {
+  const turns = new Set(words.map((w) => w.turn ?? 0));
+  if (turns.size === 1 && turns.has(0)) return uprightLines(words, skip);
+  const lines: Line[] = [];
+  for (const turn of turns) {
+    const inFrame = words.map((w) => ((w.turn ?? 0) === turn && turn !== 0 ? { ...w, box: turnBox(w.box, turn) } : w));
+    const others = new Set(skip);
+    words.forEach((w, i) => {
+      if ((w.turn ?? 0) !== turn) others.add(i);
+    });
+    for (const line of uprightLines(inFrame, others)) lines.push(turn === 0 ? line : { words: line.words, box: turnBox(line.box, 360 - turn) });
+  }
+  return lines.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+}
+
+/** Lines of words that read left to right on the page. */
+function uprightLines(words: Word[], skip?: Set<number>): Line[] {
   // Pass 1: runs of words in the order the file drew them that continue one line: on the same
   // baseline with word-sized gaps, or smaller glyphs raised or lowered against it (exponents,
   // indices, the limits of an integral), or a larger operator standing across it.

@@ -201,3 +201,18 @@ export async function spacedTextPdf(lines: { text: string; charSpacing: number; 
   });
   return doc.save();
 }
+
+/**
+ * An upright page with a paragraph, a label reading upwards (a vertical axis label, turned 90
+ * degrees counter-clockwise) and one reading downwards (turned 90 degrees clockwise).
+ */
+export async function turnedLabelsPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('The load rises slowly at first and then faster once the nut seats.', { x: 72, y: 720, size: 11, font });
+  page.drawText('The curve flattens again when the bolt starts to stretch.', { x: 72, y: 700, size: 11, font });
+  page.drawText('Axial load (kN)', { x: 135, y: 500, size: 9, font, rotate: degrees(90) });
+  page.drawText('Text going down the page', { x: 520, y: 500, size: 10, font, rotate: degrees(-90) });
+  return doc.save();
+}

@@ -270,6 +270,13 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     expect(types.find((b) => b.text === '12')?.type).toBe('paragraph');
   });
 
+  it('keeps a short word set in another direction out of the paragraph it stands under', () => {
+    // "Nm" reading upwards, as tall as two letters and one font size wide, right under the line.
+    const turned: Word = { ...word('Nm', 50, 112), box: { x0: 50, y0: 112, x1: 60, y1: 122 }, turn: 90 };
+    const [page] = analyzeDocument([rawPage([...lineWords(`one ${BODY}`, 50, 100), turned])]);
+    expect(blocksOf(page).map((b) => b.text)).toEqual([`one ${BODY}`, 'Nm']);
+  });
+
   it('list items start at a bullet or an enumerator', () => {
     const [page] = analyzeDocument([
       rawPage([...lineWords('• apples and pears', 50, 100), ...lineWords('• oranges', 50, 112), ...lineWords('2. lemons', 50, 124)]),

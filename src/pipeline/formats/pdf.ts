@@ -2,7 +2,7 @@
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
-import { boxArea, verticalOverlap, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
+import { boxArea, turnBox, verticalOverlap, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
 import { symbolGlyph } from './dingbats.js';
 import { builtinGlyphNames, type CodeNames } from './font-program.js';
 import { combiningAccent, glyphNameText, MAPSTO, symbolPrivateUseText } from './glyph-names.js';
@@ -249,6 +249,9 @@ function uprightRotation(lib: WrappedPdfiumModule, textPage: number, display: Tr
   return ([0, 90, 180, 270] as const)[best];
 }
 
+/** The turn that makes text of each baseline direction read rightwards; unknown directions stay as they are. */
+const TURNS: Record<number, Word['turn']> = { [-1]: undefined, 0: undefined, 1: 90, 2: 180, 3: 270 };
+
 /** 0: reads rightwards, 1: upwards, 2: leftwards, 3: downwards on the displayed page; -1 unknown. */
 function baselineDirection(lib: WrappedPdfiumModule, textPage: number, index: number, t: Transform, scratch: Scratch): number {
   if (!native(lib).FPDFText_GetMatrix(textPage, index, scratch.ptr + 16)) return -1;
@@ -299,6 +302,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   /** The letter spacing of the text object being read, and of the one the last glyph came from. */
   let tracking = 0;
   let lastTracking = 0;
+  /** The quarter turns that make the text object being read run left to right; its glyphs are read in that turned frame. */
+  let turn: Word['turn'] = undefined;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   let glyphStart = -1;
   /** The current word's glyphs: each one's box and where its text ends in the word. */
@@ -321,6 +326,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
       const drawn = current.text;
       current.text = alone ? '•' : joinDelimiterPieces(expandLigatures(current.text.replace(/\u0000/g, '')));
       if (combined) current.text = current.text.normalize('NFC');
+      if (current.turn) current.box = turnBox(current.box, 360 - current.turn);
       if (current.text.length > 0) {
         words.push(current);
         lastWordEnd = last;
@@ -336,6 +342,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
     // Two glyphs of one tracked-out run (or of two runs tracked alike) stand apart by its letter spacing.
     const spacing = Math.min(tracking, lastTracking);
+    if (current && current.turn !== turn) flush();
     if (current && last && startsNewWord(current, last, lastSize, box, size, { fontChanged: font.name !== lastFont, afterGeneratedSpace: generatedSpace, tracking: spacing })) flush();
     generatedSpace = false;
     if (!current) {
@@ -350,6 +357,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         hyphenated: false,
       };
       if (tracking > 0) current.letterSpacing = round2(tracking);
+      if (turn) current.turn = turn;
       glyphStart = 0;
     } else {
       const w = current as Word;
@@ -413,14 +421,17 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     // FS_RECTF: left, top, right, bottom in user space.
     const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
     const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
-    const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
     const object = native(lib).FPDFText_GetTextObject(textPage, i);
     if (object !== lastObject) {
       font = fontOf(lib, object, nameBuffer, fonts);
       scale = textScale(lib, textPage, i, scratch);
-      tracking = letterSpacing(lib, textPage, i, object, t, scratch);
+      turn = TURNS[baselineDirection(lib, textPage, i, t, scratch)];
+      tracking = letterSpacing(lib, textPage, i, object, t, turn, scratch);
       lastObject = object;
     }
+    // Text set in another direction (a vertical axis label, a sideways table header) is read in
+    // the frame where it runs left to right, so its glyphs make words and its words lines.
+    const box = turnBox({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }, turn ?? 0);
     // Many producers set a 1-point font and scale it with the text matrix; the size that means
     // something for layout is the one on the page.
     const size = native(lib).FPDFText_GetFontSize(textPage, i) * scale;
@@ -591,7 +602,7 @@ const UNTRACKED_GAP = 0.1;
  * and spacing 0; items set further apart than they are wide (a table row's marks, "X  X  X") are
  * no letters of one word.
  */
-function letterSpacing(lib: WrappedPdfiumModule, textPage: number, start: number, object: number, t: Transform, scratch: Scratch): number {
+function letterSpacing(lib: WrappedPdfiumModule, textPage: number, start: number, object: number, t: Transform, turn: Word['turn'], scratch: Scratch): number {
   const api = native(lib);
   const count = api.FPDFText_CountChars(textPage);
   let previous: Box | null = null;
@@ -606,7 +617,7 @@ function letterSpacing(lib: WrappedPdfiumModule, textPage: number, start: number
     if (!api.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
     const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
     const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
-    const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
+    const box = turnBox({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }, turn ?? 0);
     widest = Math.max(widest, box.x1 - box.x0);
     if (previous && verticalOverlap(previous, box) >= 0.5) {
       // Either direction, so right-to-left runs are measured too.
