@@ -230,19 +230,6 @@ function lineJoint(last: Word | undefined, next: Word | undefined, breaks: boole
   return /^[\p{Lu}\p{N}]/u.test(next?.text ?? '') ? '-' : '';
 }
 
-/** Words over a picture that make it a page background rather than a figure. */
-const BACKGROUND_WORDS = 25;
-
-function wordsOver(words: Word[], box: Box): number {
-  let n = 0;
-  for (const w of words) {
-    const cx = (w.box.x0 + w.box.x1) / 2;
-    const cy = (w.box.y0 + w.box.y1) / 2;
-    if (cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1) n++;
-  }
-  return n;
-}
-
 /** A table's words as a block of lines, one per table row, cells in reading order. */
 function tableAsRows(table: Table, held: number[], words: Word[], lines: Line[], rightToLeft: boolean): Block {
   const place = new Map<number, { row: number; column: number }>();
@@ -363,7 +350,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   if (!layout) found.tables.forEach((table, i) => blocks.push(tableAsRows(table, found.words[i], words, lines, rightToLeft)));
 
   const pageArea = raw.width * raw.height;
-  const labels = drawn.figures.map(({ box, kind }) => (layout && kind === 'drawing' ? labelsInside(words, box, drawn.words) : []));
+  const labels = drawn.figures.map(({ box }) => (layout ? labelsInside(words, box, drawn.words) : []));
   const figures: Figure[] = drawn.figures.map(({ box }, i) => ({ box, index: null, caption: null, text: labelText(words, labels[i], inSequence) }));
   const tables = layout ? found.tables : [];
   const kinds: ('block' | 'figure' | 'table')[] = [];
@@ -375,11 +362,11 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     items.push({ ...item, ref: items.length });
   };
   blocks.forEach((block, i) => add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) }));
-  // A picture with running text over it is the page's background (a scan under its text layer):
-  // it counts for whole-page pictures but is no figure of the text.
-  const background = figures.map((figure, i) => drawn.figures[i].kind === 'image' && wordsOver(words, figure.box) >= BACKGROUND_WORDS);
-  // A drawing with labels takes its place in a trusted drawing order where its labels were drawn;
-  // pictures, and drawings elsewhere, where they stand.
+  // A picture under the page's text (a scan under its text layer) counts for whole-page pictures
+  // but is no figure of the text.
+  const background = drawn.figures.map((figure) => figure.background === true);
+  // A figure with labels takes its place in a trusted drawing order where its labels were drawn;
+  // figures without, and any elsewhere, where they stand.
   figures.forEach((figure, i) => {
     if (!background[i]) add('figure', i, { box: figure.box, lineCount: 0, streamRank: inSequence && labels[i].length ? labels[i][0] : null });
   });

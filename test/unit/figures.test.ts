@@ -41,11 +41,68 @@ describe('findFigures', () => {
     expect(findFigures(prose, callout, 612, 792).figures).toEqual([]);
   });
 
-  it('keeps embedded images as figures without taking the words over them', () => {
+  it('takes a picture as the page backdrop, its words staying text, where it covers half the page or running text lies over it', () => {
     const words = lineWords('Scanned text layer over the picture', 80, 120);
     const found = findFigures(words, { ...NO_GRAPHICS, images: [box(72, 100, 540, 700)] }, 612, 792);
-    expect(found.figures).toEqual([{ box: box(72, 100, 540, 700), kind: 'image' }]);
+    expect(found.figures).toEqual([{ box: box(72, 100, 540, 700), kind: 'image', background: true }]);
     expect(found.words.size).toBe(0);
+    const prose = [0, 1].flatMap((i) => lineWords('a text box with a shaded picture behind its two lines of prose', 80, 310 + i * 14));
+    const boxed = findFigures(prose, { ...NO_GRAPHICS, images: [box(72, 300, 540, 350)] }, 612, 792);
+    expect(boxed.figures[0].background).toBe(true);
+    expect(boxed.words.size).toBe(0);
+  });
+
+  it("takes the short runs set wholly on a picture as its labels, not a caption's line nor a run reaching off it", () => {
+    const photo = box(100, 100, 400, 300);
+    const words = [
+      ...lineWords('Washer', 120, 140, { size: 8 }),
+      ...lineWords('Locking nut', 300, 250, { size: 8 }),
+      ...lineWords('Figure 7-12 Nut before tightening', 110, 285, { size: 9 }),
+      ...lineWords('Text set across', 360, 200, { size: 8 }),
+    ];
+    const found = findFigures(words, { ...NO_GRAPHICS, images: [photo] }, 612, 792);
+    expect(found.figures).toEqual([{ box: photo, kind: 'image' }]);
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['Locking', 'Washer', 'nut']);
+  });
+
+  it('leaves the words on a banner hardly taller than they are (a heading on a picture) to the text', () => {
+    const words = lineWords('1 Introduction', 80, 108, { size: 13.5 });
+    const found = findFigures(words, { ...NO_GRAPHICS, images: [box(72, 100, 300, 128)] }, 612, 792);
+    expect(found.figures).toHaveLength(1);
+    expect(found.words.size).toBe(0);
+  });
+
+  it('finds a diagram of framed boxes joined by a line, with the labels in its boxes', () => {
+    const diagram: PageGraphics = {
+      ...NO_GRAPHICS,
+      rects: [
+        { box: box(100, 500, 180, 540), filled: false, stroked: true, fill: null },
+        { box: box(300, 500, 380, 540), filled: false, stroked: true, fill: null },
+      ],
+      segments: [{ x0: 180, y0: 520, x1: 300, y1: 520 }],
+    };
+    const words = [word('Wrench', 115, 515), word('Bolt', 325, 515)];
+    const found = findFigures(words, diagram, 612, 792);
+    expect(found.figures.map((f) => f.kind)).toEqual(['drawing']);
+    expect(found.words.size).toBe(2);
+    // The same boxes with no line between them (a form's fields), shaded bands joined by a table's
+    // column rulings, and cells that touch are no diagram.
+    expect(findFigures(words, { ...diagram, segments: [] }, 612, 792).figures).toEqual([]);
+    const bands: PageGraphics = {
+      ...NO_GRAPHICS,
+      rects: [
+        { box: box(72, 230, 525, 260), filled: true, stroked: false, fill: 0xc0c0c0 },
+        { box: box(72, 415, 525, 429), filled: true, stroked: false, fill: 0xc0c0c0 },
+      ],
+      segments: [230, 330, 430].map((x) => ({ x0: x, y0: 260, x1: x, y1: 415 })),
+    };
+    expect(findFigures([], bands, 612, 792).figures).toEqual([]);
+    const cells: PageGraphics = {
+      ...NO_GRAPHICS,
+      rects: [box(100, 500, 180, 540), box(180, 500, 260, 540), box(260, 500, 340, 540)].map((b) => ({ box: b, filled: false, stroked: true, fill: null })),
+      segments: [{ x0: 100, y0: 560, x1: 340, y1: 560 }, { x0: 100, y0: 540, x1: 100, y1: 560 }, { x0: 340, y0: 540, x1: 340, y1: 560 }],
+    };
+    expect(findFigures([], cells, 612, 792).figures).toEqual([]);
   });
 
   it('leaves the caption set right under a drawing to the text, while taking its tick labels', () => {
