@@ -84,6 +84,12 @@ function lineSize(line: Line, words: Word[]): number {
   return chars ? total / chars : 0;
 }
 
+/** The font all of a line's words are set in, or null when it mixes fonts. */
+function lineFont(line: Line, words: Word[]): string | null {
+  const font = words[line.words[0]]?.fontName ?? '';
+  return line.words.every((i) => words[i].fontName === font) ? font : null;
+}
+
 function lineBold(line: Line, words: Word[]): boolean {
   return line.words.every((i) => words[i].bold);
 }
@@ -124,6 +130,8 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
   const bold = lines.map((line) => lineBold(line, words));
   const rank = lines.map((line) => Math.min(...line.words));
   const turns = lines.map((line) => words[line.words[0]]?.turn ?? 0);
+  const fonts = lines.map((line) => lineFont(line, words));
+  const uses = (index: number, font: string) => lines[index].words.some((i) => words[i].fontName === font);
   const continues = (lastIndex: number, index: number): number | null => {
     const last = lines[lastIndex];
     const line = lines[index];
@@ -138,6 +146,9 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
     if (overlap < minWidth * 0.3) return null;
     if (Math.max(sizes[index], sizes[lastIndex]) > Math.min(sizes[index], sizes[lastIndex]) * 1.2) return null;
     if (bold[index] !== bold[lastIndex]) return null;
+    // A line set wholly in a font the other line does not use at all (a heading in the display
+    // face over body text) starts or ends a block, whatever its size and weight.
+    if (fonts[index] !== fonts[lastIndex] && ((fonts[index] !== null && !uses(lastIndex, fonts[index])) || (fonts[lastIndex] !== null && !uses(index, fonts[lastIndex])))) return null;
     return step;
   };
   const blocks: number[][] = [];

@@ -277,6 +277,18 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     expect(blocksOf(page).map((b) => b.text)).toEqual([`one ${BODY}`, 'Nm']);
   });
 
+  it('parts a line set wholly in another face from the body text it stands over, though neither bold nor much larger', () => {
+    const heading = lineWords('Measuring Torque', 50, 86, { size: 12 }).map((w) => ({ ...w, fontName: 'Helvetica' }));
+    const body = [100, 112].flatMap((y) => lineWords(BODY, 50, y)).map((w) => ({ ...w, fontName: 'Times-Roman' }));
+    // An italic phrase running into a line of body text stays in its paragraph.
+    const italic = lineWords('as the torque tables say', 50, 124).map((w, i) => ({ ...w, fontName: i < 2 ? 'Times-Italic' : 'Times-Roman' }));
+    const [page] = analyzeDocument([rawPage([...heading, ...body, ...italic])]);
+    expect(blocksOf(page)).toEqual([
+      { type: 'heading', text: 'Measuring Torque', level: 1 },
+      { type: 'paragraph', text: `${BODY} ${BODY} as the torque tables say` },
+    ]);
+  });
+
   it('list items start at a bullet or an enumerator', () => {
     const [page] = analyzeDocument([
       rawPage([...lineWords('• apples and pears', 50, 100), ...lineWords('• oranges', 50, 112), ...lineWords('2. lemons', 50, 124)]),
