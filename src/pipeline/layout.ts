@@ -383,6 +383,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   });
   tables.forEach((table, i) => add('table', i, { box: table.box, lineCount: table.rowCount, streamRank: Math.min(...found.words[i]) }));
   const ordered = readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);
+  const shownFigures = layout ? figures.filter((f, i) => !background[i] && boxArea(f.box) >= pageArea * MIN_FIGURE_SHARE).map((f) => f.box) : [];
 
   const { formFields, graphics: _graphics, ...rest } = raw;
   const page: Page = { ...rest, lines, blocks, figures, tables, keyValues: [] };
@@ -408,7 +409,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     }
     const block = blocks[ref];
     const text = blockText(block, page);
-    if (!block.keepLines) block.type = classify(block, text, raw, page, stats);
+    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures);
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);
     if (block.type === 'page_header') headers.push(block);
     else if (block.type === 'page_footer') footers.push(block);
@@ -430,14 +431,21 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     }
     band.sort((a, b) => (sameRow(a.box, b.box) ? a.box.x0 - b.box.x0 : a.box.y0 - b.box.y0));
   }
-  // A caption is the text block right after (or right before) a figure that names itself so.
+  // A caption is the text block right after (or right before) a figure that names itself so,
+  // past the figure's neighbours (pictures side by side) and the labels set against them.
+  const passedOver = (block: Block) => block.type === 'figure' || (block.type === 'paragraph' && shownFigures.some((box) => setAgainst(block.box, box, avgSize(block, page))) && !CAPTION_START.test(blockText(block, page)));
+  const neighbour = (from: number, step: 1 | -1): Block | undefined => {
+    let k = from + step;
+    while (out[k] && passedOver(out[k])) k += step;
+    return out[k];
+  };
   out.forEach((block, i) => {
     if (block.type !== 'figure') return;
-    for (const neighbour of [out[i + 1], out[i - 1]]) {
-      if (neighbour && neighbour.type === 'paragraph') {
-        const text = blockText(neighbour, page);
+    for (const next of [neighbour(i, 1), neighbour(i, -1)]) {
+      if (next && (next.type === 'paragraph' || next.type === 'caption')) {
+        const text = blockText(next, page);
         if (CAPTION_START.test(text) && text.length < 600) {
-          neighbour.type = 'caption';
+          next.type = 'caption';
           figures[block.figure!].caption = text;
           break;
         }
@@ -453,7 +461,7 @@ function sameRow(a: Box, b: Box): boolean {
   return verticalOverlap(a, b) >= 0.5;
 }
 
-function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats): BlockType {
+function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats, figureBoxes: Box[]): BlockType {
   const size = avgSize(block, page);
   const singleLine = block.lines.length === 1;
   const short = text.length < 80;
@@ -470,6 +478,9 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
   }
   const firstLine = page.lines[block.lines[0]];
   if (startsListItem(firstLine, page.words)) return 'list_item';
+  // A heading stands apart from the figures; a short line set against one ("Untightened nut"
+  // under a photo) is its label, whatever its font.
+  if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
     if (raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4) {
       return 'title';
@@ -479,6 +490,19 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
   const allBold = block.lines.every((i) => lineBold(page.lines[i], page.words));
   if (allBold && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
   return 'paragraph';
+}
+
+/**
+ * A block set against a figure as its label: within one of its font sizes over or under it (or
+ * on its edge), no wider than it. Text wholly on the picture (a heading on a banner) and text
+ * beside it (a chapter title by its number graphic) is not.
+ */
+function setAgainst(block: Box, figure: Box, size: number): boolean {
+  const reach = Math.max(size, 1);
+  const within = block.x0 >= figure.x0 - reach && block.x1 <= figure.x1 + reach;
+  const touching = block.y0 < figure.y1 + reach && block.y1 > figure.y0 - reach;
+  const on = block.y0 >= figure.y0 && block.y1 <= figure.y1;
+  return within && touching && !on;
 }
 
 function avgSize(block: Block, page: Pick<Page, 'lines' | 'words'>): number {

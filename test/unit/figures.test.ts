@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { findFigures } from '../../src/pipeline/figures.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument, blockText } from '../../src/pipeline/layout.js';
+import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { NO_GRAPHICS, type Box, type PageGraphics } from '../../src/pipeline/page-model.js';
-import { sampledCurvePdf } from '../helpers/pdfs.js';
+import { handbookPdf, sampledCurvePdf } from '../helpers/pdfs.js';
 import { lineWords, word } from '../helpers/words.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number): Box => ({ x0, y0, x1, y1 });
@@ -149,5 +150,41 @@ describe('a plot whose curve is drawn as many short straight pieces', () => {
       '0 1 2',
       'Rising and falling ever more often, the curve never settles.',
     ]);
+  });
+});
+
+describe('a handbook page (photos with labels, a diagram of boxes, headings in a sans face)', () => {
+  const read = async () => {
+    const raw = await readPdf(await handbookPdf());
+    const [page] = analyzeDocument(raw);
+    const blocks = page.blocks.map((b) => ({ type: b.type, text: b.type === 'figure' ? `[${page.figures[b.figure!].text}]` : blockText(b, page) }));
+    return { raw: raw[0], page, blocks };
+  };
+
+  it('parts a heading set in another face from the paragraph under it, though neither bold nor much larger', async () => {
+    const { blocks } = await read();
+    expect(blocks[0]).toEqual({ type: 'heading', text: 'Torque' });
+    expect(blocks[1].text).toMatch(/^When a nut is tightened/);
+    expect(blocks[2]).toEqual({ type: 'heading', text: 'Measuring Torque' });
+  });
+
+  it('finds both photos and the diagram of framed boxes joined by an arrow, each with its caption', async () => {
+    const { page } = await read();
+    const shown = page.figures.filter((f) => f.index !== null).sort((a, b) => a.index! - b.index!);
+    expect(shown.map((f) => f.text)).toEqual(['Washer\nGap', '', 'Wrench Bolt']);
+    expect(shown.map((f) => f.caption)).toEqual(['Figure 7-12. Nut before and after tightening.', 'Figure 7-12. Nut before and after tightening.', 'Figure 7-13. How the wrench turns the bolt.']);
+  });
+
+  it('leaves the labels on a photo out of the text, and takes the labels under the photos for text, not headings', async () => {
+    const { page, blocks } = await read();
+    const labels = blocks.filter((b) => /tightened nut$/i.test(b.text));
+    expect(labels).toEqual([
+      { type: 'paragraph', text: 'Untightened nut' },
+      { type: 'paragraph', text: 'Tightened nut' },
+    ]);
+    expect(blocks.filter((b) => b.type === 'caption').map((b) => b.text)).toEqual(['Figure 7-12. Nut before and after tightening.', 'Figure 7-13. How the wrench turns the bolt.']);
+    const markdown = pageMarkdown(page);
+    expect(markdown).not.toMatch(/Washer|Gap|Wrench/);
+    expect(markdown).not.toMatch(/#+ (Un)?[Tt]ightened nut/);
   });
 });
