@@ -1,5 +1,5 @@
 // Test documents made on the fly with pdf-lib, so each test states exactly what is in its file.
-import { degrees, PDFDocument, popGraphicsState, pushGraphicsState, rgb, setCharacterSpacing, setWordSpacing, StandardFonts } from 'pdf-lib';
+import { clip, degrees, endPath, PDFDocument, popGraphicsState, pushGraphicsState, rectangle, rgb, setCharacterSpacing, setWordSpacing, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
 export async function textPdf(pages: string[][], options: { fontSize?: number } = {}): Promise<Uint8Array> {
@@ -220,7 +220,8 @@ export async function turnedLabelsPdf(): Promise<Uint8Array> {
 /**
  * A handbook page: section headings in a sans face over body text in Times (the first heading
  * neither bold nor more than a fifth larger than the body, the second bold), two photos side by side with labels on one and under
- * both, their caption, and a diagram of two framed boxes joined by an arrow with its caption.
+ * both, their caption, a diagram of two framed boxes joined by an arrow with its caption, and a
+ * third photo cropped by its frame (placed 400 points square, shown 150 x 100).
  */
 export async function handbookPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -256,6 +257,9 @@ export async function handbookPdf(): Promise<Uint8Array> {
   page.drawText('Wrench', { x: 120, y: 346, size: 9, font: sans });
   page.drawText('Bolt', { x: 328, y: 346, size: 9, font: sans });
   page.drawText('Figure 7-13. How the wrench turns the bolt.', { x: 72, y: 305, size: 9, font: body });
+  page.pushOperators(pushGraphicsState(), rectangle(380, 120, 150, 100), clip(), endPath());
+  page.drawImage(photo, { x: 250, y: 0, width: 400, height: 400 });
+  page.pushOperators(popGraphicsState());
   paragraph(['Keep the wrench at right angles to the bolt so that the scale reads true.'], 270);
   return doc.save();
 }

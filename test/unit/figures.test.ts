@@ -153,7 +153,7 @@ describe('a plot whose curve is drawn as many short straight pieces', () => {
   });
 });
 
-describe('a handbook page (photos with labels, a diagram of boxes, headings in a sans face)', () => {
+describe('a handbook page (photos with labels, a diagram of boxes, a cropped photo, headings in a sans face)', () => {
   const read = async () => {
     const raw = await readPdf(await handbookPdf());
     const [page] = analyzeDocument(raw);
@@ -168,11 +168,12 @@ describe('a handbook page (photos with labels, a diagram of boxes, headings in a
     expect(blocks[2]).toEqual({ type: 'heading', text: 'Measuring Torque' });
   });
 
-  it('finds both photos and the diagram of framed boxes joined by an arrow, each with its caption', async () => {
-    const { page } = await read();
+  it('finds both photos, the diagram of framed boxes joined by an arrow, and the cropped photo where its frame shows it', async () => {
+    const { raw, page } = await read();
+    expect(raw.graphics.images).toContainEqual({ x0: 380, y0: 572, x1: 530, y1: 672 });
     const shown = page.figures.filter((f) => f.index !== null).sort((a, b) => a.index! - b.index!);
-    expect(shown.map((f) => f.text)).toEqual(['Washer\nGap', '', 'Wrench Bolt']);
-    expect(shown.map((f) => f.caption)).toEqual(['Figure 7-12. Nut before and after tightening.', 'Figure 7-12. Nut before and after tightening.', 'Figure 7-13. How the wrench turns the bolt.']);
+    expect(shown.map((f) => f.text)).toEqual(['Washer\nGap', '', 'Wrench Bolt', '']);
+    expect(shown.map((f) => f.caption)).toEqual(['Figure 7-12. Nut before and after tightening.', 'Figure 7-12. Nut before and after tightening.', 'Figure 7-13. How the wrench turns the bolt.', null]);
   });
 
   it('leaves the labels on a photo out of the text, and takes the labels under the photos for text, not headings', async () => {
