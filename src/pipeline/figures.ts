@@ -4,7 +4,7 @@
 // (axis labels, legends, the labels set on a photo) belong to the figure, not to the running
 // text; a picture with running text over it, or covering most of the page, is the page's
 // background (a scanned page's text layer lies over its image) and its words stay text.
-import { CAPTION_START, SUBCAPTION_MARK } from './markers.js';
+import { CAPTION_START } from './markers.js';
 import { boxArea, unionBox, verticalOverlap, type Box, type PageGraphics, type Word } from './page-model.js';
 
 export interface FoundFigure {
@@ -197,8 +197,6 @@ function proseRows(words: Word[], inside: number[]): number {
  */
 function isLabel(run: Word[]): boolean {
   if (run.length >= 6) return false;
-  // A sub-figure's caption ("(a) Kreis mit zwei Wegen") is text; its mark with a name ("(c) K5") is a label.
-  if (run.length >= 3 && SUBCAPTION_MARK.test(run[0].text)) return false;
   return !(run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`));
 }
 

@@ -122,13 +122,6 @@ describe('findFigures', () => {
     expect(found.words.size).toBe(0);
   });
 
-  it('leaves a sub-figure\'s caption to the text, however short its line', () => {
-    // As in the GeoTopo book (page 50): "(a) Kreis mit" under the drawing, wrapped after three words.
-    const words = [...lineWords('(a) Kreis mit', 150, 406), ...lineWords('zwei Wegen', 150, 418)];
-    const found = findFigures(words, chart, 612, 792);
-    expect([...found.words].map((i) => words[i].text)).not.toContain('Kreis');
-  });
-
   it('leaves a short caption line to the text too, when sub-figure labels sit between it and the drawing', () => {
     // As in the GeoTopo book (page 41): "(c) K5" under the drawing, then a five-word caption, too
     // short to count as running text, whose first words would otherwise be taken as labels.
