@@ -29,6 +29,8 @@ export const MIN_FIGURE_SHARE = 0.015;
 
 export interface DocumentStats {
   bodyFontSize: number;
+  /** The font most of the document's text is set in. */
+  bodyFont: string;
   /** Distinct heading sizes, largest first. */
   headingSizes: number[];
 }
@@ -47,12 +49,15 @@ export function analyzeDocument(raw: RawPage[], analysis: 'layout' | 'read' = 'l
 
 function documentStats(pages: RawPage[]): DocumentStats {
   const weightBySize = new Map<number, number>();
+  const weightByFont = new Map<string, number>();
   for (const page of pages) {
     for (const word of page.words) {
       const size = Math.round(word.fontSize * 2) / 2;
       weightBySize.set(size, (weightBySize.get(size) ?? 0) + word.text.length);
+      weightByFont.set(word.fontName, (weightByFont.get(word.fontName) ?? 0) + word.text.length);
     }
   }
+  const bodyFont = [...weightByFont].reduce((a, b) => (b[1] > a[1] ? b : a), ['', -1])[0];
   let bodyFontSize = 10;
   let best = -1;
   for (const [size, weight] of weightBySize) {
@@ -62,7 +67,7 @@ function documentStats(pages: RawPage[]): DocumentStats {
     }
   }
   const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * 1.15).sort((a, b) => b - a);
-  return { bodyFontSize, headingSizes };
+  return { bodyFontSize, bodyFont, headingSizes };
 }
 
 // ---- blocks ---------------------------------------------------------------------------------
@@ -72,6 +77,12 @@ const BULLET_START = /^[•●○◦▪■□‣⁃∙]/;
 function startsListItem(line: Line, words: Word[]): boolean {
   const first = words[line.words[0]]?.text ?? '';
   return LIST_MARKER.test(first) || BULLET_START.test(first);
+}
+
+/** A bullet or dash opens the line: a list item, where a number may open a heading too. */
+function startsBulleted(line: Line, words: Word[]): boolean {
+  const first = words[line.words[0]]?.text ?? '';
+  return BULLET_START.test(first) || /^[•●○◦▪■□‣⁃∙·*–—-]$/.test(first);
 }
 
 function lineSize(line: Line, words: Word[]): number {
@@ -477,19 +488,29 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
     }
   }
   const firstLine = page.lines[block.lines[0]];
-  if (startsListItem(firstLine, page.words)) return 'list_item';
+  if (startsBulleted(firstLine, page.words)) return 'list_item';
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"
   // under a photo) is its label, whatever its font.
   if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
+  // A heading is told by its font against the body text: larger, or set in a face of its own and
+  // no smaller, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
     if (raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4) {
       return 'title';
     }
     return 'heading';
   }
+  if (block.lines.length <= 2 && text.length < 120 && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont) && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
+  if (startsListItem(firstLine, page.words)) return 'list_item';
   const allBold = block.lines.every((i) => lineBold(page.lines[i], page.words));
   if (allBold && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
   return 'paragraph';
+}
+
+/** The block is set wholly in one font, not the body text's. */
+function ownFace(block: Block, page: Pick<Page, 'lines' | 'words'>, bodyFont: string): boolean {
+  const fonts = new Set(block.lines.flatMap((l) => page.lines[l].words.map((i) => page.words[i].fontName)));
+  return fonts.size === 1 && !fonts.has(bodyFont);
 }
 
 /**

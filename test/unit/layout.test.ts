@@ -229,6 +229,21 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     ]);
   });
 
+  it('takes a short line in a face of its own, a little larger than the body text, for a heading, however it is numbered', () => {
+    const face = (words: Word[], fontName: string) => words.map((w) => ({ ...w, fontName }));
+    const body = (y: number) => face(lineWords(BODY, 50, y, { size: 11.5 }), 'Batang-Light');
+    const words = [
+      ...face(lineWords('(1) The law on infectious diseases', 50, 80, { size: 12.5 }), 'Dotum-Medium'),
+      ...body(100),
+      ...body(114),
+      ...face(lineWords('• a bulleted line in that face', 50, 140, { size: 12.5 }), 'Dotum-Medium'),
+      ...body(160),
+      ...face(lineWords('(2) a numbered line in the body face', 50, 180, { size: 11.5 }), 'Batang-Light'),
+    ];
+    const [page] = analyzeDocument([rawPage(words)]);
+    expect(blocksOf(page).map((b) => b.type)).toEqual(['heading', 'paragraph', 'list_item', 'paragraph', 'list_item']);
+  });
+
   it('list items start at a bullet or an enumerator', () => {
     const [page] = analyzeDocument([
       rawPage([...lineWords('• apples and pears', 50, 100), ...lineWords('• oranges', 50, 112), ...lineWords('2. lemons', 50, 124)]),
