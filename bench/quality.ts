@@ -25,7 +25,8 @@
 //                        is scored on PAGE 1 ONLY against truth.page1.layout.txt read column by
 //                        column (left column, then right), since that truth is a character grid.
 //   layout_markdown      the same similarity on `include=markdown` (options {"markdown": true})
-//                        against truth.md, markup stripped from both.
+//                        against truth.md, markup stripped from both; the note gives how many of
+//                        the output's headings are headings of the truth (text alike).
 //   ocr_scans            CER = Levenshtein(output, truth) / truth length (lower is better).
 //   tables               ICDAR 2013 adjacency-relation F1 of each truth table against the best
 //                        returned table on its pages, averaged over the case's truth tables.
@@ -49,6 +50,7 @@ import {
   bestTableMatch,
   cer,
   codePointLength,
+  headingMatch,
   kvRecall,
   layoutToReadingOrder,
   levenshteinRatio,
@@ -431,7 +433,9 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
       const truthLen = codePointLength(normalizeText(truth));
       result.details.output_chars = outLen;
       result.details.truth_chars = truthLen;
-      result.details.headings = { output: countHeadings(run.markdown ?? ''), truth: countHeadings(truthMd) };
+      const headings = headingMatch(run.markdown ?? '', truthMd);
+      result.details.headings = headings;
+      notes.push(`headings ${headings.matched} right of ${headings.output}, truth ${headings.truth}`);
       if (outLen === 0) notes.push('no markdown');
       else if (outLen < truthLen * 0.8 || outLen > truthLen * 1.2) notes.push(`output ${outLen} chars vs truth ${truthLen}`);
       break;
@@ -471,10 +475,6 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
   }
   result.note = notes.join('; ');
   return result;
-}
-
-function countHeadings(markdown: string): number {
-  return markdown.split('\n').filter((l) => /^#{1,6}\s/.test(l)).length;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import {
   adjacencyRelations,
   bestTableMatch,
   cer,
+  headingMatch,
   kvRecall,
   layoutToReadingOrder,
   lcsLength,
@@ -320,5 +321,14 @@ describe('PDFium peer', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('headingMatch', () => {
+  it("counts the output's headings that are headings of the truth, text alike whatever the level and escapes", () => {
+    const truth = '# Title\n\n## Front\\_matter\n\ntext\n\n## Results\n\n### Results\n';
+    const output = '## Title\n\n### Front\\_matter\n\n###### Untightened nut\n\n## Results\n\n## Results\n\n## Results\n';
+    expect(headingMatch(output, truth)).toEqual({ output: 6, truth: 4, matched: 4 });
+    expect(headingMatch('plain text', truth)).toEqual({ output: 0, truth: 4, matched: 0 });
   });
 });
