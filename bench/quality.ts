@@ -5,14 +5,17 @@
 //   npm run bench:quality -- --compare bench/results/quality-<time>.json
 //   npx tsx bench/quality.ts --cases pypdf-crazyones,icdar2013-eu-002   (a subset; no build)
 //   npx tsx bench/quality.ts --results new.json --compare old.json       (compare two files, no run)
-//   options: --no-peers (skip pdftotext/tesseract), --dump DIR (write Folio's outputs per case)
+//   options: --no-peers (skip PDFium, pdftotext and tesseract), --dump DIR (write Folio's outputs per case)
 //
 // Starts `folio serve` on a fresh installation (SQLite), creates an unthrottled plan and a
 // workspace, submits every case's document with the TEST key (never charged), four in flight,
 // waits for each, reads the outputs back and scores them against the case's truth with the
-// metrics in bench/quality/metrics.ts. Then runs the peer tools that are installed (pdftotext on
-// text_pdf and layout_markdown, tesseract on ocr_scans), prints a per-case table, a per-category table and one
-// `quality:` summary line, and writes the same figures to bench/results/quality-<time>.json.
+// metrics in bench/quality/metrics.ts. Then runs the peers: PDFium's own page text
+// (FPDFText_GetText, through the binding Folio links) on text_pdf and layout_markdown, scored with
+// the same metric and scope as Folio, so that a case below plain PDFium shows; and the tools that
+// are installed (pdftotext on text_pdf and layout_markdown, tesseract on ocr_scans). It prints a
+// per-case table, a per-category table and one `quality:` summary line, and writes the same
+// figures to bench/results/quality-<time>.json.
 //
 // What is scored, per category (the metric of each case is named in its row):
 //   text_pdf, office     similarity = 1 − Levenshtein / longer length on normalised text
@@ -22,7 +25,8 @@
 //                        is scored on PAGE 1 ONLY against truth.page1.layout.txt read column by
 //                        column (left column, then right), since that truth is a character grid.
 //   layout_markdown      the same similarity on `include=markdown` (options {"markdown": true})
-//                        against truth.md, markup stripped from both.
+//                        against truth.md, markup stripped from both; the note gives how many of
+//                        the output's headings are headings of the truth (text alike).
 //   ocr_scans            CER = Levenshtein(output, truth) / truth length (lower is better).
 //   tables               ICDAR 2013 adjacency-relation F1 of each truth table against the best
 //                        returned table on its pages, averaged over the case's truth tables.
@@ -46,6 +50,7 @@ import {
   bestTableMatch,
   cer,
   codePointLength,
+  headingMatch,
   kvRecall,
   layoutToReadingOrder,
   levenshteinRatio,
@@ -61,7 +66,7 @@ import {
   valuesInText,
   type Grid,
 } from './quality/metrics.js';
-import { findTools, pdftotext, tesseract, type Tool } from './quality/peers.js';
+import { findTools, pdfiumText, pdftotext, tesseract, type Tool } from './quality/peers.js';
 import { RECEIPT_SCHEMA } from './quality/receipts.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -247,6 +252,8 @@ interface CaseResult {
     seconds: number;
   };
   peer: PeerScore | null;
+  /** PDFium's own page text scored the same way (text_pdf and layout_markdown). */
+  pdfium: PeerScore | null;
   reference_scores: unknown;
   details: Record<string, unknown>;
 }
@@ -302,6 +309,7 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
     scope: null,
     folio: folioSummary(run),
     peer: null,
+    pdfium: null,
     reference_scores: null,
     details: {},
   };
@@ -418,7 +426,9 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
       const truthLen = codePointLength(normalizeText(truth));
       result.details.output_chars = outLen;
       result.details.truth_chars = truthLen;
-      result.details.headings = { output: countHeadings(run.markdown ?? ''), truth: countHeadings(truthMd) };
+      const headings = headingMatch(run.markdown ?? '', truthMd);
+      result.details.headings = headings;
+      notes.push(`headings ${headings.matched} right of ${headings.output}, truth ${headings.truth}`);
       if (outLen === 0) notes.push('no markdown');
       else if (outLen < truthLen * 0.8 || outLen > truthLen * 1.2) notes.push(`output ${outLen} chars vs truth ${truthLen}`);
       break;
@@ -460,16 +470,22 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
   return result;
 }
 
-function countHeadings(markdown: string): number {
-  return markdown.split('\n').filter((l) => /^#{1,6}\s/.test(l)).length;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Peers
 
 async function runPeers(cases: IndexCase[], results: CaseResult[], tools: Awaited<ReturnType<typeof findTools>>) {
   const peerJobs = cases.map((c, i) => ({ c, r: results[i]! }));
   for (const { c, r } of peerJobs) {
+    if (c.category === 'text_pdf' || c.category === 'layout_markdown') {
+      // PDFium's own text: the floor Folio's reading of a born-digital PDF must reach on every case.
+      try {
+        const truth = await truthText(c);
+        const pages = c.id === MULTICOLUMN_PAGE1 ? { first: 1, last: 1 } : undefined;
+        r.pdfium = { tool: 'pdfium', score: similarity(await pdfiumText(caseFile(c, c.document), pages), truth.text) };
+      } catch (error) {
+        r.pdfium = { tool: 'pdfium', score: null, note: String((error as Error).message ?? error).split('\n')[0]!.slice(0, 120) };
+      }
+    }
     try {
       if ((c.category === 'text_pdf' || c.category === 'layout_markdown') && tools.pdftotext.version) {
         // On layout_markdown, pdftotext's plain text against the Markdown truth without markup.
@@ -508,8 +524,16 @@ interface CategoryResult {
   /** Cases left out of the mean, and why. */
   excluded: { n_a: number; unsupported: number };
   peer: { tool: string; mean: number | null; cases: number } | null;
+  /** PDFium's own text over the same cases, and how many cases Folio reads below it. */
+  pdfium?: { mean: number | null; cases: number; below: number } | null;
   /** unsupported only */
   refused_415?: number;
+}
+
+function pdfiumSummary(counted: CaseResult[]): CategoryResult['pdfium'] {
+  const rows = counted.filter((r) => r.pdfium && r.pdfium.score !== null);
+  if (rows.length === 0) return null;
+  return { mean: round3(mean(rows.map((r) => r.pdfium!.score!))), cases: rows.length, below: rows.filter((r) => (r.score ?? 0) < r.pdfium!.score!).length };
 }
 
 function categoryResults(results: CaseResult[]): CategoryResult[] {
@@ -532,6 +556,7 @@ function categoryResults(results: CaseResult[]): CategoryResult[] {
       no_text: counted.filter((r) => r.outcome === 'scored' && r.details.output_chars === 0).length,
       excluded: { n_a: rows.filter((r) => r.outcome === 'n/a').length, unsupported: rows.filter((r) => r.outcome === 'refused_415' || r.outcome === 'not_refused').length },
       peer: peerRows.length ? { tool: peerRows[0]!.peer!.tool, mean: round3(mean(peerRows.map((r) => r.peer!.score!))), cases: peerRows.length } : null,
+      pdfium: pdfiumSummary(counted),
     });
   }
   const unsupported = results.filter((r) => r.outcome === 'refused_415' || r.outcome === 'not_refused');
@@ -580,6 +605,7 @@ function summaryLine(categories: CategoryResult[], cases: CaseResult[]): string 
     if (cat.failed) notes.push(`${cat.failed} failed`);
     if (cat.no_text) notes.push(`${cat.no_text} no text`);
     if (cat.excluded.n_a) notes.push(`${cat.excluded.n_a} n/a`);
+    if (cat.pdfium) notes.push(`pdfium ${fmt(cat.pdfium.mean)}, folio below it on ${cat.pdfium.below}/${cat.pdfium.cases}`);
     return `${label} ${fmt(cat.mean)}${notes.length ? ` (${notes.join(', ')})` : ''}`;
   });
   const receipts = cases.filter((c) => c.details.values_in_text !== undefined);
@@ -610,6 +636,14 @@ function peerCell(peer: PeerScore | null): string {
   return peer.score === null ? `${peer.tool} error` : `${peer.tool} ${fmt5(peer.score)}`;
 }
 
+/** PDFium's score, marked `<` where Folio reads the case below it. */
+function pdfiumCell(r: CaseResult): string {
+  if (!r.pdfium) return '';
+  if (r.pdfium.score === null) return 'error';
+  const below = r.score !== null && r.score < r.pdfium.score;
+  return `${below ? '< ' : ''}${fmt5(r.pdfium.score)}`;
+}
+
 function caseScoreCell(r: CaseResult): string {
   if (r.outcome === 'n/a') return 'n/a';
   if (r.outcome === 'refused_415') return '415 yes';
@@ -619,30 +653,32 @@ function caseScoreCell(r: CaseResult): string {
 
 function printCases(results: CaseResult[]): string {
   return table(
-    ['case', 'category', 'metric', 'folio', 'peer', 's', 'note'],
+    ['case', 'category', 'metric', 'folio', 'pdfium', 'peer', 's', 'note'],
     results.map((r) => [
       r.id,
       r.category,
       r.metric + (r.lower_is_better ? ' (lower better)' : ''),
       caseScoreCell(r),
+      pdfiumCell(r),
       peerCell(r.peer),
       r.folio.seconds.toFixed(1),
-      [r.scope === 'page 1 only' && !r.note.includes('page 1') ? 'page 1 only' : '', r.note, r.peer?.note ? `peer: ${r.peer.note}` : '']
+      [r.scope === 'page 1 only' && !r.note.includes('page 1') ? 'page 1 only' : '', r.note, r.peer?.note ? `peer: ${r.peer.note}` : '', r.pdfium?.note ? `pdfium: ${r.pdfium.note}` : '']
         .filter(Boolean)
         .join('; '),
     ]),
-    [3, 5],
+    [3, 4, 6],
   );
 }
 
 function printCategories(categories: CategoryResult[]): string {
   return table(
-    ['category', 'metric', 'mean', 'cases', 'peer mean', 'note'],
+    ['category', 'metric', 'mean', 'cases', 'pdfium mean', 'peer mean', 'note'],
     categories.map((cat) => [
       cat.category,
       cat.metric + (cat.lower_is_better ? ' (lower better)' : ''),
       cat.category === 'unsupported' ? `${cat.refused_415}/${cat.cases}` : fmt(cat.mean),
       cat.category === 'unsupported' ? String(cat.cases) : `${cat.counted}/${cat.cases}`,
+      cat.pdfium ? `${fmt(cat.pdfium.mean)} (${cat.pdfium.cases}, folio below on ${cat.pdfium.below})` : '',
       cat.peer ? `${cat.peer.tool} ${fmt(cat.peer.mean)} (${cat.peer.cases})` : '',
       categoryNote(cat),
     ]),
@@ -834,6 +870,7 @@ async function main(): Promise<void> {
     if (values['no-peers']) {
       log('peers skipped (--no-peers)');
     } else {
+      peers.pdfium = `@embedpdf/pdfium ${JSON.parse(await readFile(path.join(ROOT, 'node_modules/@embedpdf/pdfium/package.json'), 'utf8')).version} (FPDFText_GetText)`;
       for (const tool of [tools.pdftotext, tools.tesseract] as Tool[]) {
         peers[tool.name] = tool.version;
         if (!tool.version) log(`${tool.name}: not installed (${tool.install})`);
@@ -846,6 +883,7 @@ async function main(): Promise<void> {
     for (const r of results) {
       r.score = round5(r.score);
       if (r.peer) r.peer.score = round5(r.peer.score);
+      if (r.pdfium) r.pdfium.score = round5(r.pdfium.score);
     }
     const finishedAt = new Date();
     report = {

@@ -483,3 +483,28 @@ export function round5(value: number | null | undefined): number | null {
   if (value === null || value === undefined || !Number.isFinite(value)) return null;
   return Math.round(value * 100000) / 100000;
 }
+
+/** The texts of a Markdown document's ATX headings, escapes dropped, whitespace collapsed, lower case. */
+export function headingTexts(markdown: string): string[] {
+  return markdown
+    .split('\n')
+    .filter((line) => /^\s{0,3}#{1,6}\s/.test(line))
+    .map((line) => normalizeText(line.replace(/^\s{0,3}#{1,6}\s+/, '').replace(/\s+#+\s*$/, '').replace(/\\(?=[!-/:-@[-`{-~])/g, '')).toLowerCase());
+}
+
+/** Headings found: how many of the output's headings are headings of the truth too (text alike, level not compared). */
+export function headingMatch(output: string, truth: string): { output: number; truth: number; matched: number } {
+  const wanted = new Map<string, number>();
+  const truthHeadings = headingTexts(truth);
+  for (const h of truthHeadings) wanted.set(h, (wanted.get(h) ?? 0) + 1);
+  const outputHeadings = headingTexts(output);
+  let matched = 0;
+  for (const h of outputHeadings) {
+    const left = wanted.get(h) ?? 0;
+    if (left > 0) {
+      matched++;
+      wanted.set(h, left - 1);
+    }
+  }
+  return { output: outputHeadings.length, truth: truthHeadings.length, matched };
+}

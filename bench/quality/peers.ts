@@ -1,11 +1,13 @@
-// Peer tools measured beside Folio when they are installed on this machine: poppler's `pdftotext`
-// (text_pdf cases) and the `tesseract` CLI (ocr_scans cases). Neither is required: a missing tool
-// is reported and its column skipped.
+// Peer tools measured beside Folio: PDFium's own page text, through the binding Folio reads PDFs
+// with (always there), and, when installed on this machine, poppler's `pdftotext` (text_pdf and
+// layout_markdown cases) and the `tesseract` CLI (ocr_scans cases). A missing tool is reported
+// and its column skipped.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PdfDocument } from '../../src/pipeline/formats/pdfium.js';
 
 const run = promisify(execFile);
 const MAX_BUFFER = 64 * 1024 * 1024;
@@ -68,5 +70,44 @@ export async function tesseract(file: string, canRenderPdf: boolean): Promise<st
     return texts.join('\n');
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * PDFium's own text of each page (`FPDFText_GetText` over all of the page's characters, as
+ * pypdfium2's `get_text_range()` reads it), pages joined by a line break; optionally a page range.
+ */
+export async function pdfiumText(file: string, pages?: { first: number; last: number }): Promise<string> {
+  const doc = await PdfDocument.open(await readFile(file));
+  const { lib } = doc;
+  try {
+    const texts: string[] = [];
+    const first = pages ? pages.first - 1 : 0;
+    const last = pages ? Math.min(pages.last, doc.pageCount) : doc.pageCount;
+    for (let index = first; index < last; index++) {
+      const page = lib.FPDF_LoadPage(doc.handle, index);
+      if (!page) throw new Error(`page ${index + 1} could not be loaded`);
+      const textPage = lib.FPDFText_LoadPage(page);
+      try {
+        const count = textPage ? lib.FPDFText_CountChars(textPage) : 0;
+        if (count <= 0) {
+          texts.push('');
+          continue;
+        }
+        const buffer = lib.pdfium.wasmExports.malloc((count + 1) * 2);
+        try {
+          lib.FPDFText_GetText(textPage, 0, count, buffer);
+          texts.push(lib.pdfium.UTF16ToString(buffer));
+        } finally {
+          lib.pdfium.wasmExports.free(buffer);
+        }
+      } finally {
+        if (textPage) lib.FPDFText_ClosePage(textPage);
+        lib.FPDF_ClosePage(page);
+      }
+    }
+    return texts.join('\n');
+  } finally {
+    doc.close();
   }
 }

@@ -36,13 +36,10 @@ export function drawsInSequence(words: Word[]): boolean {
 }
 
 /**
- * Blocks whose boxes touch and that were drawn as one are pieces of one block: a display formula
- * that the line and block finders cut into its left side, numerator, denominator, rows and braces,
- * none continuing another geometrically. Drawn as one means their drawing ranges interleave, or
- * they stand side by side, one of them a single line set on none of the other's lines (a formula's
- * left side beside its fraction), with nothing drawn between them. They become one block, read in
- * drawing order. Blocks side by side across a gutter never touch, so columns stay apart, and
- * blocks set on the same lines (sub-captions under neighbouring pictures) stay apart too.
+ * Blocks whose boxes touch and whose drawing ranges interleave are pieces of one block: a display
+ * formula that the line and block finders cut into its numerator, denominator, rows and braces,
+ * none continuing another geometrically. They become one block, read in drawing order. Blocks
+ * side by side across a gutter never touch, so columns stay apart.
  */
 export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], fontSize: number): Block[] {
   const ranges = blocks.map((block) => {
@@ -60,19 +57,6 @@ export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], f
   const reach = fontSize * 0.5;
   const touch = (a: Box, b: Box) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > -reach && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > -reach;
   const interleave = (i: number, j: number) => ranges[i].first < ranges[j].last && ranges[j].first < ranges[i].last;
-  const drawnAsOne = (i: number, j: number) => {
-    if (interleave(i, j)) return true;
-    const a = ranges[i];
-    const b = ranges[j];
-    if (a.last > b.first || verticalOverlap(blocks[i].box, blocks[j].box) < 0.5) return false;
-    // One of them a single line that sits on none of the other's lines: a neighbour set on the
-    // same lines (a sub-caption beside another) is not a piece of it.
-    const [single, other] = blocks[i].lines.length === 1 ? [blocks[i], blocks[j]] : [blocks[j], blocks[i]];
-    if (single.lines.length !== 1) return false;
-    const line = lines[single.lines[0]].box;
-    if (other.lines.some((l) => verticalOverlap(lines[l].box, line) >= 0.6)) return false;
-    return !ranges.some((r, k) => alive[k] && k !== i && k !== j && r.first > a.last && r.first < b.first);
-  };
   // Blocks side by side whose drawing ranges interleave, without running text, are the columns of
   // an aligned display or a list of symbols and their meanings, drawn row by row: read as drawn,
   // across a wider gap. Columns of running text stay apart, however they are drawn.
@@ -88,7 +72,7 @@ export function joinInterleaved(blocks: Block[], lines: Line[], words: Word[], f
       if (!alive[i]) continue;
       for (let j = 0; j < blocks.length; j++) {
         if (i === j || !alive[j]) continue;
-        if (!(touch(blocks[i].box, blocks[j].box) && drawnAsOne(i, j)) && !drawnRowByRow(i, j)) continue;
+        if (!(touch(blocks[i].box, blocks[j].box) && interleave(i, j)) && !drawnRowByRow(i, j)) continue;
         alive[j] = false;
         ranges[i] = { first: Math.min(ranges[i].first, ranges[j].first), last: Math.max(ranges[i].last, ranges[j].last) };
         blocks[i].lines.push(...blocks[j].lines);

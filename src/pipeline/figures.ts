@@ -1,14 +1,17 @@
 // Figures on a page: embedded raster images, and drawings made of vector paths (charts, plots,
 // diagrams). A drawing is a cluster of nearby paths holding curves, diagonals or filled shapes;
-// plain rulings alone are left to table detection. The words inside a drawing (axis labels,
-// legends, diagram labels) belong to the figure, not to the running text; words over a raster
-// image stay text (a scanned page's text layer lies over its image).
-import { CAPTION_START, SUBCAPTION_MARK } from './markers.js';
+// plain rulings alone are left to table detection. The words inside a drawing or over a picture
+// (axis labels, legends, the labels set on a photo) belong to the figure, not to the running
+// text; a picture with running text over it, or covering most of the page, is the page's
+// background (a scanned page's text layer lies over its image) and its words stay text.
+import { CAPTION_START } from './markers.js';
 import { boxArea, unionBox, verticalOverlap, type Box, type PageGraphics, type Word } from './page-model.js';
 
 export interface FoundFigure {
   box: Box;
   kind: 'image' | 'drawing';
+  /** A picture under the page's text (a scan under its text layer, a full-page backdrop): no figure of the text. */
+  background?: boolean;
 }
 
 export interface FoundFigures {
@@ -25,15 +28,19 @@ const LINK = 6;
 const DENSE = 48;
 /** A cluster needs this many curves, diagonals or filled shapes to be a drawing. */
 const MIN_SHAPES = 3;
+/** Share of the page from which a picture with words over it is the page's own backdrop (a scan). */
+const BACKDROP_SHARE = 0.5;
+/** A picture with words over it less tall than this many of their font sizes is a banner behind a line of text, not a picture with labels. */
+const BANNER_SIZES = 3;
 
 export function findFigures(words: Word[], graphics: PageGraphics, width: number, height: number, scale = 1): FoundFigures {
   const link = LINK * scale;
-  const figures: FoundFigure[] = graphics.images.map((box) => ({ box, kind: 'image' as const }));
   const usedShapes = new Set<number>();
   const usedSegments = new Set<number>();
   const usedRects = new Set<number>();
   const claimed = new Set<number>();
   const pageArea = width * height;
+  const figures: FoundFigure[] = graphics.images.map((box) => picture(box, words, pageArea, claimed));
   // Paths that touch or nearly touch are one drawing: shapes, and the rulings and boxes among them
   // (axes, grid lines, frames).
   const boxes = [...graphics.shapes, ...graphics.segments, ...graphics.rects.map((r) => r.box)];
@@ -49,7 +56,13 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
       const s = graphics.segments[i];
       return Math.max(s.x1 - s.x0, s.y1 - s.y0) <= 6 * scale;
     }).length;
-    if (shapes.length < MIN_SHAPES && !(shapes.length >= 1 && ticks >= 4)) continue;
+    const boxesJoined = joinedBoxes(
+      // Framed boxes: a shaded band is a table's row, a speck a ruling's joint.
+      rects.filter((i) => graphics.rects[i].stroked).map((i) => graphics.rects[i].box).filter((r) => Math.min(r.x1 - r.x0, r.y1 - r.y0) >= 4 * scale),
+      [...segments.map((i) => graphics.segments[i] as Box), ...shapes.map((m) => boxes[m])],
+      link,
+    );
+    if (shapes.length < MIN_SHAPES && !(shapes.length >= 1 && ticks >= 4) && !boxesJoined) continue;
     let box = unionBox(members.map((m) => boxes[m]));
     // Page-wide decoration (a frame, a background) is not a figure.
     if (boxArea(box) > pageArea * 0.85 || boxArea(box) < pageArea * 0.001) continue;
@@ -76,6 +89,57 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     images: graphics.images,
   };
   return { figures: mergeNested(figures), words: claimed, rest };
+}
+
+/**
+ * An embedded picture, and the words over it that are its labels (claimed): the short runs set
+ * wholly on it, not a caption's line nor running text. With running text over it (two rows of prose), or
+ * covering half the page, it is the page's background and its words stay text; a picture hardly
+ * taller than the text over it is a banner behind a heading, whose words stay text too.
+ */
+function picture(box: Box, words: Word[], pageArea: number, claimed: Set<number>): FoundFigure {
+  const over = wordsIn(words, box, 0);
+  if (over.length === 0) return { box, kind: 'image' };
+  if (boxArea(box) >= pageArea * BACKDROP_SHARE || proseRows(words, over) >= 2) return { box, kind: 'image', background: true };
+  const sizes = over.map((i) => words[i].fontSize).sort((a, b) => a - b);
+  if (box.y1 - box.y0 < sizes[sizes.length >> 1] * BANNER_SIZES) return { box, kind: 'image' };
+  // A run that reaches off the picture is text set across it, not one of its labels.
+  const on = new Set(over);
+  for (const i of over) {
+    const run = textRun(words, i);
+    if (isLabel(run) && run.every((w) => on.has(words.indexOf(w)))) claimed.add(i);
+  }
+  return { box, kind: 'image' };
+}
+
+/**
+ * Whether framed boxes stand apart from one another, joined by lines: a diagram of boxes and
+ * connectors (a flow chart, a block diagram). The cells of a table touch their neighbours; boxes
+ * merely set close together (a form's fields) have no line between them.
+ */
+function joinedBoxes(rects: Box[], connectors: Box[], link: number): boolean {
+  if (rects.length < 2) return false;
+  for (let i = 0; i < rects.length; i++) {
+    for (let j = i + 1; j < rects.length; j++) if (near(rects[i], rects[j], 1)) return false;
+  }
+  // Pieces of one connector (a line and its arrowhead) touch one another.
+  const lines = connectors.filter((c) => !rects.some((r) => contains(r, c)));
+  const parent = lines.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let i = 0; i < lines.length; i++) for (let j = i + 1; j < lines.length; j++) if (near(lines[i], lines[j], 1)) parent[find(i)] = find(j);
+  const ends = new Map<number, Set<number>>();
+  lines.forEach((line, i) => {
+    const set = ends.get(find(i)) ?? new Set<number>();
+    rects.forEach((r, k) => {
+      if (near(r, line, link)) set.add(k);
+    });
+    ends.set(find(i), set);
+  });
+  return [...ends.values()].some((set) => set.size >= 2);
+}
+
+function contains(outer: Box, inner: Box): boolean {
+  return inner.x0 >= outer.x0 && inner.x1 <= outer.x1 && inner.y0 >= outer.y0 && inner.y1 <= outer.y1;
 }
 
 /**
@@ -133,8 +197,6 @@ function proseRows(words: Word[], inside: number[]): number {
  */
 function isLabel(run: Word[]): boolean {
   if (run.length >= 6) return false;
-  // A sub-figure's caption ("(a) Kreis mit zwei Wegen") is text; its mark with a name ("(c) K5") is a label.
-  if (run.length >= 3 && SUBCAPTION_MARK.test(run[0].text)) return false;
   return !(run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`));
 }
 

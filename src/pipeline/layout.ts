@@ -29,6 +29,8 @@ export const MIN_FIGURE_SHARE = 0.015;
 
 export interface DocumentStats {
   bodyFontSize: number;
+  /** The font most of the document's text is set in. */
+  bodyFont: string;
   /** Distinct heading sizes, largest first. */
   headingSizes: number[];
 }
@@ -47,12 +49,15 @@ export function analyzeDocument(raw: RawPage[], analysis: 'layout' | 'read' = 'l
 
 function documentStats(pages: RawPage[]): DocumentStats {
   const weightBySize = new Map<number, number>();
+  const weightByFont = new Map<string, number>();
   for (const page of pages) {
     for (const word of page.words) {
       const size = Math.round(word.fontSize * 2) / 2;
       weightBySize.set(size, (weightBySize.get(size) ?? 0) + word.text.length);
+      weightByFont.set(word.fontName, (weightByFont.get(word.fontName) ?? 0) + word.text.length);
     }
   }
+  const bodyFont = [...weightByFont].reduce((a, b) => (b[1] > a[1] ? b : a), ['', -1])[0];
   let bodyFontSize = 10;
   let best = -1;
   for (const [size, weight] of weightBySize) {
@@ -62,7 +67,7 @@ function documentStats(pages: RawPage[]): DocumentStats {
     }
   }
   const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * 1.15).sort((a, b) => b - a);
-  return { bodyFontSize, headingSizes };
+  return { bodyFontSize, bodyFont, headingSizes };
 }
 
 // ---- blocks ---------------------------------------------------------------------------------
@@ -74,6 +79,12 @@ function startsListItem(line: Line, words: Word[]): boolean {
   return LIST_MARKER.test(first) || BULLET_START.test(first);
 }
 
+/** A bullet or dash opens the line: a list item, where a number may open a heading too. */
+function startsBulleted(line: Line, words: Word[]): boolean {
+  const first = words[line.words[0]]?.text ?? '';
+  return BULLET_START.test(first) || /^[•●○◦▪■□‣⁃∙·*–—-]$/.test(first);
+}
+
 function lineSize(line: Line, words: Word[]): number {
   let total = 0;
   let chars = 0;
@@ -82,6 +93,12 @@ function lineSize(line: Line, words: Word[]): number {
     chars += words[i].text.length;
   }
   return chars ? total / chars : 0;
+}
+
+/** The font all of a line's words are set in, or null when it mixes fonts. */
+function lineFont(line: Line, words: Word[]): string | null {
+  const font = words[line.words[0]]?.fontName ?? '';
+  return line.words.every((i) => words[i].fontName === font) ? font : null;
 }
 
 function lineBold(line: Line, words: Word[]): boolean {
@@ -123,9 +140,14 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
   const sizes = lines.map((line) => lineSize(line, words));
   const bold = lines.map((line) => lineBold(line, words));
   const rank = lines.map((line) => Math.min(...line.words));
+  const turns = lines.map((line) => words[line.words[0]]?.turn ?? 0);
+  const fonts = lines.map((line) => lineFont(line, words));
+  const uses = (index: number, font: string) => lines[index].words.some((i) => words[i].fontName === font);
   const continues = (lastIndex: number, index: number): number | null => {
     const last = lines[lastIndex];
     const line = lines[index];
+    // A line set in another direction (an axis label, a sideways header) is a block of its own.
+    if (turns[index] !== turns[lastIndex]) return null;
     const size = Math.max(sizes[index], sizes[lastIndex], 1);
     const step = centers[index] - centers[lastIndex];
     if (step < size * 0.6 || step > size * 2.1) return null;
@@ -135,6 +157,9 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
     if (overlap < minWidth * 0.3) return null;
     if (Math.max(sizes[index], sizes[lastIndex]) > Math.min(sizes[index], sizes[lastIndex]) * 1.2) return null;
     if (bold[index] !== bold[lastIndex]) return null;
+    // A line set wholly in a font the other line does not use at all (a heading in the display
+    // face over body text) starts or ends a block, whatever its size and weight.
+    if (fonts[index] !== fonts[lastIndex] && ((fonts[index] !== null && !uses(lastIndex, fonts[index])) || (fonts[lastIndex] !== null && !uses(index, fonts[lastIndex])))) return null;
     return step;
   };
   const blocks: number[][] = [];
@@ -225,19 +250,6 @@ function runsFull(line: Line, block: Block): boolean {
 function lineJoint(last: Word | undefined, next: Word | undefined, breaks: boolean): string {
   if (!last?.hyphenated) return breaks ? '\n' : ' ';
   return /^[\p{Lu}\p{N}]/u.test(next?.text ?? '') ? '-' : '';
-}
-
-/** Words over a picture that make it a page background rather than a figure. */
-const BACKGROUND_WORDS = 25;
-
-function wordsOver(words: Word[], box: Box): number {
-  let n = 0;
-  for (const w of words) {
-    const cx = (w.box.x0 + w.box.x1) / 2;
-    const cy = (w.box.y0 + w.box.y1) / 2;
-    if (cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1) n++;
-  }
-  return n;
 }
 
 /** A table's words as a block of lines, one per table row, cells in reading order. */
@@ -360,7 +372,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   if (!layout) found.tables.forEach((table, i) => blocks.push(tableAsRows(table, found.words[i], words, lines, rightToLeft)));
 
   const pageArea = raw.width * raw.height;
-  const labels = drawn.figures.map(({ box, kind }) => (layout && kind === 'drawing' ? labelsInside(words, box, drawn.words) : []));
+  const labels = drawn.figures.map(({ box }) => (layout ? labelsInside(words, box, drawn.words) : []));
   const figures: Figure[] = drawn.figures.map(({ box }, i) => ({ box, index: null, caption: null, text: labelText(words, labels[i], inSequence) }));
   const tables = layout ? found.tables : [];
   const kinds: ('block' | 'figure' | 'table')[] = [];
@@ -372,16 +384,17 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     items.push({ ...item, ref: items.length });
   };
   blocks.forEach((block, i) => add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) }));
-  // A picture with running text over it is the page's background (a scan under its text layer):
-  // it counts for whole-page pictures but is no figure of the text.
-  const background = figures.map((figure, i) => drawn.figures[i].kind === 'image' && wordsOver(words, figure.box) >= BACKGROUND_WORDS);
-  // A drawing with labels takes its place in a trusted drawing order where its labels were drawn;
-  // pictures, and drawings elsewhere, where they stand.
+  // A picture under the page's text (a scan under its text layer) counts for whole-page pictures
+  // but is no figure of the text.
+  const background = drawn.figures.map((figure) => figure.background === true);
+  // A figure with labels takes its place in a trusted drawing order where its labels were drawn;
+  // figures without, and any elsewhere, where they stand.
   figures.forEach((figure, i) => {
     if (!background[i]) add('figure', i, { box: figure.box, lineCount: 0, streamRank: inSequence && labels[i].length ? labels[i][0] : null });
   });
   tables.forEach((table, i) => add('table', i, { box: table.box, lineCount: table.rowCount, streamRank: Math.min(...found.words[i]) }));
   const ordered = readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);
+  const shownFigures = layout ? figures.filter((f, i) => !background[i] && boxArea(f.box) >= pageArea * MIN_FIGURE_SHARE).map((f) => f.box) : [];
 
   const { formFields, graphics: _graphics, ...rest } = raw;
   const page: Page = { ...rest, lines, blocks, figures, tables, keyValues: [] };
@@ -407,7 +420,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     }
     const block = blocks[ref];
     const text = blockText(block, page);
-    if (!block.keepLines) block.type = classify(block, text, raw, page, stats);
+    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures);
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);
     if (block.type === 'page_header') headers.push(block);
     else if (block.type === 'page_footer') footers.push(block);
@@ -429,14 +442,21 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     }
     band.sort((a, b) => (sameRow(a.box, b.box) ? a.box.x0 - b.box.x0 : a.box.y0 - b.box.y0));
   }
-  // A caption is the text block right after (or right before) a figure that names itself so.
+  // A caption is the text block right after (or right before) a figure that names itself so,
+  // past the figure's neighbours (pictures side by side) and the labels set against them.
+  const passedOver = (block: Block) => block.type === 'figure' || (block.type === 'paragraph' && shownFigures.some((box) => setAgainst(block.box, box, avgSize(block, page))) && !CAPTION_START.test(blockText(block, page)));
+  const neighbour = (from: number, step: 1 | -1): Block | undefined => {
+    let k = from + step;
+    while (out[k] && passedOver(out[k])) k += step;
+    return out[k];
+  };
   out.forEach((block, i) => {
     if (block.type !== 'figure') return;
-    for (const neighbour of [out[i + 1], out[i - 1]]) {
-      if (neighbour && neighbour.type === 'paragraph') {
-        const text = blockText(neighbour, page);
+    for (const next of [neighbour(i, 1), neighbour(i, -1)]) {
+      if (next && (next.type === 'paragraph' || next.type === 'caption')) {
+        const text = blockText(next, page);
         if (CAPTION_START.test(text) && text.length < 600) {
-          neighbour.type = 'caption';
+          next.type = 'caption';
           figures[block.figure!].caption = text;
           break;
         }
@@ -452,7 +472,7 @@ function sameRow(a: Box, b: Box): boolean {
   return verticalOverlap(a, b) >= 0.5;
 }
 
-function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats): BlockType {
+function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats, figureBoxes: Box[]): BlockType {
   const size = avgSize(block, page);
   const singleLine = block.lines.length === 1;
   const short = text.length < 80;
@@ -468,16 +488,42 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
     }
   }
   const firstLine = page.lines[block.lines[0]];
-  if (startsListItem(firstLine, page.words)) return 'list_item';
+  if (startsBulleted(firstLine, page.words)) return 'list_item';
+  // A heading stands apart from the figures; a short line set against one ("Untightened nut"
+  // under a photo) is its label, whatever its font.
+  if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
+  // A heading is told by its font against the body text: larger, or set in a face of its own and
+  // no smaller, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
     if (raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4) {
       return 'title';
     }
     return 'heading';
   }
+  if (block.lines.length <= 2 && text.length < 120 && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont) && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
+  if (startsListItem(firstLine, page.words)) return 'list_item';
   const allBold = block.lines.every((i) => lineBold(page.lines[i], page.words));
   if (allBold && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
   return 'paragraph';
+}
+
+/** The block is set wholly in one font, not the body text's. */
+function ownFace(block: Block, page: Pick<Page, 'lines' | 'words'>, bodyFont: string): boolean {
+  const fonts = new Set(block.lines.flatMap((l) => page.lines[l].words.map((i) => page.words[i].fontName)));
+  return fonts.size === 1 && !fonts.has(bodyFont);
+}
+
+/**
+ * A block set against a figure as its label: within one of its font sizes over or under it (or
+ * on its edge), no wider than it. Text wholly on the picture (a heading on a banner) and text
+ * beside it (a chapter title by its number graphic) is not.
+ */
+function setAgainst(block: Box, figure: Box, size: number): boolean {
+  const reach = Math.max(size, 1);
+  const within = block.x0 >= figure.x0 - reach && block.x1 <= figure.x1 + reach;
+  const touching = block.y0 < figure.y1 + reach && block.y1 > figure.y0 - reach;
+  const on = block.y0 >= figure.y0 && block.y1 <= figure.y1;
+  return within && touching && !on;
 }
 
 function avgSize(block: Block, page: Pick<Page, 'lines' | 'words'>): number {

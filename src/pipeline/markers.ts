@@ -3,6 +3,3 @@ export const LIST_MARKER = /^(?:[•●○◦▪■□‣⁃∙·*–—-]|\(?\d
 
 /** The word that opens a figure's caption ("Figure 3", "Abb. 2.1"). */
 export const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|plate|abbildung|abb|tableau|tabla|figura)\.?\s*\d*/i;
-
-/** The mark of a sub-figure: "(a)", "(b)". */
-export const SUBCAPTION_MARK = /^\([a-z]\)$/;

@@ -25,6 +25,13 @@ export interface Word {
   hyphenated: boolean;
   /** For OCR words: the text line the engine put the word in (its page segmentation). */
   ocrLine?: number;
+  /** The letter spacing its run was set with (tracked-out text), in page units; absent when none. */
+  letterSpacing?: number;
+  /**
+   * Clockwise quarter turns that make the word read left to right, for a word set in another
+   * direction than the page's text (a vertical axis label reading upwards: 90); absent when upright.
+   */
+  turn?: 90 | 180 | 270;
 }
 
 export interface Line {
@@ -220,4 +227,21 @@ export function intersectionArea(a: Box, b: Box): number {
   const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
   const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
   return w > 0 && h > 0 ? w * h : 0;
+}
+
+/**
+ * A box turned clockwise by quarter turns about the page origin (y grows downwards), so that text
+ * set in that direction reads left to right in the turned frame; turning by 360 - turn undoes it.
+ */
+export function turnBox(box: Box, turn: number): Box {
+  switch (((turn % 360) + 360) % 360) {
+    case 90:
+      return { x0: -box.y1, y0: box.x0, x1: -box.y0, y1: box.x1 };
+    case 180:
+      return { x0: -box.x1, y0: -box.y1, x1: -box.x0, y1: -box.y0 };
+    case 270:
+      return { x0: box.y0, y0: -box.x1, x1: box.y1, y1: -box.x0 };
+    default:
+      return box;
+  }
 }

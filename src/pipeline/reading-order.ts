@@ -6,12 +6,9 @@
 // geometric rule sorts well. But some producers draw text in an arbitrary order (headers last,
 // columns interleaved, tables column by column), so the stream order is trusted only when it never
 // walks backwards on the page: upwards inside one column, or leftwards (rightwards on a
-// right-to-left page) along one row. Otherwise the page is cut as a recursive XY-cut would cut it,
-// with columns cut apart before rows when both sides hold running text, and each part is read the
-// same way: by its stream order where that reads forwards, else cut again. So one figure's labels
-// drawn out of order do not cost the formulas elsewhere on the page their drawing order. Items
-// without text (figures, and tables found by their drawing) take their place from the geometric
-// order.
+// right-to-left page) along one row. Otherwise the page is read by a recursive XY-cut, with
+// columns cut apart before rows when both sides hold running text. Items without text (figures,
+// and tables found by their drawing) take their place from the geometric order.
 import type { Box } from './page-model.js';
 
 export interface OrderItem {
@@ -26,11 +23,7 @@ export function readingOrder(items: OrderItem[], fontSize: number, rightToLeft: 
   if (items.length <= 1) return items;
   const texts = items.filter((item) => item.streamRank !== null).sort((a, b) => a.streamRank! - b.streamRank!);
   if (texts.length >= 2 && plausible(texts, fontSize, rightToLeft, pageHeight)) return streamOrder(items, texts, fontSize, rightToLeft);
-  // The stream order of the whole page walks backwards somewhere; cut the page once, as the
-  // XY-cut would, and trust the stream order again inside each part where it reads forwards.
-  const parts = cut(items, fontSize, rightToLeft);
-  if (!parts) return xyCut(items, fontSize, rightToLeft);
-  return parts.flatMap((part) => readingOrder(part, fontSize, rightToLeft, pageHeight));
+  return xyCut(items, fontSize, rightToLeft);
 }
 
 /** Stream order for the text; every other item follows the text item it follows geometrically. */
@@ -55,11 +48,11 @@ function streamOrder(items: OrderItem[], texts: OrderItem[], fontSize: number, r
  * Whether the stream order reads forwards: no item comes after one below it in the same column
  * (horizontally overlapping), and no step goes backwards along a row or up into an earlier column.
  * Items in the top and bottom margins (running headers, footers, page numbers, which producers
- * draw at any time) and label-sized items are left out of the test.
+ * draw at any time) are left out of the test.
  */
 function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, pageHeight: number): boolean {
   const slack = fontSize * 0.5;
-  const body = texts.filter((t) => t.box.y0 > pageHeight * 0.08 && t.box.y1 < pageHeight * 0.92 && !labelSized(t, fontSize));
+  const body = texts.filter((t) => t.box.y0 > pageHeight * 0.08 && t.box.y1 < pageHeight * 0.92);
   for (let i = 0; i < body.length; i++) {
     const a = body[i].box;
     for (let j = i + 1; j < body.length; j++) {
@@ -73,33 +66,12 @@ function plausible(texts: OrderItem[], fontSize: number, rightToLeft: boolean, p
     const a = body[i - 1].box;
     const b = body[i].box;
     const sameColumn = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
-    // One row: overlapping by more than half a font size, not by the sliver a tall bracket's loose
-    // box reaches into the next line.
-    const sameRow = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > slack;
-    if (sameRow && !endsLineUnder(a, body[i], fontSize) && !sameColumn && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
+    const sameRow = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0;
+    if (sameRow && !sameColumn && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
     // Up and back against the reading direction: no column comes before the one it follows.
     if (b.y1 <= a.y0 + slack && (rightToLeft ? b.x0 >= a.x1 - slack : b.x1 <= a.x0 + slack)) return false;
   }
   return true;
-}
-
-/**
- * A short line back at the margin, level with the bottom of a taller item drawn before it: the
- * sentence going on under a display formula ("… von den Matrizen [formula] erzeugt.", where the
- * formula's lowest labels reach down to that line), not a step back along a row.
- */
-function endsLineUnder(a: Box, b: OrderItem, fontSize: number): boolean {
-  const box = b.box;
-  return b.lineCount <= 1 && box.x1 - box.x0 <= fontSize * 10 && box.y0 >= (a.y0 + a.y1) / 2 && box.y1 >= a.y1 - fontSize * 0.5;
-}
-
-/**
- * An item the size of a label: one line at most 2.5 font sizes wide (a letter, a number, a symbol
- * of a drawing that the figure finder did not recognise). Drawn with its drawing, it says nothing
- * about the order of the page's text.
- */
-function labelSized(item: OrderItem, fontSize: number): boolean {
-  return item.lineCount <= 1 && item.box.x1 - item.box.x0 <= fontSize * 2.5;
 }
 
 interface Interval {

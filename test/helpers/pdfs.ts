@@ -1,5 +1,5 @@
 // Test documents made on the fly with pdf-lib, so each test states exactly what is in its file.
-import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
+import { clip, degrees, endPath, PDFDocument, popGraphicsState, pushGraphicsState, rectangle, rgb, setCharacterSpacing, setWordSpacing, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 
 export async function textPdf(pages: string[][], options: { fontSize?: number } = {}): Promise<Uint8Array> {
@@ -183,5 +183,83 @@ export async function sidewaysPdf(lines: string[]): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([612, 792]);
   lines.forEach((line, i) => page.drawText(line, { x: 100 + i * 18, y: 100, size: 12, font, rotate: degrees(90) }));
+  return doc.save();
+}
+
+/**
+ * Lines of 12-point text, each set with its own character spacing (the Tc operator) and word
+ * spacing (Tw), in points, one text object per line.
+ */
+export async function spacedTextPdf(lines: { text: string; charSpacing: number; wordSpacing?: number }[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  lines.forEach(({ text, charSpacing, wordSpacing }, i) => {
+    page.pushOperators(pushGraphicsState(), setCharacterSpacing(charSpacing), setWordSpacing(wordSpacing ?? 0));
+    page.drawText(text, { x: 72, y: 700 - i * 30, size: 12, font });
+    page.pushOperators(popGraphicsState());
+  });
+  return doc.save();
+}
+
+/**
+ * An upright page with a paragraph, a label reading upwards (a vertical axis label, turned 90
+ * degrees counter-clockwise) and one reading downwards (turned 90 degrees clockwise).
+ */
+export async function turnedLabelsPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('The load rises slowly at first and then faster once the nut seats.', { x: 72, y: 720, size: 11, font });
+  page.drawText('The curve flattens again when the bolt starts to stretch.', { x: 72, y: 700, size: 11, font });
+  page.drawText('Axial load (kN)', { x: 135, y: 500, size: 9, font, rotate: degrees(90) });
+  page.drawText('Text going down the page', { x: 520, y: 500, size: 10, font, rotate: degrees(-90) });
+  return doc.save();
+}
+
+/**
+ * A handbook page: section headings in a sans face over body text in Times (the first heading
+ * neither bold nor more than a fifth larger than the body, the second bold), two photos side by side with labels on one and under
+ * both, their caption, a diagram of two framed boxes joined by an arrow with its caption, and a
+ * third photo cropped by its frame (placed 400 points square, shown 150 x 100).
+ */
+export async function handbookPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const body = await doc.embedFont(StandardFonts.TimesRoman);
+  const sans = await doc.embedFont(StandardFonts.Helvetica);
+  const sansBold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const page = doc.addPage([612, 792]);
+  const paragraph = (lines: string[], y: number) => lines.forEach((line, i) => page.drawText(line, { x: 72, y: y - i * 12, size: 10, font: body }));
+  page.drawText('Torque', { x: 72, y: 730, size: 12, font: sans });
+  paragraph(
+    [
+      'When a nut is tightened on a bolt, the bolt stretches a little and the joint is held',
+      'together by the tension in the bolt. Too little torque lets the joint work loose; too',
+      'much stretches the bolt past its limit and it may fail in service.',
+    ],
+    716,
+  );
+  page.drawText('Measuring Torque', { x: 72, y: 670, size: 12, font: sansBold });
+  paragraph(['A torque wrench measures the turning force applied to the nut. Read the scale while', 'the force is applied steadily, never with a jerk.'], 654);
+  const png = await sharp({ create: { width: 200, height: 120, channels: 3, background: { r: 150, g: 160, b: 170 } } }).png().toBuffer();
+  const photo = await doc.embedPng(png);
+  page.drawImage(photo, { x: 72, y: 470, width: 200, height: 120 });
+  page.drawImage(photo, { x: 330, y: 470, width: 200, height: 120 });
+  page.drawText('Washer', { x: 90, y: 550, size: 8, font: sans });
+  page.drawText('Gap', { x: 200, y: 500, size: 8, font: sans });
+  page.drawText('Untightened nut', { x: 130, y: 456, size: 12, font: sansBold });
+  page.drawText('Tightened nut', { x: 395, y: 456, size: 12, font: sansBold });
+  page.drawText('Figure 7-12. Nut before and after tightening.', { x: 72, y: 436, size: 9, font: body });
+  page.drawRectangle({ x: 100, y: 330, width: 80, height: 40, borderWidth: 1, borderColor: rgb(0, 0, 0) });
+  page.drawRectangle({ x: 300, y: 330, width: 80, height: 40, borderWidth: 1, borderColor: rgb(0, 0, 0) });
+  page.drawLine({ start: { x: 180, y: 350 }, end: { x: 292, y: 350 }, thickness: 1 });
+  page.drawSvgPath('M 0 0 L -8 -4 L -8 4 Z', { x: 300, y: 350, color: rgb(0, 0, 0) });
+  page.drawText('Wrench', { x: 120, y: 346, size: 9, font: sans });
+  page.drawText('Bolt', { x: 328, y: 346, size: 9, font: sans });
+  page.drawText('Figure 7-13. How the wrench turns the bolt.', { x: 72, y: 305, size: 9, font: body });
+  page.pushOperators(pushGraphicsState(), rectangle(380, 120, 150, 100), clip(), endPath());
+  page.drawImage(photo, { x: 250, y: 0, width: 400, height: 400 });
+  page.pushOperators(popGraphicsState());
+  paragraph(['Keep the wrench at right angles to the bolt so that the scale reads true.'], 270);
   return doc.save();
 }

@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { findFigures } from '../../src/pipeline/figures.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument, blockText } from '../../src/pipeline/layout.js';
+import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { NO_GRAPHICS, type Box, type PageGraphics } from '../../src/pipeline/page-model.js';
-import { sampledCurvePdf } from '../helpers/pdfs.js';
+import { handbookPdf, sampledCurvePdf } from '../helpers/pdfs.js';
 import { lineWords, word } from '../helpers/words.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number): Box => ({ x0, y0, x1, y1 });
@@ -41,11 +42,68 @@ describe('findFigures', () => {
     expect(findFigures(prose, callout, 612, 792).figures).toEqual([]);
   });
 
-  it('keeps embedded images as figures without taking the words over them', () => {
+  it('takes a picture as the page backdrop, its words staying text, where it covers half the page or running text lies over it', () => {
     const words = lineWords('Scanned text layer over the picture', 80, 120);
     const found = findFigures(words, { ...NO_GRAPHICS, images: [box(72, 100, 540, 700)] }, 612, 792);
-    expect(found.figures).toEqual([{ box: box(72, 100, 540, 700), kind: 'image' }]);
+    expect(found.figures).toEqual([{ box: box(72, 100, 540, 700), kind: 'image', background: true }]);
     expect(found.words.size).toBe(0);
+    const prose = [0, 1].flatMap((i) => lineWords('a text box with a shaded picture behind its two lines of prose', 80, 310 + i * 14));
+    const boxed = findFigures(prose, { ...NO_GRAPHICS, images: [box(72, 300, 540, 350)] }, 612, 792);
+    expect(boxed.figures[0].background).toBe(true);
+    expect(boxed.words.size).toBe(0);
+  });
+
+  it("takes the short runs set wholly on a picture as its labels, not a caption's line nor a run reaching off it", () => {
+    const photo = box(100, 100, 400, 300);
+    const words = [
+      ...lineWords('Washer', 120, 140, { size: 8 }),
+      ...lineWords('Locking nut', 300, 250, { size: 8 }),
+      ...lineWords('Figure 7-12 Nut before tightening', 110, 285, { size: 9 }),
+      ...lineWords('Text set across', 360, 200, { size: 8 }),
+    ];
+    const found = findFigures(words, { ...NO_GRAPHICS, images: [photo] }, 612, 792);
+    expect(found.figures).toEqual([{ box: photo, kind: 'image' }]);
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['Locking', 'Washer', 'nut']);
+  });
+
+  it('leaves the words on a banner hardly taller than they are (a heading on a picture) to the text', () => {
+    const words = lineWords('1 Introduction', 80, 108, { size: 13.5 });
+    const found = findFigures(words, { ...NO_GRAPHICS, images: [box(72, 100, 300, 128)] }, 612, 792);
+    expect(found.figures).toHaveLength(1);
+    expect(found.words.size).toBe(0);
+  });
+
+  it('finds a diagram of framed boxes joined by a line, with the labels in its boxes', () => {
+    const diagram: PageGraphics = {
+      ...NO_GRAPHICS,
+      rects: [
+        { box: box(100, 500, 180, 540), filled: false, stroked: true, fill: null },
+        { box: box(300, 500, 380, 540), filled: false, stroked: true, fill: null },
+      ],
+      segments: [{ x0: 180, y0: 520, x1: 300, y1: 520 }],
+    };
+    const words = [word('Wrench', 115, 515), word('Bolt', 325, 515)];
+    const found = findFigures(words, diagram, 612, 792);
+    expect(found.figures.map((f) => f.kind)).toEqual(['drawing']);
+    expect(found.words.size).toBe(2);
+    // The same boxes with no line between them (a form's fields), shaded bands joined by a table's
+    // column rulings, and cells that touch are no diagram.
+    expect(findFigures(words, { ...diagram, segments: [] }, 612, 792).figures).toEqual([]);
+    const bands: PageGraphics = {
+      ...NO_GRAPHICS,
+      rects: [
+        { box: box(72, 230, 525, 260), filled: true, stroked: false, fill: 0xc0c0c0 },
+        { box: box(72, 415, 525, 429), filled: true, stroked: false, fill: 0xc0c0c0 },
+      ],
+      segments: [230, 330, 430].map((x) => ({ x0: x, y0: 260, x1: x, y1: 415 })),
+    };
+    expect(findFigures([], bands, 612, 792).figures).toEqual([]);
+    const cells: PageGraphics = {
+      ...NO_GRAPHICS,
+      rects: [box(100, 500, 180, 540), box(180, 500, 260, 540), box(260, 500, 340, 540)].map((b) => ({ box: b, filled: false, stroked: true, fill: null })),
+      segments: [{ x0: 100, y0: 560, x1: 340, y1: 560 }, { x0: 100, y0: 540, x1: 100, y1: 560 }, { x0: 340, y0: 540, x1: 340, y1: 560 }],
+    };
+    expect(findFigures([], cells, 612, 792).figures).toEqual([]);
   });
 
   it('leaves the caption set right under a drawing to the text, while taking its tick labels', () => {
@@ -62,13 +120,6 @@ describe('findFigures', () => {
     const words = [word('2)', 90, 185), ...lineWords('Folgende Abbildung ϕ : ∆n → ∆n−1 ist simplizial:', 105.5, 185)];
     const found = findFigures(words, chart, 612, 792);
     expect(found.words.size).toBe(0);
-  });
-
-  it('leaves a sub-figure\'s caption to the text, however short its line', () => {
-    // As in the GeoTopo book (page 50): "(a) Kreis mit" under the drawing, wrapped after three words.
-    const words = [...lineWords('(a) Kreis mit', 150, 406), ...lineWords('zwei Wegen', 150, 418)];
-    const found = findFigures(words, chart, 612, 792);
-    expect([...found.words].map((i) => words[i].text)).not.toContain('Kreis');
   });
 
   it('leaves a short caption line to the text too, when sub-figure labels sit between it and the drawing', () => {
@@ -92,5 +143,42 @@ describe('a plot whose curve is drawn as many short straight pieces', () => {
       '0 1 2',
       'Rising and falling ever more often, the curve never settles.',
     ]);
+  });
+});
+
+describe('a handbook page (photos with labels, a diagram of boxes, a cropped photo, headings in a sans face)', () => {
+  const read = async () => {
+    const raw = await readPdf(await handbookPdf());
+    const [page] = analyzeDocument(raw);
+    const blocks = page.blocks.map((b) => ({ type: b.type, text: b.type === 'figure' ? `[${page.figures[b.figure!].text}]` : blockText(b, page) }));
+    return { raw: raw[0], page, blocks };
+  };
+
+  it('parts a heading set in another face from the paragraph under it, though neither bold nor much larger', async () => {
+    const { blocks } = await read();
+    expect(blocks[0]).toEqual({ type: 'heading', text: 'Torque' });
+    expect(blocks[1].text).toMatch(/^When a nut is tightened/);
+    expect(blocks[2]).toEqual({ type: 'heading', text: 'Measuring Torque' });
+  });
+
+  it('finds both photos, the diagram of framed boxes joined by an arrow, and the cropped photo where its frame shows it', async () => {
+    const { raw, page } = await read();
+    expect(raw.graphics.images).toContainEqual({ x0: 380, y0: 572, x1: 530, y1: 672 });
+    const shown = page.figures.filter((f) => f.index !== null).sort((a, b) => a.index! - b.index!);
+    expect(shown.map((f) => f.text)).toEqual(['Washer\nGap', '', 'Wrench Bolt', '']);
+    expect(shown.map((f) => f.caption)).toEqual(['Figure 7-12. Nut before and after tightening.', 'Figure 7-12. Nut before and after tightening.', 'Figure 7-13. How the wrench turns the bolt.', null]);
+  });
+
+  it('leaves the labels on a photo out of the text, and takes the labels under the photos for text, not headings', async () => {
+    const { page, blocks } = await read();
+    const labels = blocks.filter((b) => /tightened nut$/i.test(b.text));
+    expect(labels).toEqual([
+      { type: 'paragraph', text: 'Untightened nut' },
+      { type: 'paragraph', text: 'Tightened nut' },
+    ]);
+    expect(blocks.filter((b) => b.type === 'caption').map((b) => b.text)).toEqual(['Figure 7-12. Nut before and after tightening.', 'Figure 7-13. How the wrench turns the bolt.']);
+    const markdown = pageMarkdown(page);
+    expect(markdown).not.toMatch(/Washer|Gap|Wrench/);
+    expect(markdown).not.toMatch(/#+ (Un)?[Tt]ightened nut/);
   });
 });

@@ -55,51 +55,6 @@ function blocksOf(page: Page): { type: Block['type']; text: string; level?: numb
 }
 
 describe('buildLines', () => {
-  it('keeps an end-of-proof mark set flush right on its line, unless another column stands between', () => {
-    const proof = [...lineWords('which proves the claim.', 72, 100), word('■', 290, 100)];
-    expect(lineTexts(proof)).toEqual(['which proves the claim. ■']);
-    const twoColumns = [...lineWords('which proves the claim.', 72, 100), ...lineWords('Second column', 200, 100), word('■', 290, 100)];
-    expect(lineTexts(twoColumns)).not.toContain('which proves the claim. ■');
-  });
-
-  it('joins a list item\'s label to the formula it introduces, set apart in a column of its own', () => {
-    // As in the GeoTopo book (page 10): labels at x 120, their formulas from x 250 on.
-    const words = [
-      ...lineWords('(i) Definitheit:', 120, 100),
-      ...lineWords('d(x, y) = 0 ⇔ x = y', 250, 100),
-      ...lineWords('(ii) Symmetrie:', 117, 120),
-      ...lineWords('d(x, y) = d(y, x)', 250, 120),
-    ];
-    expect(lineTexts(words)).toEqual(['(i) Definitheit: d(x, y) = 0 ⇔ x = y', '(ii) Symmetrie: d(x, y) = d(y, x)']);
-    // Plain text ending in a colon (the last line of a column's paragraph) is no label, and a lone
-    // label-like line beside the next column's text is left alone.
-    const apart = [...lineWords('as follows:', 72, 100), ...lineWords('Other column', 200, 100)];
-    expect(lineTexts(apart)).toHaveLength(2);
-    const lone = [...lineWords('(a) Results:', 72, 100), ...lineWords('Other column text', 200, 100)];
-    expect(lineTexts(lone)).toEqual(['(a) Results:', 'Other column text']);
-  });
-
-  it('reads a table of contents line by line: entry, dot leader and page number, and a heading with its number and page', () => {
-    const words: Word[] = [];
-    // Section numbers stand 20 units before their titles; page numbers are set flush right at 400,
-    // after leaders or, for a chapter heading, after a wide gap; every line leaves the same gutter.
-    const entry = (number: string, title: string, page: string, y: number, leader: boolean) => {
-      words.push(word(number, 20, y));
-      const titleWords = lineWords(title, 20 + number.length * 5 + 20, y);
-      words.push(...titleWords);
-      if (leader) for (let x = titleWords[titleWords.length - 1].box.x1 + 8; x < 360; x += 10) words.push(word('.', x, y));
-      words.push(word(page, 400 - page.length * 5, y));
-    };
-    entry('1', 'Grundbegriffe', '2', 100, false);
-    entry('1.1', 'Topologische Räume', '2', 114, true);
-    entry('1.2', 'Metrische Räume', '6', 128, true);
-    entry('1.3', 'Stetigkeit', '11', 142, true);
-    const lines = lineTexts(words);
-    expect(lines[0]).toBe('1 Grundbegriffe 2');
-    expect(lines[1]).toMatch(/^1\.1 Topologische Räume \. (\. )+2$/);
-    expect(lines[3]).toMatch(/^1\.3 Stetigkeit \. (\. )+11$/);
-  });
-
   it('joins the words of one baseline, left to right, whatever order they were drawn in', () => {
     const words = [...lineWords('world again', 47, 100), ...lineWords('Hello', 20, 100)];
     expect(lineTexts(words)).toEqual(['Hello world again']);
@@ -209,21 +164,6 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     }
   });
 
-
-  it('reads side-by-side sub-captions one after the other, even where their first lines touch', () => {
-    // As in the GeoTopo book (page 43): caption (a) under the left picture ends its first line
-    // exactly where "(b)" begins; each caption wraps onto a second line of its own.
-    const words: Word[] = [];
-    const a = lineWords('(a) Die beiden Dreiecke schneiden sich im', 100, 300);
-    words.push(...a, ...lineWords('Mittelpunkt und in einer Seite.', 120, 312));
-    const bStart = a[a.length - 1].box.x1;
-    words.push(...lineWords('(b) Die beiden Dreiecke schneiden sich im', bStart, 300), ...lineWords('Mittelpunkt und außen.', bStart + 20, 312));
-    for (let n = 0; n < 3; n++) words.push(...lineWords(`body ${n} ${BODY}`, 100, 100 + n * 12));
-    const [page] = analyzeDocument([rawPage(words)]);
-    const texts = blocksOf(page).map((b) => b.text);
-    expect(texts).toContain('(a) Die beiden Dreiecke schneiden sich im Mittelpunkt und in einer Seite.');
-    expect(texts).toContain('(b) Die beiden Dreiecke schneiden sich im Mittelpunkt und außen.');
-  });
   it('types a large-font short block as title on page 1 and as a heading elsewhere', () => {
     const page = (number: number): RawPage =>
       rawPage(
@@ -268,6 +208,40 @@ describe('analyzeDocument: reading order and block types (SPEC.md Page.text: rea
     ]);
     const types = blocksOf(page);
     expect(types.find((b) => b.text === '12')?.type).toBe('paragraph');
+  });
+
+  it('keeps a short word set in another direction out of the paragraph it stands under', () => {
+    // "Nm" reading upwards, as tall as two letters and one font size wide, right under the line.
+    const turned: Word = { ...word('Nm', 50, 112), box: { x0: 50, y0: 112, x1: 60, y1: 122 }, turn: 90 };
+    const [page] = analyzeDocument([rawPage([...lineWords(`one ${BODY}`, 50, 100), turned])]);
+    expect(blocksOf(page).map((b) => b.text)).toEqual([`one ${BODY}`, 'Nm']);
+  });
+
+  it('parts a line set wholly in another face from the body text it stands over, though neither bold nor much larger', () => {
+    const heading = lineWords('Measuring Torque', 50, 86, { size: 12 }).map((w) => ({ ...w, fontName: 'Helvetica' }));
+    const body = [100, 112].flatMap((y) => lineWords(BODY, 50, y)).map((w) => ({ ...w, fontName: 'Times-Roman' }));
+    // An italic phrase running into a line of body text stays in its paragraph.
+    const italic = lineWords('as the torque tables say', 50, 124).map((w, i) => ({ ...w, fontName: i < 2 ? 'Times-Italic' : 'Times-Roman' }));
+    const [page] = analyzeDocument([rawPage([...heading, ...body, ...italic])]);
+    expect(blocksOf(page)).toEqual([
+      { type: 'heading', text: 'Measuring Torque', level: 1 },
+      { type: 'paragraph', text: `${BODY} ${BODY} as the torque tables say` },
+    ]);
+  });
+
+  it('takes a short line in a face of its own, a little larger than the body text, for a heading, however it is numbered', () => {
+    const face = (words: Word[], fontName: string) => words.map((w) => ({ ...w, fontName }));
+    const body = (y: number) => face(lineWords(BODY, 50, y, { size: 11.5 }), 'Batang-Light');
+    const words = [
+      ...face(lineWords('(1) The law on infectious diseases', 50, 80, { size: 12.5 }), 'Dotum-Medium'),
+      ...body(100),
+      ...body(114),
+      ...face(lineWords('• a bulleted line in that face', 50, 140, { size: 12.5 }), 'Dotum-Medium'),
+      ...body(160),
+      ...face(lineWords('(2) a numbered line in the body face', 50, 180, { size: 11.5 }), 'Batang-Light'),
+    ];
+    const [page] = analyzeDocument([rawPage(words)]);
+    expect(blocksOf(page).map((b) => b.type)).toEqual(['heading', 'paragraph', 'list_item', 'paragraph', 'list_item']);
   });
 
   it('list items start at a bullet or an enumerator', () => {

@@ -127,6 +127,17 @@ describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
     expect(pageMarkdown(p)).toBe('Totals\n\\- 5 items\n\\> 3 boxes\n\\+ 2 more\n\\* 1 left');
   });
 
+  it("escapes underscores and a backslash before punctuation, so a form's blanks and identifiers are no emphasis", () => {
+    const p = page([
+      { type: 'paragraph', lines: ['Other (Please specify) ______', 'FCNID(QIBM_DB_SECADM) and a\\_b'] },
+      { type: 'heading', lines: ['The _init_ hook'], level: 1 },
+      { type: 'list_item', lines: ['• ____ at the national level'] },
+    ]);
+    expect(pageMarkdown(p)).toBe(
+      'Other (Please specify) \\_\\_\\_\\_\\_\\_\nFCNID(QIBM\\_DB\\_SECADM) and a\\\\\\_b\n\n## The \\_init\\_ hook\n\n- \\_\\_\\_\\_ at the national level',
+    );
+  });
+
   it('text that is not markup is left alone', () => {
     const p = page([{ type: 'paragraph', lines: ['#hashtag', '-5 degrees', '2024.', '3.5 percent'] }]);
     expect(pageMarkdown(p)).toBe('#hashtag\n-5 degrees\n2024.\n3.5 percent');

@@ -1,9 +1,13 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   adjacencyF1,
   adjacencyRelations,
   bestTableMatch,
   cer,
+  headingMatch,
   kvRecall,
   layoutToReadingOrder,
   lcsLength,
@@ -22,6 +26,8 @@ import {
   dateKey,
   receiptFields,
 } from '../../bench/quality/metrics.js';
+import { pdfiumText } from '../../bench/quality/peers.js';
+import { textPdf } from '../helpers/pdfs.js';
 
 /** Textbook O(n·m) dynamic programme, to check the fast implementations against. */
 function naiveLevenshtein(a: string, b: string): number {
@@ -301,5 +307,28 @@ describe('receipt fields', () => {
     expect(got).toMatchObject({ right: 3, soft: 4, total: 4 });
     expect(got.per_field).toEqual({ company: true, date: true, address: false, total: true });
     expect(receiptFields(truth, {})).toMatchObject({ right: 0, soft: 0 });
+  });
+});
+
+describe('PDFium peer', () => {
+  it("reads each page's own text through PDFium, pages in order, optionally a range", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'folio-peer-'));
+    try {
+      const file = path.join(dir, 'two.pdf');
+      await writeFile(file, await textPdf([['First page line'], ['Second page line']]));
+      expect(normalizeText(await pdfiumText(file))).toBe('First page line Second page line');
+      expect(normalizeText(await pdfiumText(file, { first: 2, last: 2 }))).toBe('Second page line');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('headingMatch', () => {
+  it("counts the output's headings that are headings of the truth, text alike whatever the level and escapes", () => {
+    const truth = '# Title\n\n## Front\\_matter\n\ntext\n\n## Results\n\n### Results\n';
+    const output = '## Title\n\n### Front\\_matter\n\n###### Untightened nut\n\n## Results\n\n## Results\n\n## Results\n';
+    expect(headingMatch(output, truth)).toEqual({ output: 6, truth: 4, matched: 4 });
+    expect(headingMatch('plain text', truth)).toEqual({ output: 0, truth: 4, matched: 0 });
   });
 });

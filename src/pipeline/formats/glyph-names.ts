@@ -245,6 +245,3 @@ export function combiningAccent(char: string): string | undefined {
 
 /** A slash drawn over the next glyph (TeX's `\not`, glyph `negationslash`): `=` then reads `≠`. */
 export const NEGATION_SLASH = '\u0338';
-
-/** TeX draws `↦` as a bar (glyph `mapsto`) followed by an arrow; the bar alone reads as `↦`. */
-export const MAPSTO = '\u21A6';

@@ -169,6 +169,26 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
     }
   };
 
+  /** The bounds of an object's clip path on the page (its paths intersect), or null when it has none. */
+  const clipBounds = (object: number, m: Matrix): Box | null => {
+    const path = lib.FPDFPageObj_GetClipPath(object);
+    if (!path) return null;
+    let bounds: Box | null = null;
+    const paths = lib.FPDFClipPath_CountPaths(path);
+    for (let p = 0; p < paths; p++) {
+      const points: [number, number][] = [];
+      const count = lib.FPDFClipPath_CountPathSegments(path, p);
+      for (let i = 0; i < count; i++) {
+        const segment = lib.FPDFClipPath_GetPathSegment(path, p, i);
+        if (segment && native(lib).FPDFPathSegment_GetPoint(segment, scratch.ptr, scratch.ptr + 4)) points.push(toPage(m, scratch.f32(0), scratch.f32(1)));
+      }
+      if (points.length < 2) continue;
+      const box = boundsOf(points);
+      bounds = bounds ? (clip(bounds, box) ?? { x0: 0, y0: 0, x1: 0, y1: 0 }) : box;
+    }
+    return bounds;
+  };
+
   // An image is drawn into the unit square of its matrix.
   const imageBox = (m: Matrix): Box | null =>
     clip(boundsOf([toPage(m, 0, 0), toPage(m, 1, 0), toPage(m, 0, 1), toPage(m, 1, 1)]), pageBox);
@@ -182,7 +202,10 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
       if (type === OBJECT_PATH) {
         readPath(object, compose(objectMatrix(lib, object, scratch), m));
       } else if (type === OBJECT_IMAGE) {
-        const box = imageBox(compose(objectMatrix(lib, object, scratch), m));
+        const drawn = imageBox(compose(objectMatrix(lib, object, scratch), m));
+        // A picture cropped by its frame shows only what the clip leaves of it.
+        const frame = clipBounds(object, m);
+        const box = drawn && frame ? clip(drawn, frame) : drawn;
         if (box && boxArea(box) >= width * height * 0.001) out.images.push(box);
       } else if (type === OBJECT_FORM && depth < MAX_FORM_DEPTH) {
         walk(object, compose(objectMatrix(lib, object, scratch), m), depth + 1);

@@ -2,10 +2,10 @@
 // embedded pictures. It reads and renders; it does no layout analysis and no OCR.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
-import { boxArea, verticalOverlap, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
+import { boxArea, turnBox, verticalOverlap, type Box, type FormField, type PageGraphics, type RawPage, type Word } from '../page-model.js';
 import { symbolGlyph } from './dingbats.js';
 import { builtinGlyphNames, type CodeNames } from './font-program.js';
-import { combiningAccent, glyphNameText, MAPSTO, symbolPrivateUseText } from './glyph-names.js';
+import { combiningAccent, glyphNameText, symbolPrivateUseText } from './glyph-names.js';
 import { readGraphics } from './pdf-graphics.js';
 import { apply, heaps, native, PdfDocument, pageTransform, Scratch, type Transform } from './pdfium.js';
 
@@ -218,9 +218,6 @@ function isBreakingSpace(code: number): boolean {
   );
 }
 
-/** The combining long solidus overlay: the slash of a negated relation. */
-const NEGATION = '\u0338';
-
 /** PDFium reports a soft hyphen at a line end as U+0002. */
 const PDFIUM_SOFT_HYPHEN = 0x02;
 
@@ -248,6 +245,9 @@ function uprightRotation(lib: WrappedPdfiumModule, textPage: number, display: Tr
   if (best === 0 || total < 20 || votes[best] < total * 0.6) return 0;
   return ([0, 90, 180, 270] as const)[best];
 }
+
+/** The turn that makes text of each baseline direction read rightwards; unknown directions stay as they are. */
+const TURNS: Record<number, Word['turn']> = { [-1]: undefined, 0: undefined, 1: 90, 2: 180, 3: 270 };
 
 /** 0: reads rightwards, 1: upwards, 2: leftwards, 3: downwards on the displayed page; -1 unknown. */
 function baselineDirection(lib: WrappedPdfiumModule, textPage: number, index: number, t: Transform, scratch: Scratch): number {
@@ -296,18 +296,17 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
   let lastObject = -1;
   let font: FontInfo = { name: '', bold: false, italic: false, codeNames: null };
   let scale = 1;
+  /** The letter spacing of the text object being read, and of the one the last glyph came from. */
+  let tracking = 0;
+  let lastTracking = 0;
+  /** The quarter turns that make the text object being read run left to right; its glyphs are read in that turned frame. */
+  let turn: Word['turn'] = undefined;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   let glyphStart = -1;
-  /** The current word's glyphs: each one's box and where its text ends in the word. */
-  let glyphs: PlacedGlyph[] = [];
   /** The word holds combining marks, so it is composed (NFC) when done. */
   let combined = false;
   /** An accent drawn before the glyph it sits on, waiting for that glyph. */
   let pendingAccent: { char: string; mark: string; box: Box; size: number } | null = null;
-  /** The last glyph of the word pushed last, which an accent drawn after a space may still sit on. */
-  let lastWordEnd: Box | null = null;
-  /** The glyphs of the word pushed last, while its text is as they made it (no ligature or bracket rewritten, not composed). */
-  let lastWordGlyphs: PlacedGlyph[] = [];
   /** PDFium made up a space after the current word; the next glyph's position decides whether it is one. */
   let generatedSpace = false;
   const flush = () => {
@@ -315,23 +314,21 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     if (current && current.text.length > 0) {
       // An unreadable symbol alone marks an item; inside other text it is dropped.
       const alone = /^\u0000+$/.test(current.text);
-      const drawn = current.text;
-      current.text = alone ? '•' : joinDelimiterPieces(expandLigatures(current.text.replace(/\u0000/g, '')));
+      current.text = alone ? '•' : expandLigatures(current.text.replace(/\u0000/g, ''));
       if (combined) current.text = current.text.normalize('NFC');
-      if (current.text.length > 0) {
-        words.push(current);
-        lastWordEnd = last;
-        lastWordGlyphs = current.text === drawn ? glyphs : [];
-      }
+      if (current.turn) current.box = turnBox(current.box, 360 - current.turn);
+      if (current.text.length > 0) words.push(current);
     }
     current = null;
     last = null;
     glyphStart = -1;
-    glyphs = [];
     combined = false;
   };
   const addGlyph = (char: string, box: Box, size: number, index: number) => {
-    if (current && last && startsNewWord(current, last, lastSize, box, size, { fontChanged: font.name !== lastFont, afterGeneratedSpace: generatedSpace })) flush();
+    // Two glyphs of one tracked-out run (or of two runs tracked alike) stand apart by its letter spacing.
+    const spacing = Math.min(tracking, lastTracking);
+    if (current && current.turn !== turn) flush();
+    if (current && last && startsNewWord(last, lastSize, box, size, { fontChanged: font.name !== lastFont, afterGeneratedSpace: generatedSpace, tracking: spacing })) flush();
     generatedSpace = false;
     if (!current) {
       current = {
@@ -344,6 +341,8 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         confidence: 100,
         hyphenated: false,
       };
+      if (tracking > 0) current.letterSpacing = round2(tracking);
+      if (turn) current.turn = turn;
       glyphStart = 0;
     } else {
       const w = current as Word;
@@ -358,10 +357,10 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
       }
       growBox(w.box, box);
     }
-    glyphs.push({ box, end: (current as Word).text.length });
     last = box;
     lastSize = size;
     lastFont = font.name;
+    lastTracking = tracking;
   };
   /** A pending accent that found no glyph under it stays the spacing character it is. */
   const settleAccent = (index: number) => {
@@ -406,13 +405,17 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
     // FS_RECTF: left, top, right, bottom in user space.
     const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
     const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
-    const box: Box = { x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) };
     const object = native(lib).FPDFText_GetTextObject(textPage, i);
     if (object !== lastObject) {
       font = fontOf(lib, object, nameBuffer, fonts);
       scale = textScale(lib, textPage, i, scratch);
+      turn = TURNS[baselineDirection(lib, textPage, i, t, scratch)];
+      tracking = letterSpacing(lib, textPage, i, object, t, turn, scratch);
       lastObject = object;
     }
+    // Text set in another direction (a vertical axis label, a sideways table header) is read in
+    // the frame where it runs left to right, so its glyphs make words and its words lines.
+    const box = turnBox({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }, turn ?? 0);
     // Many producers set a 1-point font and scale it with the text matrix; the size that means
     // something for layout is the one on the page.
     const size = native(lib).FPDFText_GetFontSize(textPage, i) * scale;
@@ -430,41 +433,7 @@ function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scr
         combined = true;
         continue;
       }
-      // An accent drawn after more than the glyph it sits on goes back to that glyph: in its word
-      // (Deck(X̃/X), where TeX draws the tilde after "/X") or in the word before, drawn after the
-      // next word began (X̃ in "z ∈ X̃, γz"). TeX draws the slash of a negated relation (≠, ∉)
-      // before the relation it crosses: that one waits for its glyph, never going back.
-      const backwards = mark !== NEGATION;
-      if (backwards && current && !RTL.test((current as Word).text)) {
-        const under = glyphUnder(glyphs, box);
-        if (under >= 0) {
-          const w = current as unknown as Word;
-          w.text = insertAt(w.text, glyphs[under].end, mark);
-          for (let g = under; g < glyphs.length; g++) glyphs[g].end += mark.length;
-          combined = true;
-          continue;
-        }
-      }
-      const previous = words[words.length - 1];
-      if (backwards && previous && !RTL.test(previous.text)) {
-        const under = glyphUnder(lastWordGlyphs, box);
-        if (under >= 0) {
-          previous.text = insertAt(previous.text, lastWordGlyphs[under].end, mark).normalize('NFC');
-          lastWordGlyphs = [];
-          continue;
-        }
-      }
-      if (!current && lastWordEnd && previous && overlapsAcross(lastWordEnd, box)) {
-        previous.text = (previous.text + mark).normalize('NFC');
-        continue;
-      }
       pendingAccent = { char, mark, box, size };
-      continue;
-    }
-    // TeX's ↦ is a bar and an arrow: the bar already reads as the whole sign.
-    if (char === '\u2192' && current && last && (current as Word).text.endsWith(MAPSTO) && box.x0 - last.x1 < size * 0.3) {
-      growBox((current as Word).box, box);
-      last = box;
       continue;
     }
     const accent = pendingAccent as { char: string; mark: string; box: Box; size: number } | null;
@@ -527,21 +496,6 @@ function glyphText(code: number, font: FontInfo): string | undefined {
 /** Marks that fonts draw as glyphs of their own, as characters when they stand alone. */
 const SPACING_FORM: Record<string, string> = { '\u0303': '\u02DC', '\u0302': '\u02C6', '\u0338': '/', '\u20D7': '\u2192' };
 
-/** A glyph of a word being read: its box, and where its text ends in the word's text. */
-interface PlacedGlyph {
-  box: Box;
-  end: number;
-}
-
-/** The last of a word's glyphs that an accent sits on, or -1. */
-function glyphUnder(glyphs: PlacedGlyph[], accent: Box): number {
-  return glyphs.findLastIndex((g) => overlapsAcross(g.box, accent));
-}
-
-function insertAt(text: string, at: number, mark: string): string {
-  return text.slice(0, at) + mark + text.slice(at);
-}
-
 /** Two glyphs stacked on each other: most of the narrower one's width is over the other, and they touch or nearly. */
 function overlapsAcross(a: Box, b: Box): boolean {
   const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
@@ -571,20 +525,67 @@ function textScale(lib: WrappedPdfiumModule, textPage: number, index: number, sc
   return scale > 0.01 && Number.isFinite(scale) ? scale : 1;
 }
 
+/** A gap between letters under this (in points) is no letter spacing worth taking off a word gap. */
+const UNTRACKED_GAP = 0.1;
+
+/**
+ * The letter spacing of a text object: the narrowest gap between two of its glyphs that follow
+ * each other on one line, where it has at least two such gaps, none overlaps, and it is narrower
+ * than the run's widest glyph (PDFium's base space, which it takes off before it makes up spaces).
+ * A run set with character spacing (the Tc operator; tracked-out capitals, "D o u b l e") has
+ * every letter that far apart, its words further; ordinary text has kerned or touching letters
+ * and spacing 0; items set further apart than they are wide (a table row's marks, "X  X  X") are
+ * no letters of one word.
+ */
+function letterSpacing(lib: WrappedPdfiumModule, textPage: number, start: number, object: number, t: Transform, turn: Word['turn'], scratch: Scratch): number {
+  const api = native(lib);
+  const count = api.FPDFText_CountChars(textPage);
+  let previous: Box | null = null;
+  let narrowest = Infinity;
+  let gaps = 0;
+  let widest = 0;
+  for (let i = start; i < count && api.FPDFText_GetTextObject(textPage, i) === object; i++) {
+    if (isBreakingSpace(api.FPDFText_GetUnicode(textPage, i)) || api.FPDFText_IsGenerated(textPage, i) === 1) {
+      previous = null;
+      continue;
+    }
+    if (!api.FPDFText_GetLooseCharBox(textPage, i, scratch.ptr)) continue;
+    const [xa, ya] = apply(t, scratch.f32(0), scratch.f32(1));
+    const [xb, yb] = apply(t, scratch.f32(2), scratch.f32(3));
+    const box = turnBox({ x0: Math.min(xa, xb), y0: Math.min(ya, yb), x1: Math.max(xa, xb), y1: Math.max(ya, yb) }, turn ?? 0);
+    widest = Math.max(widest, box.x1 - box.x0);
+    if (previous && verticalOverlap(previous, box) >= 0.5) {
+      // Either direction, so right-to-left runs are measured too.
+      const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+      // Letters that touch or overlap: the run is not tracked out (and most runs end here).
+      if (gap < UNTRACKED_GAP) return 0;
+      narrowest = Math.min(narrowest, gap);
+      gaps++;
+    }
+    previous = box;
+  }
+  return gaps >= 2 && narrowest < widest ? narrowest : 0;
+}
+
 /**
  * A glyph starts a new word when it leaves the previous one's line or stands apart from it. A
  * smaller glyph touching the previous one (a superscript or subscript: R², x₁) stays in the word
- * although it sits higher or lower, and so does a script set back under or over the script before
- * it (F_j^{-1}). Within one font, glyphs are set with the font's own kerning and tracking, so only
- * a quarter of the font size apart is a word space; where the font changes (a formula moving
- * between its italic, roman and symbol fonts, a box glyph before a word), a thin space already is
- * (", sin", "☐ There"), and so it is after a space PDFium made up (see GENERATED_SPACE_MIN).
+ * although it sits higher or lower. Within one font, glyphs are set with the font's own kerning,
+ * so only a quarter of the font size apart beyond the run's letter spacing is a word space; where
+ * the font changes (a formula moving between its italic, roman and symbol fonts, a box glyph
+ * before a word), a thin space already is (", sin", "☐ There"), and so it is after a space PDFium
+ * made up (see GENERATED_SPACE_MIN).
  */
-function startsNewWord(word: Word, previous: Box, previousSize: number, box: Box, size: number, context: { fontChanged: boolean; afterGeneratedSpace: boolean }): boolean {
-  if (stacksUnder(word, previous, previousSize, box, size)) return false;
-  if (context.afterGeneratedSpace && spacedApart(previous, box, size)) return true;
-  // Either direction, so right-to-left runs stay whole.
-  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
+function startsNewWord(
+  previous: Box,
+  previousSize: number,
+  box: Box,
+  size: number,
+  context: { fontChanged: boolean; afterGeneratedSpace: boolean; tracking: number },
+): boolean {
+  // Either direction, so right-to-left runs stay whole; the run's letter spacing is no space.
+  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1) - context.tracking;
+  if (context.afterGeneratedSpace && gap >= Math.max(size, 1) * GENERATED_SPACE_MIN) return true;
   const overlap = Math.min(previous.y1, box.y1) - Math.max(previous.y0, box.y0);
   const minHeight = Math.min(previous.y1 - previous.y0, box.y1 - box.y0);
   const scripted = Math.min(size, previousSize) < Math.max(size, previousSize) * 0.85;
@@ -594,54 +595,16 @@ function startsNewWord(word: Word, previous: Box, previousSize: number, box: Box
 }
 
 /**
- * A script glyph set back under or over the script before it, within its word: the subscript of
- * F_j^{-1}, drawn after the superscript at the same place, belongs to the word ("F−1j"), where any
- * other glyph that steps back along its line starts one.
- */
-function stacksUnder(word: Word, previous: Box, previousSize: number, box: Box, size: number): boolean {
-  const scripts = size < word.fontSize * 0.85 && previousSize < word.fontSize * 0.85;
-  const backOverScript = box.x0 < previous.x1 && box.x1 > previous.x0 - size && box.x0 > word.box.x0;
-  const apart = Math.max(box.y0 - previous.y1, previous.y0 - box.y1);
-  return scripts && backOverScript && apart < size * 0.5;
-}
-
-/**
  * Smallest gap, in font sizes, that a space PDFium made up needs to end a word: just under TeX's
  * thin space (1/6 em), which sets words apart in formulas ("d(x, y)"), and above the kerns and
  * italic corrections PDFium takes for spaces ("V (f)", "Y .").
  */
 const GENERATED_SPACE_MIN = 0.15;
 
-/** Whether the glyph stands apart from the previous one by a space's width (either direction, for right-to-left runs). */
-function spacedApart(previous: Box, box: Box, size: number): boolean {
-  const gap = Math.max(box.x0 - previous.x1, previous.x0 - box.x1);
-  return gap >= Math.max(size, 1) * GENERATED_SPACE_MIN;
-}
-
 const LIGATURES = /[\uFB00-\uFB06]/g;
 
 function expandLigatures(text: string): string {
   return text.replace(LIGATURES, (ligature) => ligature.normalize('NFKC'));
-}
-
-/**
- * A tall bracket drawn as pieces stacked one above the other (TeX's big parentheses around a
- * column vector: ⎛ ⎜ ⎝; a tall bar or norm: ∣ ∣ ∣, ∥ ∥) reads as the one bracket it draws.
- */
-const DELIMITER_PIECES: [RegExp, string][] = [
-  [/[⎛⎜⎝]+/g, '('],
-  [/[⎞⎟⎠]+/g, ')'],
-  [/[⎡⎢⎣]+/g, '['],
-  [/[⎤⎥⎦]+/g, ']'],
-  [/⎧[⎪⎨]*⎩|⎧[⎪]*⎨/g, '{'],
-  [/⎫[⎪⎬]*⎭|⎫[⎪]*⎬/g, '}'],
-  [/∥{2,}/g, '\u2016'],
-  [/∣{2,}/g, '|'],
-];
-
-function joinDelimiterPieces(text: string): string {
-  if (!/[⎛-⎭∣∥]/.test(text)) return text;
-  return DELIMITER_PIECES.reduce((out, [pieces, bracket]) => out.replace(pieces, bracket), text);
 }
 
 function round2(value: number): number {

@@ -37,23 +37,32 @@ function blockMarkdown(block: Block, page: Page): string {
     case 'table':
       return tableMarkdown(page.tables[block.table!]);
     case 'title':
-      return `# ${oneLine(blockText(block, page))}`;
+      return `# ${oneLine(escapeInline(blockText(block, page)))}`;
     case 'heading':
-      return `${'#'.repeat(Math.min(6, (block.level ?? 1) + 1))} ${oneLine(blockText(block, page))}`;
+      return `${'#'.repeat(Math.min(6, (block.level ?? 1) + 1))} ${oneLine(escapeInline(blockText(block, page)))}`;
     case 'list_item': {
       const text = oneLine(blockText(block, page));
       // Nested items are indented under their parent's text.
       const indent = '    '.repeat(block.depth ?? 0);
       const enumerated = ENUMERATOR.exec(text);
-      if (enumerated) return `${indent}${enumerated[1]}. ${text.slice(enumerated[0].length)}`;
-      return `${indent}- ${text.replace(BULLET, '')}`;
+      if (enumerated) return `${indent}${enumerated[1]}. ${escapeInline(text.slice(enumerated[0].length))}`;
+      return `${indent}- ${escapeInline(text.replace(BULLET, ''))}`;
     }
     default:
-      return blockText(block, page)
+      return escapeInline(blockText(block, page))
         .split('\n')
         .map(escapeLineStart)
         .join('\n');
   }
+}
+
+/**
+ * Keeps the page's own characters from reading as markup: underscores (a form's blank
+ * "Name ______", an identifier "QIBM_DB_SECADM") would open emphasis, and a backslash before
+ * punctuation would escape it. Asterisks are left as they are, as Docling leaves them.
+ */
+function escapeInline(text: string): string {
+  return text.replace(/\\(?=[!-\/:-@[-`{-~])/g, '\\\\').replace(/_/g, '\\_');
 }
 
 function oneLine(text: string): string {
