@@ -149,9 +149,12 @@ function measuredDpi(words: OcrWord[]): number | null {
 function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
   const lineHeight = new Map<string, number>();
   const lineNumber = new Map<string, number>();
+  const paragraphNumber = new Map<string, number>();
+  const number = (keys: Map<string, number>, key: string) => keys.get(key) ?? keys.set(key, keys.size).get(key)!;
   for (const w of words) {
     lineHeight.set(w.line, Math.max(lineHeight.get(w.line) ?? 0, w.y1 - w.y0));
-    if (!lineNumber.has(w.line)) lineNumber.set(w.line, lineNumber.size);
+    number(lineNumber, w.line);
+    number(paragraphNumber, w.paragraph);
   }
   return words.map((w, i) => {
     const endsLine = words[i + 1]?.line !== w.line;
@@ -166,6 +169,7 @@ function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
       confidence: Math.round(w.confidence),
       hyphenated,
       ocrLine: lineNumber.get(w.line),
+      ocrParagraph: paragraphNumber.get(w.paragraph),
     };
   });
 }

@@ -25,6 +25,8 @@ export interface Word {
   hyphenated: boolean;
   /** For OCR words: the text line the engine put the word in (its page segmentation). */
   ocrLine?: number;
+  /** For OCR words: the paragraph the engine put the word in. */
+  ocrParagraph?: number;
 }
 
 export interface Line {

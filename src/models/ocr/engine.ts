@@ -20,7 +20,12 @@ export interface OcrWord {
   y1: number;
   /** 0-100 as the engine reports it. */
   confidence: number;
-  /** Words with the same key are on one text line. */
+  /**
+   * The engine's page segmentation, as keys: words with the same `line` are on one text line,
+   * with the same `paragraph` in one paragraph (of one block: a column, a caption, a heading);
+   * the engine returns them in its reading order.
+   */
+  paragraph: string;
   line: string;
 }
 
@@ -52,6 +57,7 @@ export function parseTsv(tsv: string): OcrWord[] {
       x1: left + Number(cells[8]),
       y1: top + Number(cells[9]),
       confidence: Math.max(0, Math.min(100, confidence)),
+      paragraph: `${cells[1]}.${cells[2]}.${cells[3]}`,
       line: `${cells[1]}.${cells[2]}.${cells[3]}.${cells[4]}`,
     });
   }
