@@ -155,6 +155,8 @@ export interface RawPage {
   /** Fillable form fields on the page. */
   formFields: FormField[];
   textSource: 'text_layer' | 'ocr' | 'native';
+  /** An OCR page whose first reading found almost no text: the way of reading that found it. */
+  ocrRecovered?: string;
 }
 
 /** One cell of a table; a merged cell spans several grid positions and is listed once. */

@@ -29,13 +29,36 @@ export interface OcrWord {
   line: string;
 }
 
+/**
+ * How the engine segments and binarizes a page. `auto` is Tesseract's full page analysis (its
+ * page segmentation mode 3: columns, blocks, pictures); `block` reads the page as one uniform
+ * block of text (mode 6), which its analysis cannot mistake for a picture. `otsu` is Tesseract's
+ * global threshold (its default); `sauvola` a local one, which keeps faint print on uneven paper.
+ */
+export interface ReadingMode {
+  segmentation: 'auto' | 'block';
+  binarization: 'otsu' | 'sauvola';
+}
+
+export const DEFAULT_MODE: ReadingMode = { segmentation: 'auto', binarization: 'otsu' };
+
+export interface RecognizeOptions {
+  mode?: ReadingMode;
+  signal?: AbortSignal;
+}
+
+/** Tesseract's parameters for a reading mode. */
+export function modeParameters(mode: ReadingMode): { psm: string; thresholding: string } {
+  return { psm: { auto: '3', block: '6' }[mode.segmentation], thresholding: { otsu: '0', sauvola: '2' }[mode.binarization] };
+}
+
 export interface OcrEngine {
   /** What read the page, for logs and the README (e.g. "tesseract 5.3.0 (system)"). */
   readonly name: string;
   /** Pages it reads at once; more wait. */
   readonly concurrency: number;
   /** `dpi` is the picture's resolution (300 when unknown); Tesseract scales some tests by it. */
-  recognize(image: GrayImage, dpi: number, signal?: AbortSignal): Promise<OcrWord[]>;
+  recognize(image: GrayImage, dpi: number, options?: RecognizeOptions): Promise<OcrWord[]>;
   close(): Promise<void>;
 }
 
