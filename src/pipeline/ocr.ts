@@ -8,7 +8,8 @@
 // A page the engine reads with doubt is read a second way, and the reading that reads more
 // characters surely is kept: Tesseract's global (Otsu) threshold loses faint print on uneven
 // paper (a receipt in a shadow, thermal print fading across the slip), where a local (Sauvola)
-// threshold keeps it.
+// threshold keeps it. A page that still reads as almost nothing though it holds lines of ink is
+// tried further ways (one block of text, each quarter turn) before it is given up as blank.
 import sharp, { type Sharp } from 'sharp';
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../models/ocr/engine.js';
 import type { Segment, Word } from './page-model.js';
@@ -49,6 +50,8 @@ const SURE = 80;
 const DOUBTFUL_SHARE = 0.03;
 /** Fewer words than this read surely from a page with lines of ink is almost nothing. */
 const ALMOST_NOTHING = 3;
+/** At most this many readings of one page: a page of noise is given up, not read every way. */
+const MAX_READINGS = 8;
 /** Skews smaller than this (degrees) are left alone: straightening would blur more than it helps. */
 const MIN_SKEW = 0.3;
 /**
@@ -79,9 +82,10 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Words taller than wide mean the lines still run up and down: a quarter turn was missed (the
   // shape of the ink misleads on narrow pages such as receipts, whose columns of figures look
   // like vertical bands).
-  if (uprightShare(best.words) < 0.5) {
+  const upright = uprightShare(best.words);
+  if (upright !== null && upright < 0.5) {
     const other = await turned(best.rotation === 0 ? 90 : 0, best.mode);
-    if (uprightShare(other.words) > uprightShare(best.words)) best = other;
+    if ((uprightShare(other.words) ?? 0) > upright) best = other;
   }
   if (best.quality < DOUBTFUL) {
     const flipped = await turned(((best.rotation + 180) % 360) as Reading['rotation'], best.mode);
@@ -89,6 +93,22 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   }
   // Which way is up is settled at the picture's own size; only the final reading is redone larger.
   best = await readSmallPrint(engine, best, assumed, readings, signal);
+  if (sureWords(best.words) < ALMOST_NOTHING && hasInk(image)) {
+    // One block of text (Tesseract's layout analysis can take a whole page for a picture), with
+    // either threshold, then the quarter turns not tried yet; the first that reads some words
+    // surely ends the search. Readings of noise, garbage read with doubt, are not kept.
+    const ways: { rotation: Reading['rotation']; mode: ReadingMode }[] = [
+      { rotation: best.rotation, mode: { segmentation: 'block', binarization: 'otsu' } },
+      { rotation: best.rotation, mode: { segmentation: 'block', binarization: 'sauvola' } },
+      ...([90, 180, 270] as const).flatMap((quarter) => (['otsu', 'sauvola'] as const).map((binarization) => ({ rotation: ((best.rotation + quarter) % 360) as Reading['rotation'], mode: { segmentation: 'auto' as const, binarization } }))),
+    ];
+    for (const way of ways) {
+      if (sureWords(best.words) >= ALMOST_NOTHING || readings.length >= MAX_READINGS) break;
+      if (readings.includes(describe({ ...way, enlarged: 1 }))) continue;
+      const reading = way.rotation === best.rotation ? noted(readings, await readAgain(engine, best, way.mode, assumed, signal)) : await turned(way.rotation, way.mode);
+      if (sureWords(reading.words) >= ALMOST_NOTHING && reading.sure > best.sure) best = reading;
+    }
+  }
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
   // Table borders: at least a centimetre long, at most half a millimetre thick.
   const segments = rulingSegments(best.image, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)));
@@ -179,10 +199,13 @@ async function transform(image: GrayImage, operation: (picture: Sharp) => Sharp)
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
-/** Share of the words of three or more characters that are wider than tall (1 when none). */
-function uprightShare(words: OcrWord[]): number {
+/**
+ * Share of the words of three or more characters that are wider than tall; null when there are
+ * none, which says nothing either way: a reading that finds nothing must not look upright.
+ */
+function uprightShare(words: OcrWord[]): number | null {
   const long = words.filter((w) => w.text.length >= 3);
-  if (long.length === 0) return 1;
+  if (long.length === 0) return null;
   return long.filter((w) => w.x1 - w.x0 > w.y1 - w.y0).length / long.length;
 }
 

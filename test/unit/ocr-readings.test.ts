@@ -1,11 +1,12 @@
 // How a scanned page is read when the first reading is in doubt (issue 23 scopes 2 and 3): a page
 // read with doubt is read again with a local threshold and the reading with more characters read
-// surely is kept; a clean page is read once.
+// surely is kept; a page with ink that still reads as almost nothing is tried further ways; a
+// clean page is read once.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GrayImage, OcrEngine, OcrWord } from '../../src/models/ocr/engine.js';
+import type { GrayImage, OcrEngine, OcrWord, RecognizeOptions } from '../../src/models/ocr/engine.js';
 import { createOcrEngine } from '../../src/models/ocr/index.js';
 import { readScan, sureCharacters } from '../../src/pipeline/ocr.js';
 import { hasInk } from '../../src/pipeline/scans.js';
@@ -61,5 +62,46 @@ describe('reading a page again', () => {
     const random = seeded(7);
     const grain = { width: 400, height: 300, data: new Uint8Array(400 * 300).map(() => 225 + Math.round(random() * 20)) };
     expect(hasInk(grain)).toBe(false);
+  });
+});
+
+/**
+ * An engine whose page layout analysis finds nothing on this picture (as Tesseract's can take a
+ * page for a picture) while reading it as one block finds the text; its words lie across the page
+ * only when the picture is upright (wider than tall).
+ */
+class LayoutBlindEngine implements OcrEngine {
+  readonly name = 'layout-blind test engine';
+  readonly concurrency = 1;
+  readonly calls: string[] = [];
+  async recognize(image: GrayImage, _dpi: number, { mode }: RecognizeOptions = {}): Promise<OcrWord[]> {
+    this.calls.push(`${image.width > image.height ? 'upright' : 'sideways'} ${mode?.segmentation}`);
+    if (mode?.segmentation !== 'block' || image.width < image.height) return [];
+    return RECEIPT.flatMap((line, row) => line.split(' ').map((text, i) => ocrWord(text, 40 + i * 160, 40 + row * 60, 20 * text.length, 40)));
+  }
+  async close(): Promise<void> {}
+}
+
+describe('a page that reads as almost nothing', () => {
+  it('is read as one block of text before it is given up', async () => {
+    const blind = new LayoutBlindEngine();
+    const reading = await readScan(blind, await textPicture(RECEIPT, { size: 12, heightPt: 240 }), 300, 1);
+    expect(reading.words.map((w) => w.text).join(' ')).toBe(RECEIPT.join(' '));
+    expect(reading.kept).toBe('upright, one block, global threshold');
+    expect(reading.recovered).toBe(true);
+  });
+
+  it('is not taken for sideways because a turned reading finds nothing', async () => {
+    // Words taller than wide in the upright reading: the turned reading is tried, finds nothing,
+    // and must not win for want of words that could be taller than wide.
+    const tall: OcrEngine = {
+      name: 'tall words',
+      concurrency: 1,
+      recognize: async (image) => (image.width > image.height ? ['TAX', 'QTY', 'SUM', 'NET'].map((text, i) => ocrWord(text, 40 + i * 60, 40, 30, 40)) : []),
+      close: async () => undefined,
+    };
+    const reading = await readScan(tall, await textPicture(['TAX QTY SUM NET'], { size: 12 }), 300, 1);
+    expect(reading.rotation).toBe(0);
+    expect(reading.words.map((w) => w.text)).toEqual(['TAX', 'QTY', 'SUM', 'NET']);
   });
 });
