@@ -13,9 +13,9 @@
 // metrics in bench/quality/metrics.ts. Then runs the peers: PDFium's own page text
 // (FPDFText_GetText, through the binding Folio links) on text_pdf and layout_markdown, scored with
 // the same metric and scope as Folio, so that a case below plain PDFium shows; and the tools that
-// are installed (pdftotext on text_pdf and layout_markdown, tesseract on ocr_scans). It prints a
-// per-case table, a per-category table and one `quality:` summary line, and writes the same
-// figures to bench/results/quality-<time>.json.
+// are installed (pdftotext on text_pdf and layout_markdown, tesseract on ocr_scans with Folio's
+// languages and model files). It prints a per-case table, a per-category table and one
+// `quality:` summary line, and writes the same figures to bench/results/quality-<time>.json.
 //
 // What is scored, per category (the metric of each case is named in its row):
 //   text_pdf, office     similarity = 1 − Levenshtein / longer length on normalised text
@@ -38,7 +38,7 @@
 // A document whose type had no reader (in results of earlier builds) failed with processing_failed;
 // it scores 0 (CER 1) and is marked "not read (reader missing)".
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -66,8 +66,10 @@ import {
   valuesInText,
   type Grid,
 } from './quality/metrics.js';
-import { findTools, pdfiumText, pdftotext, tesseract, type Tool } from './quality/peers.js';
+import { findTools, pdfiumText, pdftotext, tesseract, type TesseractModels, type Tool } from './quality/peers.js';
 import { RECEIPT_SCHEMA } from './quality/receipts.js';
+import { loadConfig } from '../src/config.js';
+import { unpackModels } from '../src/models/ocr/index.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -475,6 +477,18 @@ async function scoreCase(c: IndexCase, run: FolioRun): Promise<CaseResult> {
 
 async function runPeers(cases: IndexCase[], results: CaseResult[], tools: Awaited<ReturnType<typeof findTools>>) {
   const peerJobs = cases.map((c, i) => ({ c, r: results[i]! }));
+  // Tesseract reads with Folio's languages and model files, unpacked as Folio unpacks them.
+  const languages = loadConfig().ocr.languages;
+  const modelDir = await mkdtemp(path.join(os.tmpdir(), 'folio-quality-models-'));
+  if (tools.tesseract.version && cases.some((c) => c.category === 'ocr_scans')) await unpackModels(languages, modelDir);
+  try {
+    await runPeerTools(peerJobs, tools, { dir: modelDir, languages });
+  } finally {
+    await rm(modelDir, { recursive: true, force: true });
+  }
+}
+
+async function runPeerTools(peerJobs: { c: IndexCase; r: CaseResult }[], tools: Awaited<ReturnType<typeof findTools>>, models: TesseractModels) {
   for (const { c, r } of peerJobs) {
     if (c.category === 'text_pdf' || c.category === 'layout_markdown') {
       // PDFium's own text: the floor Folio's reading of a born-digital PDF must reach on every case.
@@ -496,7 +510,7 @@ async function runPeers(cases: IndexCase[], results: CaseResult[], tools: Awaite
         if (r.reference_scores) r.details.pdftotext_levenshtein_ratio = round3(levenshteinRatio(output, truth.text));
       } else if (c.category === 'ocr_scans' && tools.tesseract.version) {
         const truth = await truthText(c);
-        const output = await tesseract(caseFile(c, c.document), tools.pdftoppm.version !== null);
+        const output = await tesseract(caseFile(c, c.document), tools.pdftoppm.version !== null, models);
         r.peer = { tool: 'tesseract', score: cer(output, truth.text) };
       }
     } catch (error) {
@@ -612,6 +626,9 @@ function summaryLine(categories: CategoryResult[], cases: CaseResult[]): string 
   if (receipts.length) {
     const complete = receipts.filter((c) => c.details.values_in_text === c.details.truth_fields).length;
     parts.push(`receipts with all values in OCR text ${complete}/${cases.filter((c) => c.category === 'forms_kv' && c.id.startsWith('sroie-')).length}`);
+    const found = receipts.reduce((sum, c) => sum + (c.details.values_in_text as number), 0);
+    const total = receipts.reduce((sum, c) => sum + (c.details.truth_fields as number), 0);
+    parts.push(`receipt values in OCR text ${found}/${total} (${Math.round((found / total) * 100)}%)`);
     const fields = receipts.flatMap((c) => Object.values((c.details.fields as Record<string, boolean> | undefined) ?? {}));
     if (fields.length) parts.push(`receipt fields extracted right ${fields.filter(Boolean).length}/${fields.length}`);
   }

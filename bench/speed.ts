@@ -8,7 +8,8 @@
 //      reads `status: completed`, on the 117-page GeoTopo book of the shared corpus and on a
 //      generated 1,000-page PDF (median of RUNS each), with the worker's peak RSS;
 //   2. OCR pages per second on A4 scans at 300 dpi: the three pages of the corpus' multicolumn.pdf
-//      rendered to pictures and put back into a PDF without text layer;
+//      rendered to pictures and put back into a PDF without text layer, and how many of those
+//      pages the worker read more than one way (its log says so for each);
 //   3. Office documents per second: the corpus' DOCX, XLSX and PPTX files, OFFICE_BATCH at once;
 //   4. requests per second and p99 latency of `GET /api/v1/documents/{id}` (autocannon, as in
 //      bench/api.ts);
@@ -212,6 +213,26 @@ async function measureDocument(
   return figures;
 }
 
+/**
+ * Pages the worker read by OCR more than one way (another threshold, enlarged, turned), from its
+ * log lines, and how many readings beyond the first they took.
+ */
+function rereadPages(logs: string): { pages: number; readings: number } {
+  let pages = 0;
+  let readings = 0;
+  for (const line of logs.split('\n')) {
+    if (!line.includes('page read by OCR more than one way')) continue;
+    try {
+      const entry = JSON.parse(line) as { readings?: unknown[] };
+      pages++;
+      readings += (entry.readings?.length ?? 1) - 1;
+    } catch {
+      // A line cut where the log was read.
+    }
+  }
+  return { pages, readings };
+}
+
 // ---------------------------------------------------------------------------------------------
 // GET /api/v1/documents/{id}
 
@@ -357,7 +378,10 @@ async function main(): Promise<void> {
   log(`extraction (built-in, all fields and a question) on geotopo: ${extractionMsPerPage === null ? 'failed' : `${extractionMsPerPage.toFixed(2)} ms per page`}`);
   const long = await measureDocument(client, rss, `generated ${LONG_PAGES} p`, longFile, longBytes, RUNS);
   const workerLifetimePeakKb = await rss.kernelPeak();
+  const ocrLogStart = worker.logs.length;
   const ocr = await measureDocument(client, rss, 'A4 scans OCR', scans.file, scans.bytes, RUNS);
+  const ocrRereads = rereadPages(worker.logs.slice(ocrLogStart));
+  log(`OCR: ${ocrRereads.pages} of ${(ocr.pages ?? 0) * ocr.completed_runs} pages read more than one way${ocrRereads.pages ? ` (${ocrRereads.readings} readings beyond the first)` : ''}`);
 
   // Office documents.
   const officeFiles: { name: string; bytes: Uint8Array }[] = [];
@@ -460,7 +484,7 @@ async function main(): Promise<void> {
   const summary = [
     summaryPdf(geotopo, `geotopo ${geotopo.pages ?? 117} p`, false, peers.geotopo),
     summaryPdf(long, `${LONG_PAGES} p`, true, peers.long),
-    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s)`,
+    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s, ${ocrRereads.pages}/${ocrPages * ocr.completed_runs} pages read again)`,
     `Office ${rate(office.per_s)} docs/s`,
     extractionMsPerPage === null ? 'extraction n/a' : `built-in extraction ${extractionMsPerPage.toFixed(1)} ms/page`,
     `GET ${get.requests_per_s.average.toFixed(0)} req/s p99 ${get.latency_ms.p99} ms`,
@@ -496,7 +520,7 @@ async function main(): Promise<void> {
       warm_up: warm,
       worker_rss_idle_kb: workerIdleKb,
       worker_rss_lifetime_peak_kb: workerLifetimePeakKb,
-      documents: { geotopo, long, ocr: { ...ocr, result: ocrNa ?? 'measured' }, office },
+      documents: { geotopo, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, office },
       builtin_extraction_ms_per_page: extractionMsPerPage,
       get,
     },

@@ -1,6 +1,7 @@
 // Peer tools measured beside Folio: PDFium's own page text, through the binding Folio reads PDFs
 // with (always there), and, when installed on this machine, poppler's `pdftotext` (text_pdf and
-// layout_markdown cases) and the `tesseract` CLI (ocr_scans cases). A missing tool is reported
+// layout_markdown cases) and the `tesseract` CLI (ocr_scans cases, with Folio's languages and model
+// files, so the two differ only in what Folio does around the engine). A missing tool is reported
 // and its column skipped.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -50,23 +51,27 @@ export async function pdftotext(file: string, pages?: { first: number; last: num
   return stdout;
 }
 
-/** `tesseract FILE stdout` with its defaults (language eng, page segmentation 3). A PDF is first
- * rendered at 300 dpi with `pdftoppm`, each page read in turn. */
-export async function tesseract(file: string, canRenderPdf: boolean): Promise<string> {
-  if (!file.toLowerCase().endsWith('.pdf')) {
-    const { stdout } = await run('tesseract', [file, 'stdout'], { maxBuffer: MAX_BUFFER });
-    return stdout;
-  }
+/** Where Tesseract finds the models of `languages`, and which: Folio's own (see ocrModels). */
+export interface TesseractModels {
+  dir: string;
+  languages: string[];
+}
+
+/**
+ * `tesseract FILE stdout -l <languages>` with its defaults otherwise (page segmentation 3), reading
+ * the same model files as Folio. A PDF is first rendered at 300 dpi with `pdftoppm`, each page
+ * read in turn.
+ */
+export async function tesseract(file: string, canRenderPdf: boolean, models: TesseractModels): Promise<string> {
+  const read = async (image: string) => (await run('tesseract', [image, 'stdout', '--tessdata-dir', models.dir, '-l', models.languages.join('+')], { maxBuffer: MAX_BUFFER })).stdout;
+  if (!file.toLowerCase().endsWith('.pdf')) return read(file);
   if (!canRenderPdf) throw new Error('pdftoppm is not installed, so a PDF cannot be rendered for tesseract');
   const dir = await mkdtemp(path.join(tmpdir(), 'folio-quality-'));
   try {
     await run('pdftoppm', ['-r', '300', '-png', file, path.join(dir, 'page')], { maxBuffer: MAX_BUFFER });
     const images = (await readdir(dir)).filter((f) => f.endsWith('.png')).sort();
     const texts: string[] = [];
-    for (const image of images) {
-      const { stdout } = await run('tesseract', [path.join(dir, image), 'stdout'], { maxBuffer: MAX_BUFFER });
-      texts.push(stdout);
-    }
+    for (const image of images) texts.push(await read(path.join(dir, image)));
     return texts.join('\n');
   } finally {
     await rm(dir, { recursive: true, force: true });

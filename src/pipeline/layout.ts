@@ -21,6 +21,7 @@ import { printedKeyValues } from './printed-key-values.js';
 import { drawsInSequence, joinInterleaved, linesInDrawingOrder } from './drawing-order.js';
 import { buildLines, centerY, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
+import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
 
@@ -350,8 +351,10 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   const inDrawings = layout ? drawn.words : new Set<number>();
   const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale);
   const notText = new Set([...inDrawings, ...found.words.flat()]);
-  const lines = buildLines(words, notText);
-  const groups = groupBlocks(lines, words);
+  // OCR pages keep the engine's page segmentation (ocr-layout.ts).
+  const ocr = raw.textSource === 'ocr';
+  const lines = ocr ? engineLines(words, notText) : buildLines(words, notText);
+  const groups = ocr ? engineBlocks(lines, words) : groupBlocks(lines, words);
   let blocks: Block[] = groups.map((lineIndexes) => ({
     type: 'paragraph' as BlockType,
     lines: lineIndexes,
@@ -393,7 +396,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
     if (!background[i]) add('figure', i, { box: figure.box, lineCount: 0, streamRank: inSequence && labels[i].length ? labels[i][0] : null });
   });
   tables.forEach((table, i) => add('table', i, { box: table.box, lineCount: table.rowCount, streamRank: Math.min(...found.words[i]) }));
-  const ordered = readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);
+  const ordered = ocr ? engineOrder(items) : readingOrder(items, stats.bodyFontSize, rightToLeft, raw.height);
   const shownFigures = layout ? figures.filter((f, i) => !background[i] && boxArea(f.box) >= pageArea * MIN_FIGURE_SHARE).map((f) => f.box) : [];
 
   const { formFields, graphics: _graphics, ...rest } = raw;

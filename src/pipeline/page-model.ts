@@ -32,6 +32,8 @@ export interface Word {
    * direction than the page's text (a vertical axis label reading upwards: 90); absent when upright.
    */
   turn?: 90 | 180 | 270;
+  /** For OCR words: the paragraph the engine put the word in. */
+  ocrParagraph?: number;
 }
 
 export interface Line {
@@ -160,6 +162,8 @@ export interface RawPage {
   /** Fillable form fields on the page. */
   formFields: FormField[];
   textSource: 'text_layer' | 'ocr' | 'native';
+  /** An OCR page whose first reading found almost no text: the way of reading that found it. */
+  ocrRecovered?: string;
 }
 
 /** One cell of a table; a merged cell spans several grid positions and is listed once. */

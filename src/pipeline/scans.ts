@@ -88,6 +88,28 @@ export function textLineHeight(image: GrayImage): number | null {
   return runs[Math.floor(runs.length / 2)];
 }
 
+/**
+ * Whether a picture holds any ink: pixels an eighth of the grey scale darker than its paper (its
+ * 90th percentile grey) on at least 1 in 2,000 of its pixels, about one short line of print on a
+ * page at 300 dpi. Unlike a threshold over the whole picture, this sees print in the shadowed part
+ * of a photograph as ink, and finds none in an empty page's even grain.
+ */
+export function hasInk(image: GrayImage): boolean {
+  const histogram = new Uint32Array(256);
+  for (const v of image.data) histogram[v]++;
+  let paper = 255;
+  for (let v = 255, above = 0; v >= 0; v--) {
+    above += histogram[v];
+    if (above >= image.data.length * 0.1) {
+      paper = v;
+      break;
+    }
+  }
+  let dark = 0;
+  for (let v = 0; v < paper - 32; v++) dark += histogram[v];
+  return dark >= image.data.length / 2000;
+}
+
 /** Ink pixel coordinates (x, y pairs) of a picture: the pixels below the threshold. */
 function inkPoints(image: GrayImage, threshold: number): Int32Array {
   let count = 0;

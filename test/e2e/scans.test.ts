@@ -1,6 +1,7 @@
 // Scans and photos through the HTTP API (issue 6; SPEC.md input types and picture rule 4): every
-// image type read by OCR, pages turned upright, scanned PDF pages, rulings found in a scan, the
-// pictures kept for PNG and JPEG only, and pictures that cannot or must not be read.
+// image type read by OCR, pages turned upright, a page read again with a local threshold (issue
+// 23), scanned PDF pages, rulings found in a scan, the pictures kept for PNG and JPEG only, and
+// pictures that cannot or must not be read.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,20 @@ describe('pictures of text', () => {
     expect(words((await read('a.png', upsideDown)).pages[0].text)).toBe('Turned around by the scanner and still read the right way up');
     const skewed = await toSharp(picture).rotate(3, { background: '#ffffff' }).png().toBuffer();
     expect(words((await read('b.png', skewed)).pages[0].text)).toBe('Turned around by the scanner and still read the right way up');
+  });
+});
+
+describe('pages read with doubt', () => {
+  it('a receipt photographed half in shadow is read with a local threshold, and result.warnings says so', async () => {
+    const lines = ['TOTAL AMOUNT 35.80', 'CASH 50.00', 'CHANGE 14.20', 'THANK YOU PLEASE COME AGAIN'];
+    const paper = await textPicture(lines, { size: 12, heightPt: 240 });
+    // The left half at 40% of the light: Tesseract's global threshold takes all of it for ink.
+    const shadowed = { ...paper, data: paper.data.map((v, i) => (i % paper.width < paper.width / 2 ? Math.round(v * 0.4) : v)) };
+    const { doc, pages } = await read('receipt.png', await toSharp(shadowed).png().toBuffer(), { extraction: { fields: ['amounts'] } });
+    expect(words(pages[0].text)).toBe(lines.join(' '));
+    expect(pages[0].word_count).toBe(12);
+    const warning = doc.result.warnings.find((w: string) => w.startsWith('OCR found almost no text on page 1'));
+    expect(warning).toContain('local threshold');
   });
 });
 

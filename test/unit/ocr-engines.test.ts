@@ -43,6 +43,20 @@ describe('OCR engines', () => {
     expect(await readWith('system')).toEqual(await readWith('wasm'));
   }, 60_000);
 
+  it.each([['wasm'], ...(systemTesseract ? [['system']] : [])] as ['wasm' | 'system'][])('the %s engine reads with a local threshold when asked, and with its global one again after', async (kind) => {
+    // Paper half in shadow: Tesseract's global threshold takes the shadow for ink.
+    const paper = await textPicture(['TOTAL AMOUNT 35.80', 'CASH 50.00', 'CHANGE 14.20'], { size: 12, heightPt: 160 });
+    const shadowed = { ...paper, data: paper.data.map((v, i) => (i % paper.width < paper.width / 2 ? Math.round(v * 0.4) : v)) };
+    const ocr = await engine(kind);
+    try {
+      const text = async (binarization: 'otsu' | 'sauvola') => (await ocr.recognize(shadowed, 300, { mode: { segmentation: 'auto', binarization } })).map((w) => w.text).join(' ');
+      expect(await text('sauvola')).toBe('TOTAL AMOUNT 35.80 CASH 50.00 CHANGE 14.20');
+      expect(await text('otsu')).toBe('');
+    } finally {
+      await ocr.close();
+    }
+  }, 60_000);
+
   it('refuses FOLIO_OCR_ENGINE=system with a clear message when tesseract is missing', async () => {
     const modelDir = await mkdtemp(path.join(tmpdir(), 'folio-ocr-'));
     dirs.push(modelDir);

@@ -10,7 +10,7 @@ import { textPicture } from '../helpers/images.js';
 import { lineWords } from '../helpers/words.js';
 
 describe('parseTsv', () => {
-  it('keeps words (level 5) with their boxes, confidences and line, and skips empty ones', () => {
+  it('keeps words (level 5) with their boxes, confidences, paragraph and line, and skips empty ones', () => {
     const tsv = [
       'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
       '4\t1\t1\t1\t1\t0\t10\t20\t300\t30\t-1\t',
@@ -20,9 +20,9 @@ describe('parseTsv', () => {
       '5\t1\t2\t1\t1\t1\t10\t80\t60\t30\t88\tTotal',
     ].join('\n');
     expect(parseTsv(tsv)).toEqual([
-      { text: 'Invoice', x0: 10, y0: 20, x1: 90, y1: 50, confidence: 96.5, line: '1.1.1.1' },
-      { text: '4471', x0: 100, y0: 21, x1: 140, y1: 50, confidence: 91, line: '1.1.1.1' },
-      { text: 'Total', x0: 10, y0: 80, x1: 70, y1: 110, confidence: 88, line: '1.2.1.1' },
+      { text: 'Invoice', x0: 10, y0: 20, x1: 90, y1: 50, confidence: 96.5, paragraph: '1.1.1', line: '1.1.1.1' },
+      { text: '4471', x0: 100, y0: 21, x1: 140, y1: 50, confidence: 91, paragraph: '1.1.1', line: '1.1.1.1' },
+      { text: 'Total', x0: 10, y0: 80, x1: 70, y1: 110, confidence: 88, paragraph: '1.2.1', line: '1.2.1.1' },
     ]);
   });
 

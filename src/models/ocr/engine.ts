@@ -20,8 +20,36 @@ export interface OcrWord {
   y1: number;
   /** 0-100 as the engine reports it. */
   confidence: number;
-  /** Words with the same key are on one text line. */
+  /**
+   * The engine's page segmentation, as keys: words with the same `line` are on one text line,
+   * with the same `paragraph` in one paragraph (of one block: a column, a caption, a heading);
+   * the engine returns them in its reading order.
+   */
+  paragraph: string;
   line: string;
+}
+
+/**
+ * How the engine segments and binarizes a page. `auto` is Tesseract's full page analysis (its
+ * page segmentation mode 3: columns, blocks, pictures); `block` reads the page as one uniform
+ * block of text (mode 6), which its analysis cannot mistake for a picture. `otsu` is Tesseract's
+ * global threshold (its default); `sauvola` a local one, which keeps faint print on uneven paper.
+ */
+export interface ReadingMode {
+  segmentation: 'auto' | 'block';
+  binarization: 'otsu' | 'sauvola';
+}
+
+export const DEFAULT_MODE: ReadingMode = { segmentation: 'auto', binarization: 'otsu' };
+
+export interface RecognizeOptions {
+  mode?: ReadingMode;
+  signal?: AbortSignal;
+}
+
+/** Tesseract's parameters for a reading mode. */
+export function modeParameters(mode: ReadingMode): { psm: string; thresholding: string } {
+  return { psm: { auto: '3', block: '6' }[mode.segmentation], thresholding: { otsu: '0', sauvola: '2' }[mode.binarization] };
 }
 
 export interface OcrEngine {
@@ -30,7 +58,7 @@ export interface OcrEngine {
   /** Pages it reads at once; more wait. */
   readonly concurrency: number;
   /** `dpi` is the picture's resolution (300 when unknown); Tesseract scales some tests by it. */
-  recognize(image: GrayImage, dpi: number, signal?: AbortSignal): Promise<OcrWord[]>;
+  recognize(image: GrayImage, dpi: number, options?: RecognizeOptions): Promise<OcrWord[]>;
   close(): Promise<void>;
 }
 
@@ -52,6 +80,7 @@ export function parseTsv(tsv: string): OcrWord[] {
       x1: left + Number(cells[8]),
       y1: top + Number(cells[9]),
       confidence: Math.max(0, Math.min(100, confidence)),
+      paragraph: `${cells[1]}.${cells[2]}.${cells[3]}`,
       line: `${cells[1]}.${cells[2]}.${cells[3]}.${cells[4]}`,
     });
   }

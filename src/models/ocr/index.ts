@@ -35,7 +35,7 @@ export async function createOcrEngine(settings: OcrSettings): Promise<OcrEngine>
 }
 
 /** Unpacks each language's model once; several processes may do it at the same time safely. */
-async function unpackModels(languages: string[], dir: string): Promise<void> {
+export async function unpackModels(languages: string[], dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const language of languages) {
     const target = path.join(dir, `${language}.traineddata`);

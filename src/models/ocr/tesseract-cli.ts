@@ -5,7 +5,7 @@
 // Debian's own models are the smaller "fast" ones, which misread noisy photos more often.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Gate, parseTsv, toPgm, type GrayImage, type OcrEngine, type OcrWord } from './engine.js';
+import { DEFAULT_MODE, Gate, modeParameters, parseTsv, toPgm, type GrayImage, type OcrEngine, type OcrWord, type RecognizeOptions } from './engine.js';
 
 const exec = promisify(execFile);
 
@@ -34,11 +34,14 @@ export class TesseractCli implements OcrEngine {
     this.gate = new Gate(concurrency);
   }
 
-  recognize(image: GrayImage, dpi: number, signal?: AbortSignal): Promise<OcrWord[]> {
+  recognize(image: GrayImage, dpi: number, { mode = DEFAULT_MODE, signal }: RecognizeOptions = {}): Promise<OcrWord[]> {
+    const { psm, thresholding } = modeParameters(mode);
     return this.gate.run(
       () =>
         new Promise<OcrWord[]>((resolve, reject) => {
-          const child = spawn(this.command, ['stdin', 'stdout', '--tessdata-dir', this.tessdata, '-l', this.languages.join('+'), '--oem', '1', '--psm', '3', '--dpi', String(Math.round(dpi)), '-c', 'tessedit_create_tsv=1', '-c', 'tessedit_create_txt=0'], {
+          const args = ['stdin', 'stdout', '--tessdata-dir', this.tessdata, '-l', this.languages.join('+'), '--oem', '1', '--psm', psm, '--dpi', String(Math.round(dpi))];
+          args.push('-c', `thresholding_method=${thresholding}`, '-c', 'tessedit_create_tsv=1', '-c', 'tessedit_create_txt=0');
+          const child = spawn(this.command, args, {
             env: { ...process.env, OMP_THREAD_LIMIT: '1' },
             stdio: ['pipe', 'pipe', 'pipe'],
             signal,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import { parseTsv, toPgm, type GrayImage, type OcrEngine, type OcrWord } from './engine.js';
+import { DEFAULT_MODE, modeParameters, parseTsv, toPgm, type GrayImage, type OcrEngine, type OcrWord, type RecognizeOptions } from './engine.js';
 
 const MODEL_VARIANT = '4.0.0_best_int';
 
@@ -74,12 +74,13 @@ export class TesseractWasm implements OcrEngine {
     else this.idle.push(worker);
   }
 
-  async recognize(image: GrayImage, dpi: number, signal?: AbortSignal): Promise<OcrWord[]> {
+  async recognize(image: GrayImage, dpi: number, { mode = DEFAULT_MODE, signal }: RecognizeOptions = {}): Promise<OcrWord[]> {
     const worker = await this.acquire();
     let healthy = true;
     try {
       signal?.throwIfAborted();
-      await worker.setParameters({ user_defined_dpi: String(Math.round(dpi)) });
+      const { psm, thresholding } = modeParameters(mode);
+      await worker.setParameters({ user_defined_dpi: String(Math.round(dpi)), tessedit_pageseg_mode: psm as PSM, thresholding_method: thresholding });
       const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
       const result = await Promise.race([worker.recognize(toPgm(image), {}, { text: false, tsv: true } as never), aborted]);
       return parseTsv((result.data as unknown as { tsv: string }).tsv ?? '');

@@ -69,7 +69,12 @@ async function ocrPages(ctx: RunContext, raw: RawPage[]): Promise<void> {
         if (ctx.signal.aborted) throw error;
         throw new DocumentFailure('analysis_failed', `Page ${page.number} could not be read by OCR.`, { cause: error });
       }
+      // Readings beyond the first are logged, so how often a page needs them can be counted.
+      if (reading.readings.length > 1) {
+        ctx.log.info({ document_id: ctx.doc.id, page: page.number, readings: reading.readings, kept: reading.kept }, 'page read by OCR more than one way');
+      }
       Object.assign(page, {
+        ...(reading.recovered ? { ocrRecovered: reading.kept } : {}),
         words: reading.words,
         width: reading.width,
         height: reading.height,

@@ -177,6 +177,9 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
       `${picturesLeftOut} picture${picturesLeftOut === 1 ? ' was' : 's were'} not shown to the model: one request carries at most 20 pictures and 10 MB, and the largest were kept.`,
     );
   }
+  for (const page of ctx.pages ?? []) {
+    if (page.ocrRecovered) warnings.push(`OCR found almost no text on page ${page.number} at first; the text is from a second reading (${page.ocrRecovered}).`);
+  }
   if (instructions && provider.name === 'builtin') {
     warnings.push('The built-in model does not follow free-text instructions; they were not applied.');
   }
