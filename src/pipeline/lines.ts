@@ -3,6 +3,9 @@
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words.
 import { LIST_MARKER } from './markers.js';
+
+/** A section or line number standing alone: "3", "12", "4.1", "2.3.1". */
+const LINE_NUMBER = /^\d{1,3}(\.\d{1,2}){0,3}$/;
 import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from './page-model.js';
 
 function horizontalGap(a: Box, b: Box): number {
@@ -108,6 +111,9 @@ function uprightLines(words: Word[], skip?: Set<number>): Line[] {
       // A bullet or number stands apart from its item's text, in a column of its own, yet
       // belongs to the line.
       if (gap > 0 && gap <= lineSize * 4 && left.length === 1 && LIST_MARKER.test(words[left[0]].text)) return true;
+      // So does a number alone before words: a section number before its title ("4.1  Axiome"), a
+      // transcript's or a contract's line number in the margin before its line.
+      if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text)) return true;
       const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
       if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
       if (spaced <= lineSize * 0.5) return true;
