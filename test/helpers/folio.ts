@@ -270,7 +270,12 @@ export class Client {
   async waitFor(id: string, timeoutMs = 45_000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { status, json } = await this.get(`/api/v1/documents/${id}`);
+      const { status, json, headers } = await this.get(`/api/v1/documents/${id}`);
+      // Polling counts toward the key's rate limit; a client waits as it is told to.
+      if (status === 429 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, Number(headers.get('retry-after') ?? 1) * 1000));
+        continue;
+      }
       if (status !== 200) throw new Error(`GET document answered ${status}: ${JSON.stringify(json)}`);
       if (json.status === 'completed' || json.status === 'failed') return json;
       if (Date.now() > deadline) throw new Error(`document ${id} still ${json.status}/${json.stage} after ${timeoutMs} ms`);

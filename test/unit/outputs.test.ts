@@ -138,6 +138,11 @@ describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
     );
   });
 
+  it('leaves an equation between dollars as LaTeX, and escapes prices between dollars as text', () => {
+    const p = page([{ type: 'paragraph', lines: ['The mean is $\\hat{x}$ and $$\\sum_{i=1}^{n}\\frac{x}{n}$$, at $5 and $6_a.'] }]);
+    expect(pageMarkdown(p)).toBe('The mean is $\\hat{x}$ and $$\\sum_{i=1}^{n}\\frac{x}{n}$$, at $5 and $6\\_a.');
+  });
+
   it('text that is not markup is left alone', () => {
     const p = page([{ type: 'paragraph', lines: ['#hashtag', '-5 degrees', '2024.', '3.5 percent'] }]);
     expect(pageMarkdown(p)).toBe('#hashtag\n-5 degrees\n2024.\n3.5 percent');

@@ -62,6 +62,22 @@ function blockMarkdown(block: Block, page: Page): string {
  * punctuation would escape it. Asterisks are left as they are, as Docling leaves them.
  */
 function escapeInline(text: string): string {
+  let out = '';
+  let from = 0;
+  // An equation read from an Office file is LaTeX between dollars: its underscores and
+  // backslashes are its own. A span between dollars is taken for one only when it holds LaTeX's
+  // marks, so prices ("$5 and $10") are escaped as text.
+  for (const math of text.matchAll(MATH_SPAN)) {
+    if (!/[\\^_{}]/.test(math[1] ?? math[2])) continue;
+    out += escapeText(text.slice(from, math.index)) + math[0];
+    from = math.index! + math[0].length;
+  }
+  return out + escapeText(text.slice(from));
+}
+
+const MATH_SPAN = /\$\$([\s\S]+?)\$\$|\$([^$\n]+?)\$/g;
+
+function escapeText(text: string): string {
   return text.replace(/\\(?=[!-\/:-@[-`{-~])/g, '\\\\').replace(/_/g, '\\_');
 }
 
