@@ -19,7 +19,7 @@ import { cleanFilename } from '../domain/filenames.js';
 import { newId } from '../domain/ids.js';
 import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
-import { assertEntitled, resolveOptions } from '../domain/options.js';
+import { assertEntitled, resolveOptions, schemaShapeProblems } from '../domain/options.js';
 import { holdCredit, insertDocument } from '../store/documents.js';
 import { detectFile } from '../pipeline/detect.js';
 import { filenameFromUrl } from '../pipeline/fetch-url.js';
@@ -43,6 +43,14 @@ interface ReceivedFile {
 }
 
 export type BatchEntry = Accepted | { error: { type: string; message: string } & Record<string, unknown> };
+
+/** What is wrong with a client's schema (an extraction's or a question's): its outline, then whether it compiles. */
+export function clientSchemaIssues(schema: Record<string, unknown>): string[] {
+  const shape = schemaShapeProblems(schema);
+  if (shape.length) return shape;
+  const compiled = schemaProblem(schema);
+  return compiled ? [compiled] : [];
+}
 
 /** Options checked against the schema, the rules and the plan; throws 422 or 403. */
 export function checkOptions(raw: unknown, principal: Principal, prefix = 'options'): ResolvedOptions {

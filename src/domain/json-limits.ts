@@ -54,7 +54,8 @@ export function holdsNul(value: unknown): boolean {
     if (typeof item === 'string') {
       if (item.includes('\u0000')) return true;
     } else if (Array.isArray(item)) {
-      stack.push(...item);
+      // One by one: spreading a long array into push's arguments overflows the stack itself.
+      for (const child of item) stack.push(child);
     } else if (typeof item === 'object' && item !== null) {
       for (const [key, child] of Object.entries(item)) {
         if (key.includes('\u0000')) return true;

@@ -90,24 +90,27 @@ function resolveRetention(
   return requested;
 }
 
+/**
+ * What is wrong with the outline of a client's schema (an extraction's or a question's): past the
+ * JSON limits, not an object schema, or `properties` that is no object. Whether it compiles as
+ * JSON Schema is checked after, by the API.
+ */
+export function schemaShapeProblems(schema: Record<string, unknown>): string[] {
+  const tooBig = schemaLimitProblems(schema);
+  if (tooBig.length) return tooBig;
+  if (schema.type !== 'object') return ['must be a JSON Schema with "type": "object"'];
+  const properties = schema.properties;
+  if (properties !== undefined && (typeof properties !== 'object' || properties === null || Array.isArray(properties))) return ['"properties" must be an object'];
+  return [];
+}
+
 function checkExtractionSchema(schema: Record<string, unknown>, fields: readonly string[], details: ErrorDetails): void {
   const path = 'options.extraction.schema';
-  const tooBig = schemaLimitProblems(schema);
-  if (tooBig.length) {
-    for (const problem of tooBig) addDetail(details, path, problem);
-    return;
-  }
-  if (schema.type !== 'object') {
-    addDetail(details, path, 'must be a JSON Schema with "type": "object"');
-    return;
-  }
+  const shape = schemaShapeProblems(schema);
+  for (const problem of shape) addDetail(details, path, problem);
   const properties = schema.properties;
-  if (properties === undefined) return;
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
-    addDetail(details, path, '"properties" must be an object');
-    return;
-  }
-  for (const name of Object.keys(properties)) {
+  if (shape.length || properties === undefined) return;
+  for (const name of Object.keys(properties as object)) {
     if (fields.includes(name)) {
       addDetail(details, path, `property "${name}" has the same name as a requested built-in field`);
     }

@@ -495,8 +495,8 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"
   // under a photo) is its label, whatever its font.
   if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
-  // A heading is told by its font against the body text: larger, or set in a face of its own and
-  // no smaller, however it is numbered ("(1) …", "2. Methods").
+  // A heading is told by its font against the body text: clearly larger, or set in a face of its
+  // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
     if (raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4) {
       return 'title';

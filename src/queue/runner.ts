@@ -20,8 +20,11 @@ import * as clock from '../domain/clock.js';
 
 /**
  * Errors of the JavaScript engine itself (a stack overflow, an undefined property read, a bad
- * array length): faults in Folio's code that the same document meets on every attempt, unlike an
- * outage. A TypeError with a `cause` is a failed fetch (undici), which may pass.
+ * array length): most likely faults in Folio's code that the same document meets on every
+ * attempt. Not surely: a failed allocation under memory pressure is a RangeError too, and a
+ * driver may throw a TypeError in an outage, so one such error is retried like any other and only
+ * a second, on a later attempt, fails the document. A TypeError with a `cause` is a failed fetch
+ * (undici), which may pass.
  */
 function isFaultInCode(error: unknown): boolean {
   if (error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) return true;
@@ -182,8 +185,9 @@ export class WorkerRunner {
       log.info({ document_id: doc.id, outcome, attempt: doc.attempts, ms: clock.now() - started }, 'document processed');
     } catch (error) {
       if (signal.aborted) return;
-      if (isFaultInCode(error)) {
-        // Another attempt would meet the same fault: the document fails now, not after a crash loop.
+      if (isFaultInCode(error) && doc.attempts >= 2) {
+        // Met again on a later attempt: the next ones would meet it too, so the document fails now
+        // rather than after a crash loop of maxAttempts runs.
         log.error({ err: error, document_id: doc.id }, 'document run met a fault in the code; given up');
         await giveUp({ store, lease, doc }, 'The document could not be processed because of an internal error. Quote the document id when you report it.').catch(() => undefined);
         return;

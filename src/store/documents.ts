@@ -171,13 +171,18 @@ export async function holdCredit(tx: Tx, workspaceId: string, amount: number): P
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function releaseHeld(tx: Tx, workspaceId: string, amount: number): Promise<void> {
-  if (amount === 0) return;
-  await tx
+/**
+ * Releases `amount` of the workspace's holds and returns its balance and holds after. On
+ * PostgreSQL the update locks the workspace row until commit, so whoever reads the balance here
+ * may spend it without another transaction spending it too.
+ */
+export async function releaseHeld(tx: Tx, workspaceId: string, amount: number): Promise<{ balance_micro: number; held_micro: number }> {
+  return tx
     .updateTable('workspaces')
     .set((eb) => ({ held_micro: eb('held_micro', '-', amount) }))
     .where('id', '=', workspaceId)
-    .execute();
+    .returning(['balance_micro', 'held_micro'])
+    .executeTakeFirstOrThrow();
 }
 
 /** Moves `amount` from the balance to charges (the usage records written beside it). */

@@ -6,7 +6,7 @@
 import { newId } from '../domain/ids.js';
 import { payableCharges, type Charge } from '../domain/billing.js';
 import type { Tx } from './database.js';
-import { debitBalance, insertUsage, type DocumentRow } from './documents.js';
+import { debitBalance, insertUsage, releaseHeld, type DocumentRow } from './documents.js';
 import * as clock from '../domain/clock.js';
 
 /**
@@ -14,15 +14,10 @@ import * as clock from '../domain/clock.js';
  * document, whose usage records then carry the query's id.
  */
 export async function settleDocument(tx: Tx, doc: Pick<DocumentRow, 'id' | 'workspace_id' | 'mode' | 'hold_micro'>, charges: Charge[], queryId: string | null = null): Promise<number> {
-  // The hold is released by the statement that reads the balance: on PostgreSQL that update locks
-  // the workspace row until commit, so a settlement running at the same time cannot spend the
-  // same credit (SQLite's write transactions are serial already).
-  const workspace = await tx
-    .updateTable('workspaces')
-    .set((eb) => ({ held_micro: eb('held_micro', '-', doc.hold_micro) }))
-    .where('id', '=', doc.workspace_id)
-    .returning(['balance_micro', 'held_micro'])
-    .executeTakeFirstOrThrow();
+  // The balance is read by the statement that releases the hold, which locks the workspace row on
+  // PostgreSQL: a settlement running at the same time cannot spend the same credit (SQLite's write
+  // transactions are serial already).
+  const workspace = await releaseHeld(tx, doc.workspace_id, doc.hold_micro);
   const payable = workspace.balance_micro - workspace.held_micro;
   const now = clock.now();
   const rows = payableCharges(charges, payable).map((charge) => ({

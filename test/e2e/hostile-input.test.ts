@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_PROPERTIES } from '../../src/domain/json-limits.js';
 import { Client, Installation, type Server } from '../helpers/folio.js';
 import { internalLeak } from '../helpers/leaks.js';
+import { seeded } from '../helpers/random.js';
 import { textPdf } from '../helpers/pdfs.js';
 
 const ERROR_TYPES = [
@@ -221,21 +222,9 @@ function knownMalformed(): Buffer[] {
   ];
 }
 
-/** A seeded pseudo-random source (mulberry32), so that a failing run can be replayed. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Valid requests broken at random: bytes flipped, cut, repeated or replaced by hostile ones. */
 function brokenAtRandom(count: number, seed: number): Buffer[] {
-  const random = randomSource(seed);
+  const random = seeded(seed);
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const hostile = ['\x00', '\r\n', '\r', '\n', ':', ' ', '%', '%00', '%ff', '{', '"', '\\', '\u00ff', '../', '\x7f', '9'.repeat(30), '{"a":'.repeat(200)];
   const templates = [

@@ -135,7 +135,7 @@ describe('a small document', () => {
 });
 
 describe('a document that meets a fault in the code', () => {
-  it('fails on its first attempt instead of going round the queue until given up', async () => {
+  it('fails on its second attempt instead of going round the queue until given up', async () => {
     const ws = await install.workspace();
     const client = new Client(api.url, ws.test);
     const id = (await client.upload([['file', 'a.pdf', await textPdf([['fault']])]])).json.id;
@@ -149,6 +149,7 @@ describe('a document that meets a fault in the code', () => {
     expect(failed.error.message).toMatch(/internal error/);
     await worker.logLine([id, 'given up']);
     expect(worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('given up'))).toHaveLength(1);
-    expect(worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('"run crashed"'))).toEqual([]);
+    // One attempt went back to the queue (the fault might have been passing), the second gave up.
+    expect(worker.logs.split('\n').filter((line) => line.includes(id) && line.includes('"run crashed"'))).toHaveLength(1);
   });
 });

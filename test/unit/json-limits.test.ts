@@ -1,7 +1,7 @@
 // The JSON limits of issue 22: depth read from text without parsing it (brackets inside strings
 // do not count), and a schema's depth, properties and size.
 import { describe, expect, it } from 'vitest';
-import { jsonTextDepth, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_PROPERTIES, schemaLimitProblems } from '../../src/domain/json-limits.js';
+import { holdsNul, jsonTextDepth, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_PROPERTIES, schemaLimitProblems } from '../../src/domain/json-limits.js';
 
 describe('JSON depth from text', () => {
   it('counts arrays and objects, not brackets inside strings or escaped quotes', () => {
@@ -15,6 +15,15 @@ describe('JSON depth from text', () => {
 
   it('stops counting past the limit it is asked about', () => {
     expect(jsonTextDepth('['.repeat(100_000), 10)).toBe(11);
+  });
+});
+
+describe('NUL characters in a value', () => {
+  it('are found in keys and strings at any depth, in arrays of any length', () => {
+    expect(holdsNul({ a: [1, { b: 'x\u0000' }] })).toBe(true);
+    expect(holdsNul({ ['k\u0000']: 1 })).toBe(true);
+    expect(holdsNul({ a: ['no', 'nul', 1, null] })).toBe(false);
+    expect(holdsNul({ a: Array.from({ length: 300_000 }, (_, i) => i) })).toBe(false);
   });
 });
 

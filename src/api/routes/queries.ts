@@ -5,10 +5,8 @@ import { Type, type Static } from 'typebox';
 import { modelUsed } from '../../domain/billing.js';
 import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
-import { schemaLimitProblems } from '../../domain/json-limits.js';
 import { TOKENS_PER_PAGE_GUESS } from '../../domain/model.js';
 import { planAllows } from '../../domain/plans.js';
-import { schemaProblem } from '../../pipeline/extraction/result.js';
 import { estimateQueryMicro } from '../../pipeline/query.js';
 import { findDocument, holdCredit } from '../../store/documents.js';
 import { findQuery, insertQuery, listQueries, type QueryRow } from '../../store/queries.js';
@@ -18,7 +16,7 @@ import { scopeOf } from '../auth.js';
 import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
 import { queryToWire } from '../serialize.js';
-import { assertSomeCredit } from '../submit.js';
+import { assertSomeCredit, clientSchemaIssues } from '../submit.js';
 import { completedDocument } from './ready.js';
 
 export const CreateQuery = Type.Object(
@@ -56,11 +54,8 @@ export const queryRoutes =
           throw new FolioError('not_entitled', 'Your plan does not include the "queries" option.', { feature: 'queries' });
         }
         if (body.schema !== undefined) {
-          const schema = body.schema as Record<string, unknown>;
-          const tooBig = schemaLimitProblems(schema);
-          if (tooBig.length) throw invalidRequest({ schema: tooBig });
-          const problem = schema.type !== 'object' ? 'the schema must have type "object"' : schemaProblem(schema);
-          if (problem) throw invalidRequest({ schema: [problem] });
+          const issues = clientSchemaIssues(body.schema as Record<string, unknown>);
+          if (issues.length) throw invalidRequest({ schema: issues });
         }
         const doc = await completedDocument(deps.store.db, id, principal);
         assertSomeCredit(principal, deps);

@@ -11,7 +11,7 @@ import { child, children, descendants, OfficePackage, OfficeReadError, textOf, t
 import { commentItems, type ReviewComment } from './comments.js';
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
-import { equations, INLINE_MATH, mathMarkup } from './omml.js';
+import { displayLoneEquations, equations, mathMarkup } from './omml.js';
 
 interface Style {
   id: string;
@@ -166,8 +166,7 @@ function readParagraph(p: XmlNode, ctx: Context): void {
   if (ctx.breaks === 'explicit' && breakBefore && breakBefore.attrs['w:val'] !== '0' && breakBefore.attrs['w:val'] !== 'false') newPage(ctx);
   const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
   collectRuns(p.children, parts, ctx);
-  // An equation alone in its paragraph is a displayed one.
-  if (parts.equations > 0 && !parts.text.replace(INLINE_MATH, '').trim()) parts.text = parts.text.replace(INLINE_MATH, (inline) => `$${inline}$`);
+  if (parts.equations > 0) parts.text = displayLoneEquations(parts.text);
   const styleId = child(pPr, 'w:pStyle')?.attrs['w:val'] ?? null;
   const style = styleId ? ctx.styles.get(styleId) : undefined;
   const styleName = style?.name.toLowerCase() ?? '';

@@ -16,7 +16,12 @@ export function mathMarkup(latex: string, display: boolean): string {
 }
 
 /** Inline equations as `mathMarkup` writes them (LaTeX here never holds an unescaped `$`). */
-export const INLINE_MATH = /\$(?:\\.|[^$\\])+\$/g;
+const INLINE_MATH = /\$(?:\\.|[^$\\])+\$/g;
+
+/** A paragraph's text with its equations displayed when they are all it holds, as Word and PowerPoint show them. */
+export function displayLoneEquations(text: string): string {
+  return text.replace(INLINE_MATH, '').trim() ? text : text.replace(INLINE_MATH, (inline) => `$${inline}$`);
+}
 
 /** The equations of an m:oMathPara (one per line) or of one m:oMath, as LaTeX. */
 export function equations(node: XmlNode): string[] {

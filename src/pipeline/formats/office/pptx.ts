@@ -10,7 +10,7 @@ import { child, children, OfficePackage, OfficeReadError, textOf, type XmlNode }
 import type { OfficeItem } from './structure.js';
 import { readChart } from './chart.js';
 import { commentItems, type ReviewComment } from './comments.js';
-import { equations, INLINE_MATH, mathMarkup } from './omml.js';
+import { displayLoneEquations, equations, mathMarkup } from './omml.js';
 
 const EMU_PER_POINT = 12_700;
 
@@ -270,8 +270,7 @@ function paragraphText(p: XmlNode): string {
       }
     }
   }
-  // An equation alone in its paragraph is a displayed one.
-  if (math && !text.replace(INLINE_MATH, '').trim()) text = text.replace(INLINE_MATH, (inline) => `$${inline}$`);
+  if (math) text = displayLoneEquations(text);
   return text.replace(/[ \t]+/g, ' ').trim();
 }
 
