@@ -76,9 +76,14 @@ describe.skipIf(!haveBrowser || STORE !== 'sqlite')('the playground', () => {
     expect(await page.evaluate(() => Object.keys((globalThis as any).localStorage).length)).toBe(0);
     expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('folio.playground.key'))).toBe(key);
 
-    // The file input opens the file chooser from the keyboard (Space), as for any person.
+    // The file input opens the file chooser from the keyboard (Space), as for any person. The
+    // wait starts a round trip before the key press: Playwright turns on the browser's file chooser
+    // interception without awaiting it, so a key pressed in the same tick can reach Chromium first
+    // and open an uncaught native chooser (seen once in CI, on a loaded machine).
+    const choosing = page.waitForEvent('filechooser');
     await page.locator('#file-input').focus();
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    await page.keyboard.press('Space');
+    const chooser = await choosing;
     await chooser.setFiles(path.join(CASE, 'twotables_2.pdf'));
 
     // Status is shown live, then the document opens by itself once read.
