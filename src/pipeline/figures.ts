@@ -56,13 +56,17 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
       const s = graphics.segments[i];
       return Math.max(s.x1 - s.x0, s.y1 - s.y0) <= 6 * scale;
     }).length;
-    const boxesJoined = joinedBoxes(
-      // Framed boxes: a shaded band is a table's row, a speck a ruling's joint.
-      rects.filter((i) => graphics.rects[i].stroked).map((i) => graphics.rects[i].box).filter((r) => Math.min(r.x1 - r.x0, r.y1 - r.y0) >= 4 * scale),
-      [...segments.map((i) => graphics.segments[i] as Box), ...shapes.map((m) => boxes[m])],
-      link,
-    );
-    if (shapes.length < MIN_SHAPES && !(shapes.length >= 1 && ticks >= 4) && !boxesJoined) continue;
+    // Shapes make a drawing; else framed boxes joined by lines may (asked only then: it costs more).
+    const drawn =
+      shapes.length >= MIN_SHAPES ||
+      (shapes.length >= 1 && ticks >= 4) ||
+      joinedBoxes(
+        // Framed boxes: a shaded band is a table's row, a speck a ruling's joint.
+        rects.filter((i) => graphics.rects[i].stroked).map((i) => graphics.rects[i].box).filter((r) => Math.min(r.x1 - r.x0, r.y1 - r.y0) >= 4 * scale),
+        [...segments.map((i) => graphics.segments[i] as Box), ...shapes.map((m) => boxes[m])],
+        link,
+      );
+    if (!drawn) continue;
     let box = unionBox(members.map((m) => boxes[m]));
     // Page-wide decoration (a frame, a background) is not a figure.
     if (boxArea(box) > pageArea * 0.85 || boxArea(box) < pageArea * 0.001) continue;
@@ -104,10 +108,10 @@ function picture(box: Box, words: Word[], pageArea: number, claimed: Set<number>
   const sizes = over.map((i) => words[i].fontSize).sort((a, b) => a - b);
   if (box.y1 - box.y0 < sizes[sizes.length >> 1] * BANNER_SIZES) return { box, kind: 'image' };
   // A run that reaches off the picture is text set across it, not one of its labels.
-  const on = new Set(over);
+  const on = new Set(over.map((i) => words[i]));
   for (const i of over) {
     const run = textRun(words, i);
-    if (isLabel(run) && run.every((w) => on.has(words.indexOf(w)))) claimed.add(i);
+    if (isLabel(run) && run.every((w) => on.has(w))) claimed.add(i);
   }
   return { box, kind: 'image' };
 }
