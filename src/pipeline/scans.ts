@@ -156,11 +156,15 @@ export function linesRunVertically(image: GrayImage): boolean {
   const points = inkPoints(small, otsu(small));
   if (points.length < 200) return false;
   const length = Math.max(small.height, small.width);
-  // Each direction at its best lean, so a skewed page is judged by its lines, not by its skew.
+  const ink = points.length / 2;
+  // Each direction at its best lean, so a skewed page is judged by its lines, not by its skew. The
+  // energy is taken relative to that of the same ink spread evenly over the page's extent along
+  // the axis (ink² / extent): a profile over fewer bins has more energy whatever its banding, so a
+  // narrow page (a receipt) would otherwise always look banded across its width.
   const best = (axis: 0 | 1) => {
     let top = 0;
     for (let d = -8; d <= 8; d += 1) top = Math.max(top, bandEnergy(points, length, axis, Math.tan((d * Math.PI) / 180)));
-    return top;
+    return (top * (axis === 0 ? small.height : small.width)) / (ink * ink);
   };
   return best(1) > best(0) * 1.1;
 }

@@ -67,6 +67,17 @@ describe('measurements on scans', () => {
     expect(Math.abs(skewAngle(await turn(page, -3)) + 3)).toBeLessThanOrEqual(0.5);
   });
 
+  it('tell the direction of the lines of a narrow page (a receipt) whichever way it lies', async () => {
+    // Items on the left and prices in a column on the right: the page's two columns of ink make
+    // vertical bands too, and a profile across the narrow side has fewer bins to fill.
+    const items = ['Nasi lemak', 'Teh tarik', 'Roti canai', 'Milo ais', 'Mee goreng', 'Kopi O', 'Air sirap', 'Roti bakar'];
+    const lines = ['KEDAI MAKAN SRI', 'JALAN 12, TAMAN JAYA', ...Array.from({ length: 24 }, (_, i) => `${items[i % items.length]}                   ${(i + 2.5).toFixed(2)}`), 'TOTAL              318.00'];
+    const receipt = await textPicture(lines, { widthPt: 170, heightPt: 560, size: 9 });
+    expect(linesRunVertically(receipt)).toBe(false);
+    expect(linesRunVertically(await turn(receipt, 90))).toBe(true);
+    expect(linesRunVertically(await turn(receipt, 270))).toBe(true);
+  });
+
   it('find ruling lines as long thin runs of ink, not the strokes of letters', async () => {
     const page = await textPicture(['Above the table'], { ruledTable: [['a', 'b'], ['c', 'd']] });
     const segments = rulingSegments(page, 118, 6);
