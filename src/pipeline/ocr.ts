@@ -6,9 +6,10 @@
 // better reading kept.
 //
 // A page the engine reads with doubt is read a second way, and the reading that reads more
-// characters surely is kept: Tesseract's global (Otsu) threshold loses faint print on uneven
-// paper (a receipt in a shadow, thermal print fading across the slip), where a local (Sauvola)
-// threshold keeps it. A page that still reads as almost nothing though it holds lines of ink is
+// characters surely is kept, with each of its text lines replaced by the other reading's where
+// that one read the line more surely: Tesseract's global (Otsu) threshold loses faint print on
+// uneven paper (a receipt in a shadow, thermal print fading across the slip), where a local
+// (Sauvola) threshold keeps it, and on one page each loses different lines. A page that still reads as almost nothing though it holds lines of ink is
 // tried further ways (one block of text, each quarter turn) before it is given up as blank.
 import sharp, { type Sharp } from 'sharp';
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../models/ocr/engine.js';
@@ -77,7 +78,10 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const first = best;
   if (doubtful(best)) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));
-    if (local.sure > best.sure) best = local;
+    // The surer reading of the page, each of its lines taken from whichever reading read it more surely.
+    const [base, other] = local.sure > best.sure ? [local, best] : [best, local];
+    const merged = surerLines(base.words, other.words);
+    best = reading(base, base.mode, base.enlarged, merged.words, merged.taken);
   }
   // Words taller than wide mean the lines still run up and down: a quarter turn was missed (the
   // shape of the ink misleads on narrow pages such as receipts, whose columns of figures look
@@ -133,6 +137,8 @@ interface Reading {
   mode: ReadingMode;
   /** The picture was read enlarged by this factor (words are in the page picture's pixels). */
   enlarged: number;
+  /** Text lines taken from a reading with the other threshold (surerLines). */
+  linesFromOther: number;
   image: GrayImage;
   words: OcrWord[];
   quality: number;
@@ -141,10 +147,11 @@ interface Reading {
 }
 
 /** A reading's way, for logs: "turned 90, one block, local threshold, enlarged 2x". */
-export function describe(reading: Pick<Reading, 'rotation' | 'mode' | 'enlarged'>): string {
+export function describe(reading: Pick<Reading, 'rotation' | 'mode' | 'enlarged'> & { linesFromOther?: number }): string {
   const parts = [reading.rotation === 0 ? 'upright' : `turned ${reading.rotation}`];
   parts.push(reading.mode.segmentation === 'auto' ? 'page layout' : 'one block');
   parts.push(reading.mode.binarization === 'otsu' ? 'global threshold' : 'local threshold');
+  if (reading.linesFromOther) parts.push(`${reading.linesFromOther} line${reading.linesFromOther === 1 ? '' : 's'} from the ${reading.mode.binarization === 'otsu' ? 'local' : 'global'} threshold`);
   if (reading.enlarged !== 1) parts.push(`enlarged ${reading.enlarged}x`);
   return parts.join(', ');
 }
@@ -154,8 +161,8 @@ function noted(readings: string[], reading: Reading): Reading {
   return reading;
 }
 
-function reading(base: Pick<Reading, 'rotation' | 'skew' | 'image'>, mode: ReadingMode, enlarged: number, words: OcrWord[]): Reading {
-  return { ...base, mode, enlarged, words, quality: quality(words), sure: sureCharacters(words) };
+function reading(base: Pick<Reading, 'rotation' | 'skew' | 'image'>, mode: ReadingMode, enlarged: number, words: OcrWord[], linesFromOther = 0): Reading {
+  return { ...base, mode, enlarged, words, linesFromOther, quality: quality(words), sure: sureCharacters(words) };
 }
 
 async function readTurned(engine: OcrEngine, image: GrayImage, rotation: Reading['rotation'], dpi: number, mode: ReadingMode, signal?: AbortSignal): Promise<Reading> {
@@ -281,4 +288,50 @@ function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
       ocrParagraph: paragraphNumber.get(w.paragraph),
     };
   });
+}
+
+/**
+ * The words of `base` with each of its text lines replaced by what `other` read in the same place
+ * where `other` read it more surely: two readings of one picture (global and local threshold) each
+ * lose different lines (faint print, a shadow), and the surer reading of each line is the better
+ * guess of it. Lines are matched when they share most of their height and some of their width;
+ * a group of lines matched to one another is taken whole from one reading, under the base's line
+ * and paragraph, so the base's segmentation and order stay.
+ */
+export function surerLines(base: OcrWord[], other: OcrWord[]): { words: OcrWord[]; taken: number } {
+  const group = (words: OcrWord[]) => {
+    const lines = new Map<string, OcrWord[]>();
+    for (const w of words) (lines.get(w.line) ?? lines.set(w.line, []).get(w.line)!).push(w);
+    return [...lines.values()].map((ws) => ({ words: ws, x0: Math.min(...ws.map((w) => w.x0)), x1: Math.max(...ws.map((w) => w.x1)), y0: Math.min(...ws.map((w) => w.y0)), y1: Math.max(...ws.map((w) => w.y1)) }));
+  };
+  const mine = group(base);
+  const theirs = group(other);
+  const matches = (a: (typeof mine)[number], b: (typeof mine)[number]) => {
+    const high = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    const wide = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+    return high > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && wide > 0;
+  };
+  const replaced = new Map<OcrWord[], OcrWord[]>();
+  const used = new Set<number>();
+  let taken = 0;
+  for (let i = 0; i < mine.length; i++) {
+    if (replaced.has(mine[i].words)) continue;
+    // The group: base lines and other lines connected by matches.
+    const ours = new Set<number>([i]);
+    const others = new Set<number>();
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const a of ours) theirs.forEach((b, j) => !others.has(j) && !used.has(j) && matches(mine[a], b) && (others.add(j), (grew = true)));
+      for (const b of others) mine.forEach((a, k) => !ours.has(k) && !replaced.has(a.words) && matches(a, theirs[b]) && (ours.add(k), (grew = true)));
+    }
+    const oursWords = [...ours].sort((a, b) => a - b).flatMap((k) => mine[k].words);
+    const othersWords = [...others].sort((a, b) => a - b).flatMap((j) => theirs[j].words);
+    for (const j of others) used.add(j);
+    const first = mine[Math.min(...ours)].words[0];
+    const take = othersWords.length > 0 && sureCharacters(othersWords) > sureCharacters(oursWords);
+    if (take) taken += others.size;
+    const kept = take ? othersWords.map((w) => ({ ...w, line: first.line, paragraph: first.paragraph })) : oursWords;
+    for (const k of ours) replaced.set(mine[k].words, k === Math.min(...ours) ? kept : []);
+  }
+  return { words: mine.flatMap((line) => replaced.get(line.words) ?? line.words), taken };
 }

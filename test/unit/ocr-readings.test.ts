@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrayImage, OcrEngine, OcrWord, RecognizeOptions } from '../../src/models/ocr/engine.js';
 import { createOcrEngine } from '../../src/models/ocr/index.js';
-import { readScan, sureCharacters } from '../../src/pipeline/ocr.js';
+import { readScan, sureCharacters, surerLines } from '../../src/pipeline/ocr.js';
 import { hasInk } from '../../src/pipeline/scans.js';
 import { textPicture } from '../helpers/images.js';
 import { seeded } from '../helpers/magazine.js';
@@ -56,6 +56,29 @@ describe('reading a page again', () => {
     expect(sureCharacters(all)).toBeGreaterThan(sureCharacters(partial));
     // Garbage a bad threshold makes of noise is read with doubt and counts nothing.
     expect(sureCharacters([ocrWord('Rat', 0, 0, 30, 10, 35), ocrWord('SER', 40, 0, 30, 10, 22), ocrWord('Des', 80, 0, 30, 10, 41)])).toBe(0);
+  });
+
+  it('takes each line from the reading that read it more surely, in the order and lines of the surer page', () => {
+    const line = (words: OcrWord[], id: string) => words.map((w) => ({ ...w, line: id, paragraph: id.split('.').slice(0, 3).join('.') }));
+    // The global threshold read the header and lost the faint total; the local one the reverse.
+    const global = [
+      ...line([ocrWord('KEDAI', 10, 0, 60, 12, 95), ocrWord('MAJU', 80, 0, 50, 12, 94)], '1.1.1.1'),
+      ...line([ocrWord('TOTA1', 10, 30, 60, 12, 41), ocrWord('3S.8O', 90, 30, 60, 12, 38)], '1.1.1.2'),
+      ...line([ocrWord('THANK', 10, 60, 60, 12, 96), ocrWord('YOU', 80, 60, 40, 12, 96)], '1.1.2.1'),
+    ];
+    const local = [
+      ...line([ocrWord('KFDAI', 9, 1, 61, 12, 52), ocrWord('MA)U', 80, 1, 50, 12, 47)], '1.2.1.1'),
+      ...line([ocrWord('TOTAL', 11, 29, 60, 13, 91), ocrWord('35.80', 90, 29, 60, 13, 93)], '1.2.1.2'),
+      ...line([ocrWord('THANK', 10, 60, 60, 12, 95), ocrWord('YOU', 80, 60, 40, 12, 90)], '1.2.2.1'),
+      // Specks below the text read as a line of their own: nothing in the surer page to replace.
+      ...line([ocrWord('..', 10, 90, 10, 12, 30)], '1.2.3.1'),
+    ];
+    const merged = surerLines(global, local);
+    expect(merged.words.map((w) => w.text)).toEqual(['KEDAI', 'MAJU', 'TOTAL', '35.80', 'THANK', 'YOU']);
+    expect(merged.taken).toBe(1);
+    // The line taken keeps the surer page's segmentation.
+    expect(merged.words.slice(2, 4).map((w) => w.line)).toEqual(['1.1.1.2', '1.1.1.2']);
+    expect(merged.words.slice(4).map((w) => w.line)).toEqual(['1.1.2.1', '1.1.2.1']);
   });
 
   it('sees ink in a shadowed photograph and none in an empty page of grain', () => {
