@@ -87,6 +87,22 @@ describe('the total of a receipt', () => {
     expect((await fill(spec)).total).toBe(truth.total);
   });
 
+  it("is written with the decimal mark the receipt's other amounts use: a point misread as a comma is a point again, a comma receipt keeps its commas", async () => {
+    const body = (mark: '.' | ','): [string, string][] => [
+      ['KOPI SUSU', '4.50'],
+      ['ROTI BAKAR', '3.20'],
+      ['NASI LEMAK', '6.80'],
+      ['TOTAL', '14.50'],
+      ['CASH', '20.00'],
+      ['CHANGE', '5.50'],
+    ].map(([label, amount]) => [label, mark === ',' ? amount.replace('.', ',') : amount]);
+    const header = ['KEDAI KOPI MAJU', 'NO 3, JALAN BUNGA, 43000 KAJANG'];
+    // The total alone printed (or read by OCR) with a comma among amounts with points.
+    const misread = body('.').map(([label, amount]): [string, string] => [label, label === 'TOTAL' ? '14,50' : amount]);
+    expect((await fill({ header, meta: ['12/03/2018'], body: misread })).total).toBe('14.50');
+    expect((await fill({ header, meta: ['12/03/2018'], body: body(',') })).total).toBe('14,50');
+  });
+
   it('is the last total before the lines that settle the bill, not a tax summary printed after them', async () => {
     const { spec, truth } = receipt(/paid by card, a tax summary/);
     expect(await amountsOf(spec)).toEqual(expect.arrayContaining([{ label: 'Total', amount: 15.03 }, { label: 'Total', amount: 12.2 }]));

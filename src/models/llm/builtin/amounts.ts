@@ -71,6 +71,34 @@ export function documentCurrency(text: string): string | null {
 }
 
 /**
+ * The decimal mark most of a document's amounts are written with ('.' in 12.50, ',' in 12,50):
+ * the mark before the last two digits of numbers that have nothing else around them (not a date
+ * or a time, not grouping of thousands), when one mark has more than twice the other's; null when
+ * there are too few such numbers to tell.
+ */
+export function documentDecimalMark(text: string): '.' | ',' | null {
+  let dots = 0;
+  let commas = 0;
+  for (const match of text.matchAll(/(?<![\d.,:/-])\d+([.,])\d{2}(?![\d.,:/-])/g)) {
+    if (match[1] === '.') dots++;
+    else commas++;
+  }
+  if (dots + commas < 3) return null;
+  return dots > commas * 2 ? '.' : commas > dots * 2 ? ',' : null;
+}
+
+/**
+ * An amount as printed, written with the document's decimal mark where it uses the other one
+ * alone before two final digits ("41,95" among a receipt's "12.50"s is 41.95 read with a comma,
+ * as OCR often reads a thermal printer's point); grouped numbers are left as printed.
+ */
+export function withDecimalMark(printed: string, mark: '.' | ',' | null): string {
+  if (!mark) return printed;
+  const other = mark === '.' ? ',' : '.';
+  return printed.replace(new RegExp(`^(-?\\d+)\\${other}(\\d{2})$`), `$1${mark}$2`);
+}
+
+/**
  * Amounts in one line of text. Bare numbers with two decimals count only when `labelled` (the
  * line or its label speaks of money); they take `fallbackCurrency`.
  */

@@ -4,7 +4,7 @@
 // an address, a date, a total, an email...). The value found is coerced to the property's type;
 // a property nothing answers is left out.
 import type { JsonSchema, RawCitation } from '../types.js';
-import { amountValue, findAmounts } from './amounts.js';
+import { amountValue, findAmounts, withDecimalMark } from './amounts.js';
 import { findLabelledAmounts, findLabelledDates, findParties, findTitle, pickTotal, readBuiltinFields } from './fields.js';
 import { headQuote, locateAddress, locateSeller } from './seller.js';
 import { classifyDocument } from './classify.js';
@@ -194,12 +194,13 @@ function coerce(view: DocumentView, text: string, want: Wanted): unknown {
     const date = view.datesIn(printed)[0];
     return date ? date.iso : null;
   }
-  // A text property that asks for a date or an amount takes one as printed, or nothing.
+  // A text property that asks for a date or an amount takes one as printed, or nothing; an
+  // amount with the document's own decimal mark.
   const concept = conceptOf(want);
   if (concept === 'date') return view.datesIn(printed)[0]?.text ?? null;
   if (concept === 'total' || concept === 'amount') {
     const amount = findAmounts(printed, true, null).pop();
-    return amount ? amount.text.replace(/^[^\d-]+/, '') : null;
+    return amount ? withDecimalMark(amount.text.replace(/^[^\d-]+/, ''), view.decimalMark) : null;
   }
   return printed;
 }
@@ -371,7 +372,7 @@ function findMoney(view: DocumentView, want: Wanted, concept: 'total' | 'amount'
     chosen = scored[0]?.a ?? null;
   }
   if (!chosen) return null;
-  const value = want.type === 'string' ? chosen.text.replace(/^[^\d-]+/, '') : coerce(view, chosen.text, want);
+  const value = want.type === 'string' ? withDecimalMark(chosen.text.replace(/^[^\d-]+/, ''), view.decimalMark) : coerce(view, chosen.text, want);
   if (value === null) return null;
   return { value, page: chosen.page, quote: chosen.quote, confidence: chosen.confidence };
 }

@@ -5,7 +5,7 @@
 import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
 import { findWords, normalizeQuote, normalizeText } from '../../../pipeline/extraction/grounding.js';
 import { dateOrderOf, findDates, type DateOrder, type FoundDate } from './dates.js';
-import { documentCurrency } from './amounts.js';
+import { documentCurrency, documentDecimalMark } from './amounts.js';
 import { phrasesOf, printedLines, rowsOf, type Phrase, type PrintedLine, type Row } from './printed.js';
 
 export interface TextLine {
@@ -107,6 +107,8 @@ export class DocumentView {
   readonly phrases: Phrase[] = [];
   readonly dateOrder: DateOrder;
   readonly currency: string | null;
+  /** The decimal mark most of the document's amounts are written with (documentDecimalMark). */
+  readonly decimalMark: '.' | ',' | null;
   /** Page text, normalized, for quote checks. */
   private readonly normalized = new Map<number, string>();
   /** In how many sentences and lines each content word occurs. */
@@ -123,6 +125,7 @@ export class DocumentView {
     const allText = pages.map((p) => p.text).join('\n');
     this.dateOrder = dateOrderOf(allText);
     this.currency = documentCurrency(allText);
+    this.decimalMark = documentDecimalMark(allText);
     for (const page of pages) {
       this.normalized.set(page.page, normalizeText(page.text));
       const elementOf = elementFinder(page);
