@@ -5,7 +5,7 @@
 //   npm run bench:quality -- --compare bench/results/quality-<time>.json
 //   npx tsx bench/quality.ts --cases pypdf-crazyones,icdar2013-eu-002   (a subset; no build)
 //   npx tsx bench/quality.ts --results new.json --compare old.json       (compare two files, no run)
-//   options: --no-peers (skip PDFium, pdftotext and tesseract), --dump DIR (write Folio's outputs per case)
+//   options: --no-peers (skip PDFium, pdftotext and tesseract), --dump DIR (write Folio's outputs per case, every page whole)
 //
 // Starts `folio serve` on a fresh installation (SQLite), creates an unthrottled plan and a
 // workspace, submits every case's document with the TEST key (never charged), four in flight,
@@ -198,7 +198,7 @@ async function runFolio(client: Client, c: IndexCase): Promise<FolioRun> {
   if (c.category === 'layout_markdown') run.markdown = doc.markdown ?? '';
   // A receipt's pages whole (tables and layout too), so bench/receipts.ts can rerun the built-in
   // engine on what a `--dump` of this run wrote.
-  const pageIncludes = c.category === 'tables' ? '?include=tables' : isReceipt(c) ? '?include=key_values,tables,layout' : c.category === 'forms_kv' ? '?include=key_values' : '';
+  const pageIncludes = dumpingAll || isReceipt(c) ? '?include=key_values,tables,layout' : c.category === 'tables' ? '?include=tables' : c.category === 'forms_kv' ? '?include=key_values' : '';
   if (pageIncludes || c.id === MULTICOLUMN_PAGE1) {
     run.pages = (await json(client, `${docPath}/pages${pageIncludes}`)).data as WirePage[];
   }
@@ -835,6 +835,12 @@ async function measure(cases: IndexCase[]): Promise<FolioRun[]> {
   }
 }
 
+/**
+ * With `--dump`, every case's pages are read whole (tables, key/values and layout), so two dumps
+ * compare every output of two builds (a change meant to change no reading).
+ */
+let dumpingAll = false;
+
 /** `--dump DIR`: Folio's outputs per case, for looking at what was scored. */
 async function dumpOutputs(dir: string, cases: IndexCase[], runs: FolioRun[]): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -875,6 +881,7 @@ async function main(): Promise<void> {
     }
     const startedAt = new Date();
     const t0 = performance.now();
+    dumpingAll = values.dump !== undefined;
     const runs = await measure(cases);
     if (values.dump) await dumpOutputs(values.dump, cases, runs);
     const folioSeconds = (performance.now() - t0) / 1000;
