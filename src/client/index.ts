@@ -5,7 +5,7 @@
 // checks that list against the served /api/v1/openapi.json.
 import type { Static } from 'typebox';
 import type * as wire from '../api/schemas/resources.js';
-import type { DocumentOptions as DocumentOptionsSchema, ResolvedOptions as ResolvedOptionsSchema } from '../api/schemas/options.js';
+import type { DocumentOptions as DocumentOptionsSchema, ResolvedOptions as ResolvedOptionsSchema } from '../domain/option-shapes.js';
 import type { CreateQuery as CreateQuerySchema } from '../api/routes/queries.js';
 
 export type DocumentOptions = Static<typeof DocumentOptionsSchema>;

@@ -1,19 +1,9 @@
 // What a document costs (DECISIONS D8). Test mode (D3) keeps real quantities at amount 0.
-import type { ResolvedOptions } from '../api/schemas/options.js';
-import { amountMicro, pageSku, type PriceTable, type SkuName, type SkuPrice } from './prices.js';
+import type { ResolvedOptions } from './option-shapes.js';
+import { amountMicro, pageSku, type Charge, type PriceTable, type SkuName, type SkuPrice } from './prices.js';
 import type { Mode } from './states.js';
 import { MAX_EMBEDDING_TOKENS_PER_PAGE } from './embedding.js';
 import { chooseTier, estimateRun, MAX_OUTPUT_TOKENS_PER_REQUEST, tokenCost, TOKENS_PER_PAGE_GUESS } from './model.js';
-
-export interface Charge {
-  stage: 'analysis' | 'extraction' | 'query' | 'embedding';
-  sku: SkuName;
-  model: string;
-  quantity: number;
-  unit_price_micro: number;
-  unit_divisor: number;
-  amount_micro: number;
-}
 
 /** The reading engine named on page charges. */
 export const READER_MODEL = { layout: 'svc-layout-1', read: 'svc-read-1' } as const;

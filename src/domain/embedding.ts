@@ -1,8 +1,7 @@
 // Rules of page embeddings (SPEC.md EmbeddingOptions, Limits; DECISIONS D8): what text a page's
 // vector is made from, how its tokens are counted and what they cost.
-import type { Charge } from './billing.js';
 import { textTokens } from './model.js';
-import { amountMicro, type PriceTable } from './prices.js';
+import { amountMicro, type Charge, type PriceTable } from './prices.js';
 import type { Mode } from './states.js';
 
 /** SPEC.md Limits: a page's vector is built from up to the first 20,000 bytes of its text. */

@@ -1,9 +1,8 @@
 // Rules of the model layer (SPEC.md "Model choice", picture rule 6, Limits; DECISIONS D8): how
 // tokens are counted, which tier reads a document, what a model run is estimated to cost before
 // it runs, and what it is charged after.
-import type { ResolvedOptions } from '../api/schemas/options.js';
-import type { Charge } from './billing.js';
-import { amountMicro, type PriceTable } from './prices.js';
+import type { ResolvedOptions } from './option-shapes.js';
+import { amountMicro, type Charge, type PriceTable } from './prices.js';
 import type { Mode } from './states.js';
 
 export type ModelChoice = 'auto' | 'swift' | 'summit';

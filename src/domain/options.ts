@@ -1,6 +1,6 @@
 // Rules on DocumentOptions that a JSON Schema cannot say: defaults, rules across fields, and the
 // plan's retention ceiling and features (SPEC.md DocumentOptions and Limits; DECISIONS D6).
-import type { DocumentOptions, ResolvedOptions } from '../api/schemas/options.js';
+import type { DocumentOptions, ResolvedOptions } from './option-shapes.js';
 import { addDetail, FolioError, type ErrorDetails } from './errors.js';
 import { schemaLimitProblems } from './json-limits.js';
 import { planAllows, type Plan, type PlanFeature } from './plans.js';

@@ -19,6 +19,17 @@ export const DEFAULT_PRICES = {
 export type SkuName = keyof typeof DEFAULT_PRICES;
 export type PriceTable = Record<SkuName, SkuPrice>;
 
+/** One priced line of what a document or a query costs, as its usage record stores it. */
+export interface Charge {
+  stage: 'analysis' | 'extraction' | 'query' | 'embedding';
+  sku: SkuName;
+  model: string;
+  quantity: number;
+  unit_price_micro: number;
+  unit_divisor: number;
+  amount_micro: number;
+}
+
 /** `amount_micro = ceil(quantity x unit_price_micro / unit_divisor)`. */
 export function amountMicro(quantity: number, price: SkuPrice): number {
   if (quantity <= 0) return 0;

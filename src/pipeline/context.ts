@@ -1,7 +1,7 @@
 // What every stage gets, and the two ways a stage ends a run early.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { ResolvedOptions } from '../api/schemas/options.js';
+import type { ResolvedOptions } from '../domain/option-shapes.js';
 import type { SupportedMediaType } from '../domain/media-types.js';
 import type { Plan } from '../domain/plans.js';
 import type { DocumentErrorType } from '../domain/states.js';

@@ -4,7 +4,7 @@
 // hands the rest back to the queue.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { ResolvedOptions } from '../api/schemas/options.js';
+import { readStoredOptions } from '../domain/option-shapes.js';
 import { newId } from '../domain/ids.js';
 import { getPlan } from '../store/accounts.js';
 import type { Store } from '../store/index.js';
@@ -172,7 +172,7 @@ export class WorkerRunner {
         plan,
         signal,
         doc,
-        options: JSON.parse(doc.options) as ResolvedOptions,
+        options: readStoredOptions(doc.options),
         mediaType: null,
         bytes: null,
         pages: null,

@@ -4,7 +4,8 @@
 // (domain/billing.ts payableCharges), so every record obeys D8's formula, the balance never goes
 // below zero, and balance + holds + charges stay conserved.
 import { newId } from '../domain/ids.js';
-import { payableCharges, type Charge } from '../domain/billing.js';
+import { payableCharges } from '../domain/billing.js';
+import type { Charge } from '../domain/prices.js';
 import type { Tx } from './database.js';
 import { debitBalance, insertUsage, releaseHeld, type DocumentRow } from './documents.js';
 import * as clock from '../domain/clock.js';

@@ -2,7 +2,8 @@
 // obeys D8's formula, the total never exceeds what the credit pays, and what is cut is the units
 // the credit does not cover.
 import { describe, expect, it } from 'vitest';
-import { pageCharge, payableCharges, type Charge } from '../../src/domain/billing.js';
+import { pageCharge, payableCharges } from '../../src/domain/billing.js';
+import type { Charge } from '../../src/domain/prices.js';
 import { tokenCharges } from '../../src/domain/model.js';
 import { embeddingCharge } from '../../src/domain/embedding.js';
 import { amountMicro, DEFAULT_PRICES } from '../../src/domain/prices.js';

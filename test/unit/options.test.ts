@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentOptions } from '../../src/api/schemas/options.js';
+import { readStoredOptions, type DocumentOptions } from '../../src/domain/option-shapes.js';
 import { FolioError } from '../../src/domain/errors.js';
 import { assertEntitled, DEFAULT_RETENTION_SECONDS, featuresUsed, modelRuns, resolveOptions } from '../../src/domain/options.js';
 
@@ -209,5 +209,20 @@ describe('modelRuns (SPEC.md: the model runs only for extraction or queries)', (
     expect(modelRuns(resolve({ markdown: true, embeddings: true }).options)).toBe(false);
     expect(modelRuns(resolve({ queries: ['q'] }).options)).toBe(true);
     expect(modelRuns(resolve({ extraction: { fields: ['title'] } }).options)).toBe(true);
+  });
+});
+
+describe('readStoredOptions', () => {
+  it('reads back what resolveOptions wrote, and fills options a row written before them lacks', () => {
+    const { options } = resolveOptions({ markdown: true, queries: ['Who signed?'] }, { max_retention_seconds: 0 });
+    expect(readStoredOptions(JSON.stringify(options))).toEqual(options);
+    const { model: _model, ...older } = options;
+    expect(readStoredOptions(JSON.stringify(older))).toEqual({ ...older, model: 'auto' });
+  });
+
+  it('refuses stored options that are not options Folio wrote', () => {
+    expect(() => readStoredOptions('{"analysis":"ocr"}')).toThrow(/not options Folio wrote/);
+    expect(() => readStoredOptions('[]')).toThrow(/not options Folio wrote/);
+    expect(() => readStoredOptions('{"queries":"one"}')).toThrow(/not options Folio wrote/);
   });
 });

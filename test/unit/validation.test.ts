@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Type, type TSchema } from 'typebox';
-import { DocumentOptions } from '../../src/api/schemas/options.js';
+import { DocumentOptions } from '../../src/domain/option-shapes.js';
 import { bodyAjv, compileBody, errorDetails } from '../../src/api/validation.js';
 
 /** Validates `value` against `schema` with the service's body Ajv and returns the raw errors. */

@@ -10,8 +10,9 @@ import { documentText } from '../../pipeline/outputs/text.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
 import { scopeOf } from '../auth.js';
 import { sendError } from '../errors.js';
-import type { ResolvedOptions } from '../schemas/options.js';
-import { errorResponses, ListQuery, StringEnum } from '../schemas/common.js';
+import { readStoredOptions } from '../../domain/option-shapes.js';
+import { StringEnum } from '../../domain/wire.js';
+import { errorResponses, ListQuery } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';
 import { documentToWire, documentUsage, fullDocumentToWire, isoTime, pageToWire } from '../serialize.js';
 import { acceptUpload, discardUpload, receiveUpload, submitUrl } from '../submit.js';
@@ -144,7 +145,7 @@ export const documentRoutes =
         if (!row) throw notFound();
         const at = clock.now();
         if (isExpired(row, at)) return sendError(reply, expiredError());
-        const options = JSON.parse(row.options) as ResolvedOptions;
+        const options = readStoredOptions(row.options);
         if ((includes.has('tables') || includes.has('key_values')) && !includes.has('pages')) {
           throw invalidRequest({ include: ['tables and key_values attach to each page, so they need pages as well (include=pages,tables)'] });
         }

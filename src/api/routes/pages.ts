@@ -8,7 +8,7 @@ import { parsePageRange } from '../../domain/page-range.js';
 import { getPages, pageGeometry } from '../../store/documents.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
 import { errorResponses } from '../schemas/common.js';
-import type { ResolvedOptions } from '../schemas/options.js';
+import { readStoredOptions } from '../../domain/option-shapes.js';
 import type { Image } from '../schemas/resources.js';
 import { pageToWire } from '../serialize.js';
 import { parseIncludes } from './documents.js';
@@ -50,7 +50,7 @@ export const pageRoutes =
         const query = request.query as Static<typeof Query>;
         const includes = parseIncludes(query.include, PAGE_INCLUDES);
         const row = await completedDocument(deps.store.db, id, request.principal);
-        const options = JSON.parse(row.options) as ResolvedOptions;
+        const options = readStoredOptions(row.options);
         if (includes.has('embeddings') && options.embeddings === false) {
           throw invalidRequest({ include: ['embeddings exist only for documents sent with options.embeddings'] });
         }

@@ -5,7 +5,8 @@ import { invalidRequest } from '../../domain/errors.js';
 import { listUsage } from '../../store/documents.js';
 import { scopeOf } from '../auth.js';
 import type { AppDeps } from '../app.js';
-import { DateTime, errorResponses, ListQuery } from '../schemas/common.js';
+import { DateTime } from '../../domain/wire.js';
+import { errorResponses, ListQuery } from '../schemas/common.js';
 import { usageToWire } from '../serialize.js';
 
 const Query = Type.Object(

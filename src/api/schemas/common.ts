@@ -1,14 +1,7 @@
-// Building blocks shared by the wire shapes. Every schema here is plain JSON Schema (TypeBox),
-// used three ways: request validation, response serialization and the OpenAPI document.
+// Building blocks of the API's own wire shapes (errors, lists), beside the ones the domain
+// shares (src/domain/wire.ts). Every schema here is plain JSON Schema (TypeBox), used three ways:
+// request validation, response serialization and the OpenAPI document.
 import { Type, type TSchema } from 'typebox';
-
-export const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' });
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** A string enum with `type: string`, which serializers and OpenAPI readers both prefer. */
-export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Enum(values as unknown as T[number][], { type: 'string', ...(description ? { description } : {}) });
 
 export const ErrorBody = Type.Object(
   {

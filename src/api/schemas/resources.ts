@@ -3,8 +3,8 @@
 // types "or null".
 import { Type, type Static } from 'typebox';
 import { DOCUMENT_STATUSES, MODES, STAGES } from '../../domain/states.js';
-import { DateTime, Nullable, StringEnum } from './common.js';
-import { DocumentOptions, ResolvedOptions } from './options.js';
+import { DateTime, Nullable, StringEnum } from '../../domain/wire.js';
+import { DocumentOptions, ResolvedOptions } from '../../domain/option-shapes.js';
 
 const BBox = Type.Object(
   { left: Type.Number(), top: Type.Number(), width: Type.Number(), height: Type.Number() },

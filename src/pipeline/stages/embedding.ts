@@ -5,7 +5,7 @@
 import { embeddingCharge, embeddingInput, embeddingTokens, type PageEmbedding } from '../../domain/embedding.js';
 import { embeddingProvider } from '../../models/embeddings/index.js';
 import { EmbeddingUnavailable, type EmbeddingDimensions } from '../../models/embeddings/types.js';
-import type { Charge } from '../../domain/billing.js';
+import type { Charge } from '../../domain/prices.js';
 import { DocumentFailure, type RunContext } from '../context.js';
 import { documentOutputs } from './extracting.js';
 

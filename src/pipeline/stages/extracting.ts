@@ -14,7 +14,7 @@ import {
   textTokens,
   tokenCharges,
 } from '../../domain/model.js';
-import type { Charge } from '../../domain/billing.js';
+import type { Charge } from '../../domain/prices.js';
 import { modelProvider, MODEL_VERSION } from '../../models/llm/index.js';
 import { BUILTIN_FIELDS, ModelUnavailable, type BuiltinField, type JsonSchema, type ModelPicture, type ModelReply, type ModelTask } from '../../models/llm/types.js';
 import { DocumentFailure, type RunContext } from '../context.js';

@@ -1,8 +1,10 @@
-// DocumentOptions (SPEC.md) as sent by clients, and the same options with defaults filled in
-// (`include=options`). Cross-field rules (markdown with read, duplicate queries, retention against
-// the plan) live in src/domain/options.ts; this file is the shape only.
+// DocumentOptions as sent by clients, and the same options with defaults filled in, as stored
+// with the document and shown with `include=options` (docs/api.md, DocumentOptions). Cross-field
+// rules (markdown with read, duplicate queries, retention against the plan) live in options.ts;
+// this file is the shape only, and the one reader of options stored as JSON.
 import { Type, type Static } from 'typebox';
-import { StringEnum } from './common.js';
+import { Compile } from 'typebox/compile';
+import { StringEnum } from './wire.js';
 
 export const EXTRACTION_FIELDS = [
   'title',
@@ -78,3 +80,28 @@ export const ResolvedOptions = Type.Object(
   { $id: 'ResolvedOptions', description: 'DocumentOptions with defaults filled in.' },
 );
 export type ResolvedOptions = Static<typeof ResolvedOptions>;
+
+/** What a stored options object lacks takes these: the defaults of options added after it was written. */
+const STORED_DEFAULTS: ResolvedOptions = {
+  analysis: 'layout',
+  embeddings: false,
+  extraction: null,
+  images: true,
+  markdown: false,
+  model: 'auto',
+  queries: [],
+  retention_seconds: 86_400,
+};
+
+const resolvedShape = Compile(ResolvedOptions);
+
+/**
+ * The options stored with a document (the JSON written at submission), read back and checked
+ * against their shape, so a damaged row fails where it is read rather than deep in a stage.
+ */
+export function readStoredOptions(json: string): ResolvedOptions {
+  const stored: unknown = JSON.parse(json);
+  const options = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? { ...STORED_DEFAULTS, ...stored } : stored;
+  if (!resolvedShape.Check(options)) throw new Error('The options stored with the document are not options Folio wrote.');
+  return options;
+}
