@@ -97,11 +97,13 @@ const resolvedShape = Compile(ResolvedOptions);
 
 /**
  * The options stored with a document (the JSON written at submission), read back and checked
- * against their shape, so a damaged row fails where it is read rather than deep in a stage.
+ * against their shape, so a damaged row fails where it is read rather than deep in a stage; with
+ * a TypeError, as any value of the wrong type, which the queue treats as a fault that another
+ * attempt would meet again.
  */
 export function readStoredOptions(json: string): ResolvedOptions {
   const stored: unknown = JSON.parse(json);
   const options = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? { ...STORED_DEFAULTS, ...stored } : stored;
-  if (!resolvedShape.Check(options)) throw new Error('The options stored with the document are not options Folio wrote.');
+  if (!resolvedShape.Check(options)) throw new TypeError('The options stored with the document are not options Folio wrote.');
   return options;
 }

@@ -5,9 +5,9 @@ import type { ResolvedOptions } from '../domain/option-shapes.js';
 import type { SupportedMediaType } from '../domain/media-types.js';
 import type { Plan } from '../domain/plans.js';
 import type { DocumentErrorType } from '../domain/states.js';
-import type { Lease } from '../queue/leases.js';
 import type { DocumentRow } from '../store/documents.js';
 import type { Store } from '../store/index.js';
+import type { DocumentHold } from './hold.js';
 import type { Page } from './page-model.js';
 import type { RenderedPicture } from './threads/reader-thread.js';
 import type { ReaderPool } from './threads/pool.js';
@@ -23,7 +23,8 @@ export interface RunContext {
   ocr: () => Promise<OcrEngine>;
   config: Config;
   log: FastifyBaseLogger;
-  lease: Lease;
+  /** The worker's hold on the document row: every write of a stage goes through it. */
+  hold: DocumentHold;
   plan: Plan;
   signal: AbortSignal;
   /** The row as claimed; stages update it as they learn more. */
@@ -57,8 +58,8 @@ export class DocumentFailure extends Error {
 }
 
 /** This worker no longer holds the document; whatever it did is thrown away. */
-export class LeaseLost extends Error {
+export class HoldLost extends Error {
   constructor() {
-    super('lease lost');
+    super('hold lost');
   }
 }

@@ -20,7 +20,6 @@ import type { DocumentErrorType } from '../domain/states.js';
 import { isExpired } from '../domain/retention.js';
 import { modelProvider, MODEL_VERSION } from '../models/llm/index.js';
 import { ModelUnavailable, type JsonSchema, type ModelPicture, type ModelReply } from '../models/llm/types.js';
-import { LEASE_CLEARED, updateQueryHeld, type QueryLease } from '../queue/leases.js';
 import { getPages, holdCredit, listImages, releaseHeld } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import type { QueryRow } from '../store/queries.js';
@@ -28,6 +27,7 @@ import { settleDocument } from '../store/settle.js';
 import * as clock from '../domain/clock.js';
 import { PageTexts, type Box } from './extraction/grounding.js';
 import { conform, groundAnswer } from './extraction/result.js';
+import type { QueryHold } from './hold.js';
 import { outputsFromRow } from './outputs/page-outputs.js';
 import { documentTokens } from './stages/extracting.js';
 
@@ -35,7 +35,8 @@ export interface QueryContext {
   store: Store;
   config: Config;
   log: FastifyBaseLogger;
-  lease: QueryLease;
+  /** The worker's hold on the question's row: every write goes through it. */
+  hold: QueryHold;
   query: QueryRow;
   signal: AbortSignal;
 }
@@ -61,7 +62,7 @@ class QueryFailure extends Error {
   }
 }
 
-export type QueryOutcome = 'completed' | 'failed' | 'lease_lost';
+export type QueryOutcome = 'completed' | 'failed' | 'hold_lost';
 
 /** What a question about a document of `documentTokens` tokens is held at before it runs. */
 export function estimateQueryMicro(query: Pick<QueryRow, 'question' | 'instructions' | 'schema' | 'model_requested'>, tokens: number, config: Config): number {
@@ -105,10 +106,10 @@ async function answer(ctx: QueryContext): Promise<QueryOutcome> {
       const delta = needed - query.hold_micro;
       if (delta > 0 && !(await holdCredit(tx, query.workspace_id, delta))) return false;
       if (delta < 0) await releaseHeld(tx, query.workspace_id, -delta);
-      if (!(await updateQueryHeld(tx, ctx.lease, { hold_micro: needed }))) return null;
+      if (!(await ctx.hold.update(tx, { hold_micro: needed }))) return null;
       return true;
     });
-    if (covered === null) return 'lease_lost';
+    if (covered === null) return 'hold_lost';
     if (!covered) throw new QueryFailure('insufficient_credits', `The question is estimated at ${needed} micro-USD, more than the available credit.`);
     query.hold_micro = needed;
   }
@@ -143,19 +144,18 @@ async function answer(ctx: QueryContext): Promise<QueryOutcome> {
   const usage = { input: reply.usage.inputTokens, output: Math.min(reply.usage.outputTokens, MAX_OUTPUT_TOKENS_PER_REQUEST) };
   const charges = tokenCharges('query', tier, modelUsed, usage, config.prices, query.mode);
   const done = await store.writeTransaction(async (tx) => {
-    if (!(await updateQueryHeld(tx, ctx.lease, { lease_token: ctx.lease.token }))) return false;
+    if (!(await ctx.hold.check(tx))) return false;
     const settled = await settleDocument(tx, { id: query.document_id, workspace_id: query.workspace_id, mode: query.mode, hold_micro: query.hold_micro }, charges, query.id);
-    return updateQueryHeld(tx, ctx.lease, {
+    return ctx.hold.finish(tx, {
       status: 'completed',
       answer: JSON.stringify(result),
       model_used: modelUsed,
       settled_micro: settled,
       hold_micro: 0,
       completed_at: clock.now(),
-      ...LEASE_CLEARED,
     });
   });
-  return done ? 'completed' : 'lease_lost';
+  return done ? 'completed' : 'hold_lost';
 }
 
 /** The document's stored pictures a request carries (picture rule 6), read from the blob store. */
@@ -178,19 +178,18 @@ async function fail(ctx: QueryContext, failure: QueryFailure): Promise<QueryOutc
   const { query } = ctx;
   if (failure.cause !== undefined) ctx.log.warn({ query_id: query.id, document_id: query.document_id, error_type: failure.type, detail: failure.cause }, 'query failed');
   const done = await ctx.store.writeTransaction(async (tx) => {
-    if (!(await updateQueryHeld(tx, ctx.lease, { lease_token: ctx.lease.token }))) return false;
+    if (!(await ctx.hold.check(tx))) return false;
     await settleDocument(tx, { id: query.document_id, workspace_id: query.workspace_id, mode: query.mode, hold_micro: query.hold_micro }, [], query.id);
-    return updateQueryHeld(tx, ctx.lease, {
+    return ctx.hold.finish(tx, {
       status: 'failed',
       error_type: failure.type,
       error_message: failure.message,
       settled_micro: 0,
       hold_micro: 0,
       failed_at: clock.now(),
-      ...LEASE_CLEARED,
     });
   });
-  return done ? 'failed' : 'lease_lost';
+  return done ? 'failed' : 'hold_lost';
 }
 
 /** A query that keeps stopping its worker, or meets an unexpected error, fails as query_failed. */

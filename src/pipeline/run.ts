@@ -5,9 +5,8 @@
 import { pageCharge } from '../domain/billing.js';
 import { modelRuns } from '../domain/options.js';
 import type { Stage } from '../domain/states.js';
-import { LEASE_CLEARED, stillHeld, updateHeld } from '../queue/leases.js';
 import { settleDocument } from '../store/settle.js';
-import { DocumentFailure, LeaseLost, type RunContext } from './context.js';
+import { DocumentFailure, HoldLost, type RunContext } from './context.js';
 import { analyzeDocumentStage } from './stages/analyzing.js';
 import { fetchDocument } from './stages/fetching.js';
 import { finalizeDocument } from './stages/finalizing.js';
@@ -18,7 +17,7 @@ import { embedDocument } from './stages/embedding.js';
 import * as clock from '../domain/clock.js';
 import { workMetrics } from '../metrics.js';
 
-export type RunOutcome = 'completed' | 'failed' | 'lease_lost';
+export type RunOutcome = 'completed' | 'failed' | 'hold_lost';
 
 /** Pages counted for the time limit of a document whose length is not known yet. */
 const TIME_LIMIT_MIN_PAGES = 50;
@@ -35,7 +34,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
 
   const enter = async (stage: Stage) => {
     current = stage;
-    if (!(await updateHeld(ctx.store.db, ctx.lease, { stage, timings: JSON.stringify(timings) }))) throw new LeaseLost();
+    if (!(await ctx.hold.update(ctx.store.db, { stage, timings: JSON.stringify(timings) }))) throw new HoldLost();
   };
   const step = async (stage: Stage, work: () => Promise<void>) => {
     await enter(stage);
@@ -60,13 +59,13 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
     workMetrics.finished.inc({ outcome: 'completed' });
     return 'completed';
   } catch (error) {
-    if (error instanceof LeaseLost) return 'lease_lost';
+    if (error instanceof HoldLost) return 'hold_lost';
     if (deadline.aborted && !outer.signal.aborted) {
       const failure = new DocumentFailure('analysis_failed', `Processing took longer than the ${Math.round(limitMs / 1000)} s time limit for this document; it was stopped.`);
-      return (await failDocument(ctx, failure, current, timings)) ? 'failed' : 'lease_lost';
+      return (await failDocument(ctx, failure, current, timings)) ? 'failed' : 'hold_lost';
     }
     if (!(error instanceof DocumentFailure)) throw error;
-    return (await failDocument(ctx, error, current, timings)) ? 'failed' : 'lease_lost';
+    return (await failDocument(ctx, error, current, timings)) ? 'failed' : 'hold_lost';
   }
 }
 
@@ -79,9 +78,9 @@ async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: St
   ctx.log.warn({ document_id: doc.id, error_type: failure.type, stage, ...cause }, 'document failed');
   const charges = [...(ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : []), ...(ctx.model?.charges ?? [])];
   return ctx.store.writeTransaction(async (tx) => {
-    if (!(await stillHeld(tx, ctx.lease))) return false;
+    if (!(await ctx.hold.check(tx))) return false;
     const settled = await settleDocument(tx, doc, charges);
-    return updateHeld(tx, ctx.lease, {
+    return ctx.hold.finish(tx, {
       status: 'failed',
       stage,
       error_type: failure.type,
@@ -91,17 +90,16 @@ async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: St
       settled_micro: settled,
       hold_micro: 0,
       timings: JSON.stringify(timings),
-      ...LEASE_CLEARED,
     });
   });
 }
 
 /** A document that keeps killing its worker, or meets a fault in Folio's own code, is failed instead of claimed again. */
-export async function giveUp(ctx: Pick<RunContext, 'store' | 'lease' | 'doc'>, message: string): Promise<void> {
+export async function giveUp(ctx: Pick<RunContext, 'store' | 'hold' | 'doc'>, message: string): Promise<void> {
   await ctx.store.writeTransaction(async (tx) => {
-    if (!(await stillHeld(tx, ctx.lease))) return;
+    if (!(await ctx.hold.check(tx))) return;
     await settleDocument(tx, ctx.doc, []);
-    await updateHeld(tx, ctx.lease, {
+    await ctx.hold.finish(tx, {
       status: 'failed',
       error_type: 'processing_failed',
       error_message: message,
@@ -109,7 +107,6 @@ export async function giveUp(ctx: Pick<RunContext, 'store' | 'lease' | 'doc'>, m
       failed_at: clock.now(),
       settled_micro: 0,
       hold_micro: 0,
-      ...LEASE_CLEARED,
     });
   });
 }

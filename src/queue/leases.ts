@@ -13,6 +13,7 @@ import type { DocumentsTable, QueriesTable } from '../store/schema.js';
 import type { QueryRow } from '../store/queries.js';
 import type { Updateable } from 'kysely';
 import * as clock from '../domain/clock.js';
+import type { DocumentHold, QueryHold } from '../pipeline/hold.js';
 
 const CLAIM_LOCK = 4_242_002;
 
@@ -68,7 +69,7 @@ export async function updateHeld(db: Tx, lease: Lease, changes: Updateable<Docum
 }
 
 /** Checks (and on PostgreSQL row-locks) that the lease is still held, inside a transaction. */
-export function stillHeld(db: Tx, lease: Lease): Promise<boolean> {
+function stillHeld(db: Tx, lease: Lease): Promise<boolean> {
   return updateHeld(db, lease, { lease_token: lease.token });
 }
 
@@ -96,8 +97,17 @@ export function releaseLease(store: Store, lease: Lease): Promise<boolean> {
     .then((r) => Number(r.numUpdatedRows) === 1);
 }
 
-/** Fields that end a lease, for the finishing update of a completed or failed document. */
-export const LEASE_CLEARED = { locked_by: null, lease_token: null, lease_expires_at: null } as const;
+/** Fields that end a lease, with the finishing update of a completed or failed row. */
+const LEASE_CLEARED = { locked_by: null, lease_token: null, lease_expires_at: null } as const;
+
+/** The hold a document's run gets: its writes name the lease token, so a lost lease changes nothing. */
+export function documentHold(lease: Lease): DocumentHold {
+  return {
+    update: (db, changes) => updateHeld(db, lease, changes),
+    check: (db) => stillHeld(db, lease),
+    finish: (db, changes) => updateHeld(db, lease, { ...changes, ...LEASE_CLEARED }),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Queries (DECISIONS D4) are claimed the same way from their own table. They read a finished
@@ -146,6 +156,15 @@ export async function updateQueryHeld(db: Tx, lease: QueryLease, changes: Update
     .where('status', '=', 'processing')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The hold a question's run gets, as documentHold. */
+export function queryHold(lease: QueryLease): QueryHold {
+  return {
+    update: (db, changes) => updateQueryHeld(db, lease, changes),
+    check: (db) => updateQueryHeld(db, lease, { lease_token: lease.token }),
+    finish: (db, changes) => updateQueryHeld(db, lease, { ...changes, ...LEASE_CLEARED }),
+  };
 }
 
 export function renewQueryLease(store: Store, lease: QueryLease, leaseMs: number): Promise<boolean> {

@@ -12,7 +12,7 @@ import type { DocumentRow } from '../store/documents.js';
 import { runDocument, giveUp } from '../pipeline/run.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
-import { claimNext, claimNextQuery, releaseLease, releaseQueryLease, renewLease, renewQueryLease, updateHeld, type Lease, type QueryLease } from './leases.js';
+import { claimNext, claimNextQuery, documentHold, queryHold, releaseLease, releaseQueryLease, renewLease, renewQueryLease, updateHeld, type Lease, type QueryLease } from './leases.js';
 import { giveUpQuery, runQuery } from '../pipeline/query.js';
 import type { QueryRow } from '../store/queries.js';
 import type { Wakeup } from './wakeup.js';
@@ -135,7 +135,7 @@ export class WorkerRunner {
 
   private async answer(query: QueryRow, lease: QueryLease, signal: AbortSignal): Promise<void> {
     const { store, config, log } = this.deps;
-    const ctx = { store, config, log, lease, query, signal };
+    const ctx = { store, config, log, hold: queryHold(lease), query, signal };
     if (query.attempts > config.queue.maxAttempts) {
       await giveUpQuery(ctx, `Answering stopped ${query.attempts - 1} times without finishing; the question was given up.`);
       return;
@@ -153,9 +153,10 @@ export class WorkerRunner {
 
   private async execute(doc: DocumentRow, lease: Lease, signal: AbortSignal): Promise<void> {
     const { store, pool, config, log } = this.deps;
+    const hold = documentHold(lease);
     const started = clock.now();
     if (doc.attempts > config.queue.maxAttempts) {
-      await giveUp({ store, lease, doc }, `Processing stopped ${doc.attempts - 1} times without finishing; the document was given up.`);
+      await giveUp({ store, hold, doc }, `Processing stopped ${doc.attempts - 1} times without finishing; the document was given up.`);
       log.warn({ document_id: doc.id, attempts: doc.attempts }, 'document given up');
       return;
     }
@@ -168,7 +169,7 @@ export class WorkerRunner {
         ocr: this.deps.ocr,
         config,
         log,
-        lease,
+        hold,
         plan,
         signal,
         doc,
@@ -189,7 +190,7 @@ export class WorkerRunner {
         // Met again on a later attempt: the next ones would meet it too, so the document fails now
         // rather than after a crash loop of maxAttempts runs.
         log.error({ err: error, document_id: doc.id }, 'document run met a fault in the code; given up');
-        await giveUp({ store, lease, doc }, 'The document could not be processed because of an internal error. Quote the document id when you report it.').catch(() => undefined);
+        await giveUp({ store, hold, doc }, 'The document could not be processed because of an internal error. Quote the document id when you report it.').catch(() => undefined);
         return;
       }
       // An unexpected error (a database outage, a lost connection) does not fail the document: it

@@ -145,11 +145,12 @@ export const documentRoutes =
         if (!row) throw notFound();
         const at = clock.now();
         if (isExpired(row, at)) return sendError(reply, expiredError());
-        const options = readStoredOptions(row.options);
+        // Read only when asked for: a plain GET answers whatever the stored options hold.
+        const options = includes.has('markdown') || includes.has('options') ? readStoredOptions(row.options) : null;
         if ((includes.has('tables') || includes.has('key_values')) && !includes.has('pages')) {
           throw invalidRequest({ include: ['tables and key_values attach to each page, so they need pages as well (include=pages,tables)'] });
         }
-        if (includes.has('markdown') && !options.markdown) {
+        if (includes.has('markdown') && !options?.markdown) {
           throw invalidRequest({ include: ['markdown exists only for documents sent with options.markdown: true'] });
         }
         // The document as it was before this fetch, judged at `at`: an unfetched result is kept 24
@@ -164,7 +165,7 @@ export const documentRoutes =
             doc.pages = pages.map((p) => pageToWire(p, { tables: includes.has('tables'), key_values: includes.has('key_values') }));
           }
         }
-        if (includes.has('options')) doc.options = options;
+        if (options && includes.has('options')) doc.options = options;
         if (includes.has('usage')) doc.usage = documentUsage(await usageForDocument(deps.store.db, row.id));
         // Marked fetched only once the answer is read: from then on a result past expires_at is
         // expired and the sweeper may purge it, which must not empty the pages of this answer.

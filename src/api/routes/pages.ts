@@ -50,8 +50,7 @@ export const pageRoutes =
         const query = request.query as Static<typeof Query>;
         const includes = parseIncludes(query.include, PAGE_INCLUDES);
         const row = await completedDocument(deps.store.db, id, request.principal);
-        const options = readStoredOptions(row.options);
-        if (includes.has('embeddings') && options.embeddings === false) {
+        if (includes.has('embeddings') && readStoredOptions(row.options).embeddings === false) {
           throw invalidRequest({ include: ['embeddings exist only for documents sent with options.embeddings'] });
         }
         const range = parsePageRange(query.page, row.page_count);

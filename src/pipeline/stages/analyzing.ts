@@ -1,7 +1,6 @@
 // `analyzing`: the format reader and the layout analysis, in a reader thread.
 import { isSupported } from '../../domain/media-types.js';
-import { updateHeld } from '../../queue/leases.js';
-import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
+import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import { readScan } from '../ocr.js';
 import type { Page, RawPage } from '../page-model.js';
 
@@ -32,7 +31,7 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
   ctx.pages = pages;
   ctx.pagesRead = pages.length;
   if (pages.length !== doc.page_count) {
-    if (!(await updateHeld(store.db, ctx.lease, { page_count: pages.length }))) throw new LeaseLost();
+    if (!(await ctx.hold.update(store.db, { page_count: pages.length }))) throw new HoldLost();
     doc.page_count = pages.length;
   }
   checkPageCount(ctx, pages.length);

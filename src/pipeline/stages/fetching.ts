@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { detectFile } from '../detect.js';
 import { fetchToFile, FetchFailure } from '../fetch-url.js';
-import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
-import { updateHeld } from '../../queue/leases.js';
+import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import { SUPPORTED_LIST } from '../../domain/media-types.js';
 
 export async function fetchDocument(ctx: RunContext): Promise<void> {
@@ -35,7 +34,7 @@ export async function fetchDocument(ctx: RunContext): Promise<void> {
     const key = `uploads/${doc.id}`;
     await store.blobs.putFile(key, temp);
     const changes = { byte_size: bytes, content_type: detected.supported, upload_key: key };
-    if (!(await updateHeld(store.db, ctx.lease, changes))) throw new LeaseLost();
+    if (!(await ctx.hold.update(store.db, changes))) throw new HoldLost();
     Object.assign(doc, changes);
     ctx.mediaType = detected.supported;
   } finally {

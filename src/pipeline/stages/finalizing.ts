@@ -1,14 +1,13 @@
 // `finalizing`: every output is computed from the page model (once, shared with `extracting`),
 // pictures are stored, and the results, the charges and the `completed` status are written in
-// one transaction that first checks the lease: a worker that lost its document writes nothing, so
+// one transaction that first checks the hold: a worker that lost its document writes nothing, so
 // results exist once.
 import { newId } from '../../domain/ids.js';
 import { pageCharge } from '../../domain/billing.js';
 import { expiresAt } from '../../domain/retention.js';
 import { insertImages, insertPages } from '../../store/documents.js';
 import { settleDocument } from '../../store/settle.js';
-import { LEASE_CLEARED, stillHeld, updateHeld } from '../../queue/leases.js';
-import { LeaseLost, type RunContext } from '../context.js';
+import { HoldLost, type RunContext } from '../context.js';
 import { fractionBox } from '../outputs/layout.js';
 import { documentOutputs } from './extracting.js';
 import { packEmbedding } from '../../domain/embedding.js';
@@ -59,7 +58,7 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     };
   });
   // Blobs first, under fresh ids: if one of them cannot be written, or the transaction below
-  // finds the lease gone, the ones written are removed and nothing refers to them.
+  // finds the hold gone, the ones written are removed and nothing refers to them.
   const removeWritten = () => Promise.all(imageRows.map((image) => store.blobs.delete(image.row.blob_key).catch(() => undefined)));
   const written = await Promise.allSettled(imageRows.map((image) => store.blobs.put(image.row.blob_key, Buffer.from(image.bytes))));
   const failedWrite = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
@@ -77,11 +76,11 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
       const finishedAt = clock.now();
       timings.finalizing_ms = finishedAt - startedStage;
       const expires = expiresAt(finishedAt, doc.retention_seconds);
-      if (!(await stillHeld(tx, ctx.lease))) throw new LeaseLost();
+      if (!(await ctx.hold.check(tx))) throw new HoldLost();
       await insertPages(tx, pageRows);
       await insertImages(tx, imageRows.map((image) => image.row));
       const settled = await settleDocument(tx, doc, charges);
-      const done = await updateHeld(tx, ctx.lease, {
+      const done = await ctx.hold.finish(tx, {
         status: 'completed',
         stage: 'done',
         page_count: pages.length,
@@ -91,9 +90,8 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
         completed_at: finishedAt,
         expires_at: expires,
         ...(ctx.model ? { result: JSON.stringify(ctx.model.result), model_used: ctx.model.modelUsed } : {}),
-        ...LEASE_CLEARED,
       });
-      if (!done) throw new LeaseLost();
+      if (!done) throw new HoldLost();
     });
   } catch (error) {
     await removeWritten();

@@ -4,8 +4,7 @@
 import { estimateMicro } from '../../domain/billing.js';
 import { embeddingInput, embeddingTokens } from '../../domain/embedding.js';
 import { holdCredit, releaseHeld } from '../../store/documents.js';
-import { updateHeld } from '../../queue/leases.js';
-import { DocumentFailure, LeaseLost, type RunContext } from '../context.js';
+import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import { modelRuns } from '../../domain/options.js';
 import { documentOutputs, documentPictureTokens, documentTokens } from './extracting.js';
 
@@ -20,7 +19,7 @@ export async function reserveCredit(ctx: RunContext): Promise<void> {
     if (delta > 0 && !(await holdCredit(tx, doc.workspace_id, delta))) return false;
     if (delta < 0) await releaseHeld(tx, doc.workspace_id, -delta);
     const changes = { hold_micro: needed, ...(firstEstimate ? { estimated_micro: needed } : {}) };
-    if (!(await updateHeld(tx, ctx.lease, changes))) throw new LeaseLost();
+    if (!(await ctx.hold.update(tx, changes))) throw new HoldLost();
     Object.assign(doc, changes);
     return true;
   });
