@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { BuiltinProvider } from '../src/models/llm/builtin/index.js';
-import type { PageOutputs } from '../src/pipeline/outputs/page-outputs.js';
+import type { PageOutputs } from '../src/page-outputs/shapes.js';
 import { PageTexts } from '../src/pipeline/extraction/grounding.js';
 import { conform, groundData, resultSchema } from '../src/pipeline/extraction/result.js';
 import { CORPUS } from '../test/helpers/folio.js';

@@ -4,7 +4,8 @@
 // run wrote (Folio's own OCR text as the API returned it).
 import { analyzeDocument } from '../../src/pipeline/layout.js';
 import type { RawPage, Word } from '../../src/pipeline/page-model.js';
-import { pageOutputs, type PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import type { PageOutputs } from '../../src/page-outputs/shapes.js';
 
 /** The four fields of the SROIE receipt truth, asked of the model layer as a JSON Schema. */
 export const RECEIPT_SCHEMA = {

@@ -12,7 +12,7 @@ import type { Page } from './page-model.js';
 import type { RenderedPicture } from './threads/reader-thread.js';
 import type { ReaderPool } from './threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
-import type { PageOutputs } from './outputs/page-outputs.js';
+import type { PageOutputs } from '../page-outputs/shapes.js';
 import type { ModelRun } from './stages/extracting.js';
 import type { EmbeddingRun } from './stages/embedding.js';
 

@@ -25,10 +25,11 @@ import type { Store } from '../store/index.js';
 import type { QueryRow } from '../store/queries.js';
 import { settleDocument } from '../store/settle.js';
 import * as clock from '../domain/clock.js';
-import { PageTexts, type Box } from './extraction/grounding.js';
+import { PageTexts } from './extraction/grounding.js';
+import type { FractionBox } from '../page-outputs/shapes.js';
 import { conform, groundAnswer } from './extraction/result.js';
 import type { QueryHold } from './hold.js';
-import { outputsFromRow } from './outputs/page-outputs.js';
+import { outputsFromRow } from '../page-outputs/shapes.js';
 import { documentTokens } from './stages/extracting.js';
 
 export interface QueryContext {
@@ -44,7 +45,7 @@ export interface QueryContext {
 /** SPEC.md QueryAnswer. */
 export interface QueryAnswer {
   answer: unknown;
-  citations: { page: number; quote: string; bbox?: Box }[];
+  citations: { page: number; quote: string; bbox?: FractionBox }[];
   confidence: number;
   not_found: boolean;
 }

@@ -3,7 +3,7 @@
 // document's markdown; and cited quotes shown where they stand.
 import type { Document, FolioClient, Page } from 'folio/client';
 import { isOffice } from '../domain/media-types.js';
-import { quoteSpan } from '../pipeline/extraction/grounding.js';
+import { quoteSpan } from '../page-outputs/text-matching.js';
 import { byId, fill, h, svg, tabs } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { Overlay, type Box } from './overlay.js';

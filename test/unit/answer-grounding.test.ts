@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
 import { groundAnswer } from '../../src/pipeline/extraction/result.js';
-import type { PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import type { PageOutputs } from '../../src/page-outputs/shapes.js';
 
 const PAGE_TEXT = [
   'Acme Supplies Ltd',

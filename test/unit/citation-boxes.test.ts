@@ -1,8 +1,9 @@
 // Where a cited quote stands on its page (DECISIONS D12: citations may carry the quote's `bbox`):
 // the lines or table cells that hold it, not the whole block or table around it.
 import { describe, expect, it } from 'vitest';
-import { PageTexts, quoteSpan } from '../../src/pipeline/extraction/grounding.js';
-import type { PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
+import { quoteSpan } from '../../src/page-outputs/text-matching.js';
+import type { PageOutputs } from '../../src/page-outputs/shapes.js';
 
 const box = (left: number, top: number, width = 0.5, height = 0.02) => ({ left, top, width, height });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PageTexts } from '../../src/pipeline/extraction/grounding.js';
 import { groundData } from '../../src/pipeline/extraction/result.js';
-import type { PageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import type { PageOutputs } from '../../src/page-outputs/shapes.js';
 
 const page: PageOutputs = { page: 1, text: 'Total Amount: RM8.48\nNett Total: RM8.50\nTotal 1,428.00 EUR', wordCount: 0, tables: [], keyValues: {}, layout: [], markdown: null };
 const texts = new PageTexts([page]);

@@ -6,7 +6,7 @@ import { DOCUMENT_STATUSES } from '../../domain/states.js';
 import { isExpired } from '../../domain/retention.js';
 import { deleteDocument, findDocument, getPages, listDocuments, markRetrieved, usageForDocument } from '../../store/documents.js';
 import { documentMarkdown } from '../../pipeline/outputs/markdown.js';
-import { documentText } from '../../pipeline/outputs/text.js';
+import { documentText } from '../../page-outputs/document-text.js';
 import { baseUrlOf, type AppDeps } from '../app.js';
 import { scopeOf } from '../auth.js';
 import { sendError } from '../errors.js';

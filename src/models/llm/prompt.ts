@@ -2,7 +2,7 @@
 // reply shape is one JSON object (data, citations, answers) given to the model as a JSON Schema
 // (OpenAI's structured output, Anthropic's tool input), so a reply parses without guessing.
 import { pictureTokens, promptTokens, textTokens } from '../../domain/model.js';
-import { documentText } from '../../pipeline/outputs/text.js';
+import { documentText } from '../../page-outputs/document-text.js';
 import type { BuiltinField, JsonSchema, ModelPicture, ModelTask, RawAnswer, RawCitation } from './types.js';
 
 const FIELD_SHAPES: Record<string, string> = {

@@ -2,7 +2,7 @@
 // Anthropic Messages API, OpenAI-compatible servers) reads the same task and answers in the same
 // shape; grounding, validation and billing happen after, the same way for all of them.
 import type { Tier } from '../../domain/model.js';
-import type { PageOutputs } from '../../pipeline/outputs/page-outputs.js';
+import type { PageOutputs } from '../../page-outputs/shapes.js';
 
 export const BUILTIN_FIELDS = ['title', 'document_type', 'summary', 'dates', 'parties', 'amounts', 'key_facts'] as const;
 export type BuiltinField = (typeof BUILTIN_FIELDS)[number];

@@ -7,7 +7,8 @@ import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { writtenDates } from '../../models/llm/builtin/dates.js';
 import type { BuiltinField, JsonSchema, ModelReply, RawAnswer, RawCitation } from '../../models/llm/types.js';
-import { answerSupport, quoteSupports, type Box, type PageTexts } from './grounding.js';
+import { answerSupport, quoteSupports, type PageTexts } from './grounding.js';
+import type { FractionBox as Box } from '../../page-outputs/shapes.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;

@@ -1,15 +1,9 @@
 // `include=key_values`: label to {value, key_confidence, value_confidence, selection_status}, and
 // (additive) the `bbox` of the pair on its page, label and value together.
+import type { WireKeyValue } from '../../page-outputs/shapes.js';
 import type { Page } from '../page-model.js';
 import { fractionBox } from './layout.js';
 
-export interface WireKeyValue {
-  value: string;
-  key_confidence: number;
-  value_confidence: number;
-  selection_status: 'SELECTED' | 'NOT_SELECTED' | null;
-  bbox: { left: number; top: number; width: number; height: number };
-}
 
 export function pageKeyValues(page: Page): Record<string, WireKeyValue> {
   const out: Record<string, WireKeyValue> = {};

@@ -1,19 +1,10 @@
 // `include=layout`: the page's elements with type, text, box as fractions of the page, and
 // reading-order index.
+import type { LayoutElement } from '../../page-outputs/shapes.js';
 import { blockText } from '../layout.js';
 import type { Box, Page } from '../page-model.js';
 import { tableMarkdown } from './tables.js';
 
-export interface LayoutElement {
-  type: string;
-  text: string;
-  bbox: { left: number; top: number; width: number; height: number };
-  reading_order: number;
-  level?: number;
-  figure_index?: number | null;
-  /** Additive: the element's lines with their boxes, so a quote can be shown where it stands. */
-  lines?: { text: string; bbox: { left: number; top: number; width: number; height: number } }[];
-}
 
 export function fractionBox(box: Box, width: number, height: number) {
   const f = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;

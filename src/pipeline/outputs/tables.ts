@@ -1,21 +1,9 @@
 // `include=tables` and the markdown form of a table, which page text and markdown both use.
+import type { WireTable } from '../../page-outputs/shapes.js';
 import { fractionBox } from './layout.js';
 import type { Page, Table } from '../page-model.js';
 import { tableRows } from '../tables/index.js';
 
-export interface WireTable {
-  /** Cell texts row by row; a merged cell's text sits at its top-left position. */
-  rows: string[][];
-  columns: number;
-  markdown: string;
-  // Additive beyond SPEC.md's {rows, columns, markdown}:
-  header_rows: number;
-  /** Every cell once; `bbox` is null where the reader knows no positions (Office tables). */
-  cells: { row: number; column: number; row_span: number; column_span: number; text: string; bbox: { left: number; top: number; width: number; height: number } | null }[];
-  bbox: { left: number; top: number; width: number; height: number };
-  continued_from_previous_page: boolean;
-  continues_on_next_page: boolean;
-}
 
 /**
  * A GitHub-flavoured pipe table; the first row is the header row markdown requires. Markdown has

@@ -3,9 +3,8 @@
 // Page.text).
 import { blockText } from '../layout.js';
 import type { Page } from '../page-model.js';
+import { FIGURE_MARKER } from '../../page-outputs/document-text.js';
 import { tableMarkdown } from './tables.js';
-
-export const FIGURE_MARKER = '[FIGURE]';
 
 export function pageText(page: Page): string {
   const parts: string[] = [];
@@ -25,9 +24,4 @@ export function pageText(page: Page): string {
     if (text) parts.push(text);
   }
   return parts.join('\n\n');
-}
-
-/** `include=text`: every page under a `=== Page N ===` line. */
-export function documentText(pages: { page_number: number; text: string }[]): string {
-  return pages.map((p) => `=== Page ${p.page_number} ===\n${p.text}`).join('\n\n');
 }

@@ -20,8 +20,9 @@ import { BUILTIN_FIELDS, ModelUnavailable, type BuiltinField, type JsonSchema, t
 import { DocumentFailure, type RunContext } from '../context.js';
 import { PageTexts } from '../extraction/grounding.js';
 import { conform, groundAnswer, groundData, resultSchema, type Citation } from '../extraction/result.js';
-import { pageOutputs, type PageOutputs } from '../outputs/page-outputs.js';
-import { documentText } from '../outputs/text.js';
+import { pageOutputs } from '../outputs/page-outputs.js';
+import type { PageOutputs } from '../../page-outputs/shapes.js';
+import { documentText } from '../../page-outputs/document-text.js';
 
 const MAX_OUTPUT_TOKENS = MAX_OUTPUT_TOKENS_PER_REQUEST;
 

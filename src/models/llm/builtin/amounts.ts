@@ -3,7 +3,7 @@
 // ISO 4217 codes; an amount with no sign takes the document's currency when it names only one.
 // Money words are English and Malay (jumlah total, tunai cash, baki change or balance, bayaran
 // payment, harga price, cukai tax), the languages of the receipts Folio is measured on.
-import { numberReadings } from '../../../pipeline/extraction/grounding.js';
+import { numberReadings } from '../../../page-outputs/text-matching.js';
 
 export interface FoundAmount {
   /** The amount as printed, sign included. */

@@ -2,7 +2,7 @@
 // weights; a phrase counts more in the first lines (where titles and letterheads are), and
 // repeats count less and less. The answer quotes the line of the phrase that decided it; with no
 // clear evidence the type is left out.
-import { normalizeText } from '../../../pipeline/extraction/grounding.js';
+import { normalizeText } from '../../../page-outputs/text-matching.js';
 import type { DocumentView, TextLine } from './view.js';
 
 const CUES: Record<string, [string, number][]> = {

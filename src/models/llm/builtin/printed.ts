@@ -3,7 +3,7 @@
 // so a receipt's "TOTAL" and the "88.17" printed level with it at the right edge can end up lines
 // apart; their boxes still say they stand on one row. Every printed line's text is words of the
 // page text, so it can be quoted.
-import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
+import type { PageOutputs } from '../../../page-outputs/shapes.js';
 
 /** Where something stands on its page, in fractions of the page's width and height. */
 export interface Place {

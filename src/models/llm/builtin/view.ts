@@ -2,8 +2,8 @@
 // lines, sentences, key/values and table rows — each with its page and an exact quote. Every
 // quote is a piece of the page's own text (or its key/value pair), so citations verify by
 // construction; the grounding check after the engine confirms it like any provider's.
-import type { PageOutputs } from '../../../pipeline/outputs/page-outputs.js';
-import { findWords, normalizeQuote, normalizeText } from '../../../pipeline/extraction/grounding.js';
+import type { PageOutputs } from '../../../page-outputs/shapes.js';
+import { findWords, normalizeQuote, normalizeText } from '../../../page-outputs/text-matching.js';
 import { dateOrderOf, findDates, type DateOrder, type FoundDate } from './dates.js';
 import { documentCurrency, documentDecimalMark } from './amounts.js';
 import { phrasesOf, printedLines, rowsOf, type Phrase, type PrintedLine, type Row } from './printed.js';

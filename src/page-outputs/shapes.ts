@@ -1,0 +1,68 @@
+// What Folio gives back for each page, as stored and as the API and the model read it: the page
+// outputs and their parts (tables, key/values, layout). The pipeline computes them from the page
+// model (src/pipeline/outputs); the model layer, queries and the API only read them, so the shapes
+// sit below all of them, as Docling keeps its document model apart from its readers and exporters.
+
+/** A box on a page as fractions of the page's width and height, from its top-left corner. */
+export interface FractionBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface WireTable {
+  /** Cell texts row by row; a merged cell's text sits at its top-left position. */
+  rows: string[][];
+  columns: number;
+  markdown: string;
+  // Additive beyond SPEC.md's {rows, columns, markdown}:
+  header_rows: number;
+  /** Every cell once; `bbox` is null where the reader knows no positions (Office tables). */
+  cells: { row: number; column: number; row_span: number; column_span: number; text: string; bbox: FractionBox | null }[];
+  bbox: FractionBox;
+  continued_from_previous_page: boolean;
+  continues_on_next_page: boolean;
+}
+
+export interface WireKeyValue {
+  value: string;
+  key_confidence: number;
+  value_confidence: number;
+  selection_status: 'SELECTED' | 'NOT_SELECTED' | null;
+  bbox: FractionBox;
+}
+
+export interface LayoutElement {
+  type: string;
+  text: string;
+  bbox: FractionBox;
+  reading_order: number;
+  level?: number;
+  figure_index?: number | null;
+  /** Additive: the element's lines with their boxes, so a quote can be shown where it stands. */
+  lines?: { text: string; bbox: FractionBox }[];
+}
+
+export interface PageOutputs {
+  page: number;
+  text: string;
+  wordCount: number;
+  tables: WireTable[];
+  keyValues: Record<string, WireKeyValue>;
+  layout: LayoutElement[];
+  markdown: string | null;
+}
+
+/** The outputs as stored (JSON columns), read back. */
+export function outputsFromRow(row: { page_number: number; text: string; word_count: number; tables: string; key_values: string; layout: string; markdown: string | null }): PageOutputs {
+  return {
+    page: row.page_number,
+    text: row.text,
+    wordCount: row.word_count,
+    tables: JSON.parse(row.tables) as WireTable[],
+    keyValues: JSON.parse(row.key_values) as Record<string, WireKeyValue>,
+    layout: JSON.parse(row.layout) as LayoutElement[],
+    markdown: row.markdown,
+  };
+}
