@@ -7,10 +7,7 @@ import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config.js';
-import type { ReaderPool } from '../pipeline/threads/pool.js';
-import type { Wakeup } from '../queue/wakeup.js';
-import type { Store } from '../store/index.js';
+import type { AppDeps } from './deps.js';
 import { authenticate } from './auth.js';
 import { enforceLimits } from './limits.js';
 import { requestCounters } from '../store/counters.js';
@@ -26,14 +23,6 @@ import { queryRoutes } from './routes/queries.js';
 import { operationsRoutes } from './routes/operations.js';
 import { httpDuration, httpRequests } from '../metrics.js';
 import { usageRoutes } from './routes/usage.js';
-
-export interface AppDeps {
-  store: Store;
-  config: Config;
-  /** Reader threads for counting pages at submission. */
-  pool: ReaderPool;
-  wakeup: Wakeup;
-}
 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -140,11 +129,6 @@ async function servePlayground(app: FastifyInstance): Promise<void> {
       reply.header('referrer-policy', 'no-referrer');
     },
   });
-}
-
-/** The address clients should use for links: FOLIO_PUBLIC_URL, else the request's own host. */
-export function baseUrlOf(config: Config, request: { protocol: string; host: string }): string {
-  return config.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 /** Only /healthz, /readyz and /metrics: what a worker-only process offers (FOLIO_METRICS_PORT). */

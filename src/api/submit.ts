@@ -24,7 +24,7 @@ import { holdCredit, insertDocument } from '../store/documents.js';
 import { detectFile } from '../pipeline/detect.js';
 import { filenameFromUrl } from '../pipeline/fetch-url.js';
 import { schemaProblem } from '../pipeline/extraction/result.js';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './deps.js';
 import type { Principal } from './auth.js';
 import { acceptedToWire } from './serialize.js';
 import type { Remember } from './idempotency.js';

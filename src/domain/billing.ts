@@ -1,6 +1,6 @@
 // What a document costs (DECISIONS D8). Test mode (D3) keeps real quantities at amount 0.
 import type { ResolvedOptions } from './option-shapes.js';
-import { amountMicro, pageSku, type Charge, type PriceTable, type SkuName, type SkuPrice } from './prices.js';
+import { amountMicro, pageSku, type Charge, type PriceTable, type SkuPrice } from './prices.js';
 import type { Mode } from './states.js';
 import { MAX_EMBEDDING_TOKENS_PER_PAGE } from './embedding.js';
 import { chooseTier, estimateRun, MAX_OUTPUT_TOKENS_PER_REQUEST, tokenCost, TOKENS_PER_PAGE_GUESS } from './model.js';

@@ -57,3 +57,9 @@ export function unpackEmbedding(stored: string): { model: string; dimensions: nu
   const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   return { model, dimensions, vector: Array.from(floats, (v) => Number(v.toPrecision(7))) };
 }
+
+/** A document's page vectors and what they cost, once the embedding stage ran. */
+export interface EmbeddingRun {
+  pages: Map<number, PageEmbedding>;
+  charge: Charge;
+}

@@ -11,6 +11,17 @@ export interface FractionBox {
   height: number;
 }
 
+/** A box in a page's own units (x0, y0 top-left to x1, y1) as fractions of the page, to four decimals. */
+export function fractionBox(box: { x0: number; y0: number; x1: number; y1: number }, width: number, height: number): FractionBox {
+  const f = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
+  return {
+    left: f(box.x0 / width),
+    top: f(box.y0 / height),
+    width: f((box.x1 - box.x0) / width),
+    height: f((box.y1 - box.y0) / height),
+  };
+}
+
 export interface WireTable {
   /** Cell texts row by row; a merged cell's text sits at its top-left position. */
   rows: string[][];

@@ -13,8 +13,9 @@ import type { RenderedPicture } from './threads/reader-thread.js';
 import type { ReaderPool } from './threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
 import type { PageOutputs } from '../page-outputs/shapes.js';
-import type { ModelRun } from './stages/extracting.js';
-import type { EmbeddingRun } from './stages/embedding.js';
+import type { EmbeddingRun } from '../domain/embedding.js';
+import type { ModelRun } from './extraction/result.js';
+import { pageOutputs } from './outputs/page-outputs.js';
 
 export interface RunContext {
   store: Store;
@@ -62,4 +63,10 @@ export class HoldLost extends Error {
   constructor() {
     super('hold lost');
   }
+}
+
+/** Every page's outputs, computed once from the page model and shared by the later stages. */
+export function documentOutputs(ctx: RunContext): PageOutputs[] {
+  ctx.outputs ??= ctx.pages!.map((page) => pageOutputs(page, ctx.options.markdown));
+  return ctx.outputs;
 }

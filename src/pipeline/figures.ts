@@ -167,10 +167,6 @@ function wordsIn(words: Word[], box: Box, margin: 0 | -1): number[] {
   return out;
 }
 
-function touches(b: Box, box: Box, margin: number): boolean {
-  return b.x0 <= box.x1 + margin && b.x1 >= box.x0 - margin && b.y0 <= box.y1 + margin && b.y1 >= box.y0 - margin;
-}
-
 /** Rows of at least six words set as running text (word gaps under half a font size). */
 function proseRows(words: Word[], inside: number[]): number {
   const sorted = [...inside].sort((a, b) => words[a].box.y0 - words[b].box.y0 || words[a].box.x0 - words[b].box.x0);

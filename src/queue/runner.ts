@@ -63,7 +63,7 @@ export class WorkerRunner {
   }
 
   private async run(): Promise<void> {
-    const { config, wakeup, log, store } = this.deps;
+    const { config, wakeup, log } = this.deps;
     while (!this.stopping) {
       if (this.active.size >= config.queue.concurrency) {
         await Promise.race([...this.active.values()].map((a) => a.done));

@@ -1,7 +1,7 @@
 // GET /account: the key, its organization and plan, credit and limits.
 import type { FastifyPluginAsync } from 'fastify';
 import { availableCredit } from '../../store/documents.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { errorResponses } from '../schemas/common.js';
 import { Account } from '../schemas/resources.js';
 

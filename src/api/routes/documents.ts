@@ -7,7 +7,9 @@ import { isExpired } from '../../domain/retention.js';
 import { deleteDocument, findDocument, getPages, listDocuments, markRetrieved, usageForDocument } from '../../store/documents.js';
 import { documentMarkdown } from '../../pipeline/outputs/markdown.js';
 import { documentText } from '../../page-outputs/document-text.js';
-import { baseUrlOf, type AppDeps } from '../app.js';
+import { baseUrlOf, type AppDeps } from '../deps.js';
+import { parseIncludes } from '../includes.js';
+import { expiredError } from '../completed-document.js';
 import { scopeOf } from '../auth.js';
 import { sendError } from '../errors.js';
 import { readStoredOptions } from '../../domain/option-shapes.js';
@@ -37,22 +39,6 @@ const UploadForm = Type.Object({
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export const DOCUMENT_INCLUDES = ['text', 'markdown', 'pages', 'tables', 'key_values', 'usage', 'options'] as const;
-
-export function parseIncludes<T extends string>(raw: string | undefined, allowed: readonly T[], field = 'include'): Set<T> {
-  const out = new Set<T>();
-  if (!raw) return out;
-  const unknown: string[] = [];
-  for (const item of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
-    if ((allowed as readonly string[]).includes(item)) out.add(item as T);
-    else unknown.push(item);
-  }
-  if (unknown.length) throw invalidRequest({ [field]: [`unknown value${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`] });
-  return out;
-}
-
-function expiredError(): FolioError {
-  return new FolioError('document_expired', 'The retention period ended and the result was purged.');
-}
 
 export const documentRoutes =
   (deps: AppDeps): FastifyPluginAsync =>

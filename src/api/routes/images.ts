@@ -4,10 +4,10 @@ import { Type, type Static } from 'typebox';
 import { notFound } from '../../domain/errors.js';
 import { parsePageRange } from '../../domain/page-range.js';
 import { findImage } from '../../store/documents.js';
-import { baseUrlOf, type AppDeps } from '../app.js';
+import { baseUrlOf, type AppDeps } from '../deps.js';
 import { errorResponses } from '../schemas/common.js';
-import { parseIncludes } from './documents.js';
-import { completedDocument, picturesOf } from './ready.js';
+import { parseIncludes } from '../includes.js';
+import { completedDocument, picturesOf } from '../completed-document.js';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const ImageParams = Type.Object({ id: Type.String({ maxLength: 64 }), image_id: Type.String({ maxLength: 64 }) });

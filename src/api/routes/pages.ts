@@ -6,13 +6,13 @@ import { FolioError, invalidRequest } from '../../domain/errors.js';
 import { isOffice, type SupportedMediaType } from '../../domain/media-types.js';
 import { parsePageRange } from '../../domain/page-range.js';
 import { getPages, pageGeometry } from '../../store/documents.js';
-import { baseUrlOf, type AppDeps } from '../app.js';
+import { baseUrlOf, type AppDeps } from '../deps.js';
 import { errorResponses } from '../schemas/common.js';
 import { readStoredOptions } from '../../domain/option-shapes.js';
 import type { Image } from '../schemas/resources.js';
 import { pageToWire } from '../serialize.js';
-import { parseIncludes } from './documents.js';
-import { completedDocument, picturesOf } from './ready.js';
+import { parseIncludes } from '../includes.js';
+import { completedDocument, picturesOf } from '../completed-document.js';
 
 const PAGE_INCLUDES = ['embeddings', 'tables', 'key_values', 'layout', 'images', 'image_data'] as const;
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });

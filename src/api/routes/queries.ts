@@ -11,14 +11,14 @@ import { estimateQueryMicro } from '../../pipeline/query.js';
 import { findDocument, holdCredit } from '../../store/documents.js';
 import { findQuery, insertQuery, listQueries, type QueryRow } from '../../store/queries.js';
 import * as clock from '../../domain/clock.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { scopeOf } from '../auth.js';
 import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import { StringEnum } from '../../domain/wire.js';
 import { errorResponses, ListQuery } from '../schemas/common.js';
 import { queryToWire } from '../serialize.js';
 import { assertSomeCredit, clientSchemaIssues } from '../submit.js';
-import { completedDocument } from './ready.js';
+import { completedDocument } from '../completed-document.js';
 
 export const CreateQuery = Type.Object(
   {

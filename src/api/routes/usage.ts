@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { invalidRequest } from '../../domain/errors.js';
 import { listUsage } from '../../store/documents.js';
 import { scopeOf } from '../auth.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { DateTime } from '../../domain/wire.js';
 import { errorResponses, ListQuery } from '../schemas/common.js';
 import { usageToWire } from '../serialize.js';

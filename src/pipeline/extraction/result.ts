@@ -9,6 +9,7 @@ import { writtenDates } from '../../models/llm/builtin/dates.js';
 import type { BuiltinField, JsonSchema, ModelReply, RawAnswer, RawCitation } from '../../models/llm/types.js';
 import { answerSupport, quoteSupports, type PageTexts } from './grounding.js';
 import type { FractionBox as Box } from '../../page-outputs/shapes.js';
+import type { Charge } from '../../domain/prices.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
@@ -268,4 +269,36 @@ export function conform(data: Record<string, unknown>, schema: JsonSchema): Reco
     strictAjv.removeSchema(relaxed);
     coercingAjv.removeSchema(relaxed);
   }
+}
+
+export interface PageResult {
+  data: Record<string, unknown>;
+  citations: Citation[];
+}
+
+/** SPEC.md's ExtractionResult as stored and served. */
+export interface ExtractionResult {
+  data?: Record<string, unknown>;
+  citations?: Citation[];
+  answers?: WireAnswer[];
+  per_page?: boolean;
+  pages?: ({ page: number } & PageResult)[];
+  warnings?: string[];
+}
+
+export interface WireAnswer {
+  question: string;
+  answer: string;
+  page: number | null;
+  quote: string;
+  not_found: boolean;
+  bbox?: Citation['bbox'];
+}
+
+export interface ModelRun {
+  result: ExtractionResult;
+  /** With per_page: each page's `{data, citations}`. */
+  pageResults: Map<number, PageResult>;
+  charges: Charge[];
+  modelUsed: string;
 }

@@ -1,8 +1,7 @@
 // `include=key_values`: label to {value, key_confidence, value_confidence, selection_status}, and
 // (additive) the `bbox` of the pair on its page, label and value together.
-import type { WireKeyValue } from '../../page-outputs/shapes.js';
+import { fractionBox, type WireKeyValue } from '../../page-outputs/shapes.js';
 import type { Page } from '../page-model.js';
-import { fractionBox } from './layout.js';
 
 
 export function pageKeyValues(page: Page): Record<string, WireKeyValue> {

@@ -1,20 +1,11 @@
 // `include=layout`: the page's elements with type, text, box as fractions of the page, and
 // reading-order index.
-import type { LayoutElement } from '../../page-outputs/shapes.js';
+import { fractionBox, type LayoutElement } from '../../page-outputs/shapes.js';
 import { blockText } from '../layout.js';
-import type { Box, Page } from '../page-model.js';
+import type { Page } from '../page-model.js';
 import { tableMarkdown } from './tables.js';
 
 
-export function fractionBox(box: Box, width: number, height: number) {
-  const f = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
-  return {
-    left: f(box.x0 / width),
-    top: f(box.y0 / height),
-    width: f((box.x1 - box.x0) / width),
-    height: f((box.y1 - box.y0) / height),
-  };
-}
 
 export function pageLayout(page: Page): LayoutElement[] {
   return page.blocks.map((block, order) => {

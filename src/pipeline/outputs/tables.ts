@@ -1,6 +1,5 @@
 // `include=tables` and the markdown form of a table, which page text and markdown both use.
-import type { WireTable } from '../../page-outputs/shapes.js';
-import { fractionBox } from './layout.js';
+import { fractionBox, type WireTable } from '../../page-outputs/shapes.js';
 import type { Page, Table } from '../page-model.js';
 import { tableRows } from '../tables/index.js';
 

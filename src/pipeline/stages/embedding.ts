@@ -2,17 +2,10 @@
 // its text (SPEC.md EmbeddingOptions), stored with the page and read only through
 // `GET /documents/{id}/pages?include=embeddings`; the tokens read are charged as
 // `embedding.input`. A provider that cannot embed fails the document with embedding_failed.
-import { embeddingCharge, embeddingInput, embeddingTokens, type PageEmbedding } from '../../domain/embedding.js';
+import { embeddingCharge, embeddingInput, embeddingTokens } from '../../domain/embedding.js';
 import { embeddingProvider } from '../../models/embeddings/index.js';
 import { EmbeddingUnavailable, type EmbeddingDimensions } from '../../models/embeddings/types.js';
-import type { Charge } from '../../domain/prices.js';
-import { DocumentFailure, type RunContext } from '../context.js';
-import { documentOutputs } from './extracting.js';
-
-export interface EmbeddingRun {
-  pages: Map<number, PageEmbedding>;
-  charge: Charge;
-}
+import { DocumentFailure, documentOutputs, type RunContext } from '../context.js';
 
 export async function embedDocument(ctx: RunContext): Promise<void> {
   const options = ctx.options.embeddings;

@@ -14,55 +14,16 @@ import {
   textTokens,
   tokenCharges,
 } from '../../domain/model.js';
-import type { Charge } from '../../domain/prices.js';
 import { modelProvider, MODEL_VERSION } from '../../models/llm/index.js';
 import { BUILTIN_FIELDS, ModelUnavailable, type BuiltinField, type JsonSchema, type ModelPicture, type ModelReply, type ModelTask } from '../../models/llm/types.js';
-import { DocumentFailure, type RunContext } from '../context.js';
+import { DocumentFailure, documentOutputs, type RunContext } from '../context.js';
 import { PageTexts } from '../extraction/grounding.js';
-import { conform, groundAnswer, groundData, resultSchema, type Citation } from '../extraction/result.js';
-import { pageOutputs } from '../outputs/page-outputs.js';
+import { conform, groundAnswer, groundData, resultSchema, type ExtractionResult, type PageResult, type WireAnswer } from '../extraction/result.js';
 import type { PageOutputs } from '../../page-outputs/shapes.js';
 import { documentText } from '../../page-outputs/document-text.js';
 
 const MAX_OUTPUT_TOKENS = MAX_OUTPUT_TOKENS_PER_REQUEST;
 
-export interface PageResult {
-  data: Record<string, unknown>;
-  citations: Citation[];
-}
-
-/** SPEC.md's ExtractionResult as stored and served. */
-export interface ExtractionResult {
-  data?: Record<string, unknown>;
-  citations?: Citation[];
-  answers?: WireAnswer[];
-  per_page?: boolean;
-  pages?: ({ page: number } & PageResult)[];
-  warnings?: string[];
-}
-
-interface WireAnswer {
-  question: string;
-  answer: string;
-  page: number | null;
-  quote: string;
-  not_found: boolean;
-  bbox?: Citation['bbox'];
-}
-
-export interface ModelRun {
-  result: ExtractionResult;
-  /** With per_page: each page's `{data, citations}`. */
-  pageResults: Map<number, PageResult>;
-  charges: Charge[];
-  modelUsed: string;
-}
-
-/** Every page's outputs, computed once from the page model and shared by the later stages. */
-export function documentOutputs(ctx: RunContext): PageOutputs[] {
-  ctx.outputs ??= ctx.pages!.map((page) => pageOutputs(page, ctx.options.markdown));
-  return ctx.outputs;
-}
 
 /** The document's pictures as the model reads them, when the configured provider reads pictures. */
 export function documentPictures(ctx: RunContext): ModelPicture[] {

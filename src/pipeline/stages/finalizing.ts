@@ -2,14 +2,13 @@
 // pictures are stored, and the results, the charges and the `completed` status are written in
 // one transaction that first checks the hold: a worker that lost its document writes nothing, so
 // results exist once.
+import { fractionBox } from '../../page-outputs/shapes.js';
 import { newId } from '../../domain/ids.js';
 import { pageCharge } from '../../domain/billing.js';
 import { expiresAt } from '../../domain/retention.js';
 import { insertImages, insertPages } from '../../store/documents.js';
 import { settleDocument } from '../../store/settle.js';
-import { HoldLost, type RunContext } from '../context.js';
-import { fractionBox } from '../outputs/layout.js';
-import { documentOutputs } from './extracting.js';
+import { documentOutputs, HoldLost, type RunContext } from '../context.js';
 import { packEmbedding } from '../../domain/embedding.js';
 import * as clock from '../../domain/clock.js';
 

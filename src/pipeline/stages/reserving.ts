@@ -4,9 +4,9 @@
 import { estimateMicro } from '../../domain/billing.js';
 import { embeddingInput, embeddingTokens } from '../../domain/embedding.js';
 import { holdCredit, releaseHeld } from '../../store/documents.js';
-import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
+import { DocumentFailure, documentOutputs, HoldLost, type RunContext } from '../context.js';
 import { modelRuns } from '../../domain/options.js';
-import { documentOutputs, documentPictureTokens, documentTokens } from './extracting.js';
+import { documentPictureTokens, documentTokens } from './extracting.js';
 
 export async function reserveCredit(ctx: RunContext): Promise<void> {
   const { doc, store } = ctx;

@@ -1,21 +1,26 @@
-// Shared guards for routes that read a finished document's pages and pictures.
-import * as clock from '../../domain/clock.js';
-import { FolioError, invalidRequest, notFound } from '../../domain/errors.js';
-import { isExpired } from '../../domain/retention.js';
-import type { PageRange } from '../../domain/page-range.js';
-import { findDocument, listImages, type DocumentRow } from '../../store/documents.js';
-import type { Store } from '../../store/index.js';
-import type { Image } from '../schemas/resources.js';
-import { imageToWire } from '../serialize.js';
-import type { Db } from '../../store/database.js';
-import type { Principal } from '../auth.js';
-import { scopeOf } from '../auth.js';
+// Guards and reads for the routes that serve a completed document's pages and pictures.
+import * as clock from '../domain/clock.js';
+import { FolioError, invalidRequest, notFound } from '../domain/errors.js';
+import { isExpired } from '../domain/retention.js';
+import type { PageRange } from '../domain/page-range.js';
+import { findDocument, listImages, type DocumentRow } from '../store/documents.js';
+import type { Store } from '../store/index.js';
+import type { Image } from './schemas/resources.js';
+import { imageToWire } from './serialize.js';
+import type { Db } from '../store/database.js';
+import type { Principal } from './auth.js';
+import { scopeOf } from './auth.js';
+
+/** 410 document_expired: what every read of a purged document answers. */
+export function expiredError(): FolioError {
+  return new FolioError('document_expired', 'The retention period ended and the result was purged.');
+}
 
 /** 404 for another workspace's or mode's document, 410 once purged, 409 until completed. */
 export async function completedDocument(db: Db, id: string, principal: Principal): Promise<DocumentRow> {
   const row = await findDocument(db, id, scopeOf(principal));
   if (!row) throw notFound();
-  if (isExpired(row, clock.now())) throw new FolioError('document_expired', 'The retention period ended and the result was purged.');
+  if (isExpired(row, clock.now())) throw expiredError();
   if (row.status !== 'completed') {
     throw new FolioError('document_not_ready', `The document is ${row.status}; pages and pictures exist once it is completed.`, { status: row.status });
   }
