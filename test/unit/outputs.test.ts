@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDocument } from '../../src/pipeline/layout.js';
-import { documentMarkdown, pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
+import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
-import { documentText, FIGURE_MARKER } from '../../src/page-outputs/document-text.js';
+import { documentMarkdown, documentText, FIGURE_MARKER } from '../../src/page-outputs/document-text.js';
 import { NO_GRAPHICS, type Block, type BlockType, type Box, type Figure, type Line, type Page, type Word } from '../../src/pipeline/page-model.js';
 
 // A hand-built analyzed page: each block is a list of line texts; every line is 12 units tall and

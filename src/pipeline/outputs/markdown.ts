@@ -23,10 +23,6 @@ export function pageMarkdown(page: Page): string {
   return out;
 }
 
-export function documentMarkdown(pages: string[]): string {
-  return pages.filter((p) => p.length > 0).join('\n\n') + '\n';
-}
-
 function blockMarkdown(block: Block, page: Page): string {
   switch (block.type) {
     case 'figure':
