@@ -2,7 +2,7 @@
 // built two ways for rerunning the built-in engine without OCR: from a receipt's truth OCR lines
 // (the right text, through Folio's own layout analysis) and from pages a `bench/quality.ts --dump`
 // run wrote (Folio's own OCR text as the API returned it).
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import type { RawPage, Word } from '../../src/pipeline/page-model.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 import type { PageOutputs } from '../../src/page-outputs/shapes.js';

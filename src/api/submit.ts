@@ -21,8 +21,8 @@ import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions, schemaShapeProblems } from '../domain/options.js';
 import { holdCredit, insertDocument } from '../store/documents.js';
-import { detectFile } from '../pipeline/detect.js';
-import { filenameFromUrl } from '../pipeline/fetch-url.js';
+import { detectFile } from '../pipeline/intake/detect.js';
+import { filenameFromUrl } from '../pipeline/intake/fetch-url.js';
 import { schemaProblem } from '../pipeline/extraction/result.js';
 import type { AppDeps } from './deps.js';
 import type { Principal } from './auth.js';

@@ -5,9 +5,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectBytes } from '../../src/pipeline/detect.js';
+import { detectBytes } from '../../src/pipeline/intake/detect.js';
 import { readerFor } from '../../src/pipeline/formats/index.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 import { BuiltinProvider } from '../../src/models/llm/builtin/index.js';
 import { BUILTIN_FIELDS } from '../../src/models/llm/types.js';

@@ -5,9 +5,9 @@
 // from their own labels; where nothing answers, not found. Every answer passes the grounding
 // check that any provider's answer goes through.
 import { describe, expect, it } from 'vitest';
-import { detectBytes } from '../../src/pipeline/detect.js';
+import { detectBytes } from '../../src/pipeline/intake/detect.js';
 import { readerFor } from '../../src/pipeline/formats/index.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 import type { PageOutputs } from '../../src/page-outputs/shapes.js';
 import { BuiltinProvider } from '../../src/models/llm/builtin/index.js';

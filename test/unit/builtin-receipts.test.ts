@@ -3,9 +3,9 @@
 // analysis, then filled with the quality bench's receipt schema. Every value must pass the
 // grounding check any provider's values go through.
 import { describe, expect, it } from 'vitest';
-import { detectBytes } from '../../src/pipeline/detect.js';
+import { detectBytes } from '../../src/pipeline/intake/detect.js';
 import { readerFor } from '../../src/pipeline/formats/index.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 import type { PageOutputs } from '../../src/page-outputs/shapes.js';
 import { BuiltinProvider } from '../../src/models/llm/builtin/index.js';

@@ -1,9 +1,9 @@
-// Reading in the order the file drew its words (src/pipeline/drawing-order.ts), issue 5 "reading
+// Reading in the order the file drew its words (src/pipeline/analysis/drawing-order.ts), issue 5 "reading
 // order": where the drawing order is trusted, a display formula reads as it was written, and where
 // it is not (words drawn in no order, columns drawn row by row), geometry decides as before.
 import { describe, expect, it } from 'vitest';
-import { drawsInSequence } from '../../src/pipeline/drawing-order.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { drawsInSequence } from '../../src/pipeline/analysis/drawing-order.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { NO_GRAPHICS, type RawPage, type Word } from '../../src/pipeline/page-model.js';
 import { lineWords, word } from '../helpers/words.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filenameFromUrl, isPublicAddress } from '../../src/pipeline/fetch-url.js';
+import { filenameFromUrl, isPublicAddress } from '../../src/pipeline/intake/fetch-url.js';
 
 describe('isPublicAddress (DECISIONS D11: no loopback, private, link-local or metadata addresses)', () => {
   const notPublic = [

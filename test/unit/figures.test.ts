@@ -1,9 +1,9 @@
 // Figures drawn with vector paths (issue 5 scope 6): clusters of curves with their axes and
 // labels are figures and take their words; rulings alone and boxes of prose are not.
 import { describe, expect, it } from 'vitest';
-import { findFigures } from '../../src/pipeline/figures.js';
+import { findFigures } from '../../src/pipeline/analysis/figures.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { analyzeDocument, blockText } from '../../src/pipeline/layout.js';
+import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { NO_GRAPHICS, type Box, type PageGraphics } from '../../src/pipeline/page-model.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDocument, blockText } from '../../src/pipeline/layout.js';
-import { buildLines } from '../../src/pipeline/lines.js';
+import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
+import { buildLines } from '../../src/pipeline/analysis/lines.js';
 import { NO_GRAPHICS, type Block, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
 
 // Synthetic pages: boxes have the origin at the top-left and y grows downwards (page-model.ts).

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrayImage, OcrEngine, OcrWord, RecognizeOptions } from '../../src/models/ocr/engine.js';
 import { createOcrEngine } from '../../src/models/ocr/index.js';
-import { readScan, sureCharacters, surerLines } from '../../src/pipeline/ocr.js';
-import { hasInk } from '../../src/pipeline/scans.js';
+import { readScan, sureCharacters, surerLines } from '../../src/pipeline/scans/read-scan.js';
+import { hasInk } from '../../src/pipeline/scans/measure.js';
 import { textPicture } from '../helpers/images.js';
 import { seeded } from '../helpers/magazine.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { documentMarkdown, documentText, FIGURE_MARKER } from '../../src/page-outputs/document-text.js';

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinGlyphNames } from '../../src/pipeline/formats/font-program.js';
 import { combiningAccent, glyphNameText } from '../../src/pipeline/formats/glyph-names.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { CORPUS } from '../helpers/folio.js';
 

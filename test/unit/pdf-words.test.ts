@@ -1,7 +1,7 @@
 // Words from PDFium's glyphs (formats/pdf.ts): where one word ends and the next begins.
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { spacedTextPdf, turnedLabelsPdf } from '../helpers/pdfs.js';
 

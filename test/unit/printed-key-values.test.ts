@@ -1,9 +1,9 @@
 // Printed key/values (issue 5 scope 4): "Label: value", a label above its value, checkbox glyphs;
 // confidences lower than for form fields, and scaled by OCR confidence.
 import { describe, expect, it } from 'vitest';
-import { buildLines } from '../../src/pipeline/lines.js';
+import { buildLines } from '../../src/pipeline/analysis/lines.js';
 import type { Word } from '../../src/pipeline/page-model.js';
-import { printedKeyValues } from '../../src/pipeline/printed-key-values.js';
+import { printedKeyValues } from '../../src/pipeline/analysis/printed-key-values.js';
 import { lineWords, word } from '../helpers/words.js';
 
 const pairs = (words: Word[]) => printedKeyValues(buildLines(words), words).map(({ key, value, keyConfidence, valueConfidence, selectionStatus }) => ({ key, value, keyConfidence, valueConfidence, selectionStatus }));

@@ -1,7 +1,7 @@
 // Reading order (issue 5 scope 2): the file's drawing order where it reads forwards, else a
 // recursive XY-cut; right-to-left pages read their columns from the right.
 import { describe, expect, it } from 'vitest';
-import { readingOrder, type OrderItem } from '../../src/pipeline/reading-order.js';
+import { readingOrder, type OrderItem } from '../../src/pipeline/analysis/reading-order.js';
 
 const item = (ref: number, x0: number, y0: number, x1: number, y1: number, streamRank: number | null, lineCount = 3): OrderItem => ({
   ref,

@@ -3,9 +3,9 @@
 // than on one corpus file.
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { analyzeDocument } from '../../src/pipeline/layout.js';
+import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { NO_GRAPHICS, type Segment } from '../../src/pipeline/page-model.js';
-import { findTables, tableRows } from '../../src/pipeline/tables/index.js';
+import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { lineWords, word } from '../helpers/words.js';
 import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';

@@ -2,7 +2,7 @@
 // aligned text, and the look-alikes that are not tables.
 import { describe, expect, it } from 'vitest';
 import { NO_GRAPHICS, type PageGraphics, type Segment, type Word } from '../../src/pipeline/page-model.js';
-import { findTables, tableRows } from '../../src/pipeline/tables/index.js';
+import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
 import { lineWords, word } from '../helpers/words.js';
 
 const page = (words: Word[]) => ({ words, width: 612, height: 792 });

@@ -1,7 +1,7 @@
 // `include=layout`: the page's elements with type, text, box as fractions of the page, and
 // reading-order index.
 import { fractionBox, type LayoutElement } from '../../page-outputs/shapes.js';
-import { blockText } from '../layout.js';
+import { blockText } from '../analysis/analyze-page.js';
 import type { Page } from '../page-model.js';
 import { tableMarkdown } from './tables.js';
 

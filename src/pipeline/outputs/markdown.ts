@@ -1,6 +1,6 @@
 // Markdown from the page model: title and headings by level, list items, paragraphs, tables as
 // pipe tables, figures as `<!-- image -->`; page headers and footers are left out of the flow.
-import { blockText } from '../layout.js';
+import { blockText } from '../analysis/analyze-page.js';
 import type { Block, Page } from '../page-model.js';
 import { tableMarkdown } from './tables.js';
 

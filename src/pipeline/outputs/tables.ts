@@ -1,7 +1,7 @@
 // `include=tables` and the markdown form of a table, which page text and markdown both use.
 import { fractionBox, type WireTable } from '../../page-outputs/shapes.js';
 import type { Page, Table } from '../page-model.js';
-import { tableRows } from '../tables/index.js';
+import { tableRows } from '../analysis/tables/index.js';
 
 
 /**

@@ -1,7 +1,7 @@
 // Page text: blocks in reading order, one blank line apart; tables as markdown; each shown figure
 // is a [FIGURE] marker, so the n-th marker is the figure image with figure_index n-1 (SPEC.md,
 // Page.text).
-import { blockText } from '../layout.js';
+import { blockText } from '../analysis/analyze-page.js';
 import type { Page } from '../page-model.js';
 import { FIGURE_MARKER } from '../../page-outputs/document-text.js';
 import { tableMarkdown } from './tables.js';

@@ -1,7 +1,7 @@
 // `analyzing`: the format reader and the layout analysis, in a reader thread.
 import { isSupported } from '../../domain/media-types.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
-import { readScan } from '../ocr.js';
+import { readScan } from '../scans/read-scan.js';
 import type { Page, RawPage } from '../page-model.js';
 
 /** SPEC.md: extraction.per_page runs on up to 200 pages. */

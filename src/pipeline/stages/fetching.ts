@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { detectFile } from '../detect.js';
-import { fetchToFile, FetchFailure } from '../fetch-url.js';
+import { detectFile } from '../intake/detect.js';
+import { fetchToFile, FetchFailure } from '../intake/fetch-url.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import { SUPPORTED_LIST } from '../../domain/media-types.js';
 

@@ -1,6 +1,6 @@
 // `rendering`: pictures of figures and of picture-like pages, per SPEC.md's picture rules.
 import { DocumentFailure, type RunContext } from '../context.js';
-import { planPictures } from '../pictures.js';
+import { planPictures } from '../outputs/pictures.js';
 
 export function picturesPlanned(ctx: RunContext) {
   return planPictures(ctx.pages ?? [], ctx.doc.content_type, ctx.options.images, ctx.doc.byte_size);

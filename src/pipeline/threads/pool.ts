@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
 import type { Page, RawPage } from '../page-model.js';
-import type { PictureRequest } from '../pictures.js';
+import type { PictureRequest } from '../outputs/pictures.js';
 import type { Analysis, PreviewRequest, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 
 export class ReaderPool {

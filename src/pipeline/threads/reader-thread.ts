@@ -8,9 +8,9 @@ import type { RenderedBitmap } from '../formats/pdf.js';
 import { ImageReadError } from '../formats/image.js';
 import { OfficeReadError, OfficeTooLarge } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
-import { analyzeDocument } from '../layout.js';
+import { analyzeDocument } from '../analysis/analyze-page.js';
 import type { Page, RawPage } from '../page-model.js';
-import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../pictures.js';
+import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
 
 export type Analysis = 'layout' | 'read';
 

@@ -4,7 +4,7 @@
 // would (a fixed width, lines wrapped at it, heading sizes by level), so every output computed from
 // the page model (text, markdown, tables, key/values, layout) works on Office files unchanged.
 // Slides have real positions: their items carry boxes and are typeset inside them.
-import { printedKeyValues } from '../../printed-key-values.js';
+import { printedKeyValues } from '../../analysis/printed-key-values.js';
 import { unionBox, type Block, type BlockType, type Box, type Figure, type Line, type Page, type Table, type TableCell, type Word } from '../../page-model.js';
 
 export type OfficeItem =

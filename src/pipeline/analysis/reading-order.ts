@@ -9,7 +9,7 @@
 // right-to-left page) along one row. Otherwise the page is read by a recursive XY-cut, with
 // columns cut apart before rows when both sides hold running text. Items without text (figures,
 // and tables found by their drawing) take their place from the geometric order.
-import type { Box } from './page-model.js';
+import type { Box } from '../page-model.js';
 
 export interface OrderItem {
   box: Box;

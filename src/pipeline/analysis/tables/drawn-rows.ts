@@ -4,7 +4,7 @@
 // its own where the first column starts a new label; a line whose label continues the one above
 // (its first word would not have fitted on the line above) or whose first column is empty belongs
 // to the row above, as wrapped cell text and multi-line headers do.
-import type { Segment, Word } from '../page-model.js';
+import type { Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
 import { CELL_WORDS, LEADER, SHORT_SHARE, visualRows } from './aligned.js';

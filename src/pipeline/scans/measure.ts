@@ -3,8 +3,8 @@
 // borders). Written
 // here because they are a few loops over pixels that no image library offers as such: projection
 // profiles (Baird's method for skew, the classic test for line direction) and long dark runs.
-import type { GrayImage } from '../models/ocr/engine.js';
-import type { Segment } from './page-model.js';
+import type { GrayImage } from '../../models/ocr/engine.js';
+import type { Segment } from '../page-model.js';
 
 /** A smaller copy, each pixel the mean of the block it covers. */
 export function downscale(image: GrayImage, maxSide: number): { image: GrayImage; factor: number } {

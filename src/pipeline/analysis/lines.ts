@@ -6,7 +6,7 @@ import { LIST_MARKER } from './markers.js';
 
 /** A section or line number standing alone: "3", "12", "4.1", "2.3.1". */
 const LINE_NUMBER = /^\d{1,3}(\.\d{1,2}){0,3}$/;
-import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from './page-model.js';
+import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from '../page-model.js';
 
 function horizontalGap(a: Box, b: Box): number {
   return Math.max(b.x0 - a.x1, a.x0 - b.x1);

@@ -11,7 +11,7 @@ import { isIP } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import ipaddr from 'ipaddr.js';
-import { cleanFilename } from '../domain/filenames.js';
+import { cleanFilename } from '../../domain/filenames.js';
 
 export class FetchFailure extends Error {
   constructor(

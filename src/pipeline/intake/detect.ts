@@ -3,7 +3,7 @@
 // Node 20 (STACK.md).
 import { readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
-import { isSupported, type SupportedMediaType } from '../domain/media-types.js';
+import { isSupported, type SupportedMediaType } from '../../domain/media-types.js';
 
 export interface Detected {
   /** The sniffed media type, or null when nothing known was recognized. */

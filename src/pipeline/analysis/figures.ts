@@ -5,7 +5,7 @@
 // text; a picture with running text over it, or covering most of the page, is the page's
 // background (a scanned page's text layer lies over its image) and its words stay text.
 import { CAPTION_START } from './markers.js';
-import { boxArea, unionBox, verticalOverlap, type Box, type PageGraphics, type Word } from './page-model.js';
+import { boxArea, unionBox, verticalOverlap, type Box, type PageGraphics, type Word } from '../page-model.js';
 
 export interface FoundFigure {
   box: Box;

@@ -4,8 +4,8 @@
 // be guessed: a colon after a short label is a strong sign (85 for the key, 80 for the value), a
 // label above its value less so (70, 65); a checkbox glyph is read, its label found by position
 // (80, and 85 for the selection). Words read by OCR scale them by their own confidence.
-import type { Box, KeyValue, Line, Word } from './page-model.js';
-import { unionBox } from './page-model.js';
+import type { Box, KeyValue, Line, Word } from '../page-model.js';
+import { unionBox } from '../page-model.js';
 import { LIST_MARKER } from './markers.js';
 
 const PAIR = { key: 85, value: 80 };

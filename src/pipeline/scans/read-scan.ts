@@ -12,9 +12,9 @@
 // (Sauvola) threshold keeps it, and on one page each loses different lines. A page that still reads as almost nothing though it holds lines of ink is
 // tried further ways (one block of text, each quarter turn) before it is given up as blank.
 import sharp, { type Sharp } from 'sharp';
-import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../models/ocr/engine.js';
-import type { Segment, Word } from './page-model.js';
-import { hasInk, linesRunVertically, rulingSegments, skewAngle, textLineHeight } from './scans.js';
+import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
+import type { Segment, Word } from '../page-model.js';
+import { hasInk, linesRunVertically, rulingSegments, skewAngle, textLineHeight } from './measure.js';
 
 export interface ScanReading {
   /** Words in the units of the page (pixels for pictures, points for PDF pages). */

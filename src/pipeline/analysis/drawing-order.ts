@@ -4,8 +4,8 @@
 // fraction's pieces, a drawing's labels. Geometry still finds the lines and blocks and the order
 // between blocks (reading-order.ts); this module decides whether a page's drawing order can be
 // trusted inside them, joins the pieces of one formula into one block, and puts a block's lines in
-// drawing order (layout.ts's blockText then reads its words in that order).
-import { unionBox, verticalOverlap, type Block, type Box, type Line, type Word } from './page-model.js';
+// drawing order (analyze-page.ts's blockText then reads its words in that order).
+import { unionBox, verticalOverlap, type Block, type Box, type Line, type Word } from '../page-model.js';
 
 /**
  * Least share of drawn words that continue the word drawn before them (rightwards on its line, or

@@ -4,7 +4,7 @@
 // their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
-import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../page-model.js';
+import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { fillGrid, type GridTable } from './grid.js';

@@ -1,7 +1,7 @@
 // Tables whose cells are drawn: horizontal and vertical rulings (stroked lines, thin bars, the
 // edges of boxes and of coloured cell backgrounds) that cross each other form a grid; a missing
 // ruling between two neighbouring grid positions merges them into one cell.
-import type { Box, PageGraphics, Rect, Segment } from '../page-model.js';
+import type { Box, PageGraphics, Rect, Segment } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 
 /** Positions closer than this (points or pixels at 72 dpi) are one ruling. */

@@ -4,7 +4,7 @@
 // not inferred (99); a printed label found by position is a judgement (90); the tooltip and the
 // field name are the author's words but not what a reader sees (85, 80). A pair's box holds the
 // field and its printed label, as a printed pair's box holds its label and value.
-import { unionBox, type Box, type FormField, type KeyValue, type Line, type Word } from './page-model.js';
+import { unionBox, type Box, type FormField, type KeyValue, type Line, type Word } from '../page-model.js';
 import { labelText } from './printed-key-values.js';
 
 const READ_FROM_FIELD = 99;

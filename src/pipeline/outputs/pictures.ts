@@ -1,7 +1,7 @@
 // Which pictures a page gets (SPEC.md "Picture rules"): figures of at least 1.5% of the page
 // cropped as PNG; the whole page as JPEG when pictures cover half of it or it has fewer than 25
 // words; blank pages skipped; only PDF, PNG and JPEG inputs; none with `images: false`.
-import { boxArea, type Box, type Page } from './page-model.js';
+import { boxArea, type Box, type Page } from '../page-model.js';
 
 export const MAX_PICTURE_SIDE = 1568;
 /** Figures are rendered at up to 2 pixels per point (144 dpi, sharp for charts and diagrams), pages at whatever fits 1568 px. */

@@ -2,7 +2,7 @@
 // break into several chunks at wide gaps, where the gaps of the rows line up into columns that no
 // row crosses. Horizontal rules (booktabs style) mark the header and the table's ends when present.
 // Multi-line cells are joined back into one row when a row continues the one above it.
-import type { Box, Segment, Word } from '../page-model.js';
+import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { LIST_MARKER } from '../markers.js';
 

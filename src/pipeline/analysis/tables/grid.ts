@@ -2,7 +2,7 @@
 // their centre, cell text in reading order, empty grid rows and columns dropped, right-to-left
 // tables mirrored so that column 0 is the first column a reader meets.
 import { buildLines } from '../lines.js';
-import type { Box, Table, TableCell, Word } from '../page-model.js';
+import type { Box, Table, TableCell, Word } from '../../page-model.js';
 
 /** Relations and operators that mark a piece of a formula. */
 const FORMULA = /[=⇒⇔∈∉∂∑∏∫→↦≤≥≠⊆⊂∪∩∀∃]/;
