@@ -29,7 +29,8 @@ import { Client, CORPUS, Installation, STORE, type Server } from '../test/helper
 import { longPdf, textPdf } from '../test/helpers/pdfs.js';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { countPdfPages, scanPdfPage } from '../src/pipeline/formats/pdf.js';
+import { countPdfPages } from '../src/pipeline/formats/pdf.js';
+import { scanPdfPage } from '../src/pipeline/formats/pdf-render.js';
 import { findTool, notInstalled, timePeer, type PeerFigures, type PeerTool } from './speed/peers.js';
 import { RssSampler, type PhasePeak } from './speed/rss.js';
 import { megabytes, median, rate, ratio, secs, table } from './speed/stats.js';

@@ -3,7 +3,7 @@
 // for BMP, which sharp cannot write, by the small encoder below).
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp, { type Sharp } from 'sharp';
-import { scanPdfPage } from '../../src/pipeline/formats/pdf.js';
+import { scanPdfPage } from '../../src/pipeline/formats/pdf-render.js';
 
 export interface GreyPicture {
   width: number;

@@ -5,7 +5,7 @@
 // The text is random English from a seeded generator, so each seed is a different page whose
 // source text is known exactly; `scan` renders it at 300 dpi and adds skew and noise.
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
-import { scanPdfPage } from '../../src/pipeline/formats/pdf.js';
+import { scanPdfPage } from '../../src/pipeline/formats/pdf-render.js';
 import { turn } from '../../src/pipeline/scans/read-scan.js';
 import type { GreyPicture } from './images.js';
 

@@ -6,7 +6,8 @@ import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Page, RawPage } from '../page-model.js';
 import { office } from './office/index.js';
 import { countImagePages, decodeImagePage, readImage, renderImageRegions } from './image.js';
-import { countPdfPages, readPdf, renderPdfRegions, scanPdfPage, type RenderedBitmap, type RenderRequest } from './pdf.js';
+import { countPdfPages, readPdf } from './pdf.js';
+import { renderPdfRegions, scanPdfPage, type RenderedBitmap, type RenderRequest } from './pdf-render.js';
 
 export interface Scan {
   image: GrayImage;
@@ -28,7 +29,7 @@ export interface FormatReader {
   scan(bytes: Uint8Array, page: RawPage): Promise<Scan>;
   /**
    * Renders pages or regions of them (pictures, page previews); absent for types with no drawing
-   * of their own (Office). Which pictures a type gets is SPEC.md's rule, kept in pictures.ts.
+   * of their own (Office). Which pictures a type gets is docs/api.md's rule, kept in pictures.ts.
    */
   render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncIterable<RenderedBitmap>;
 }

@@ -4,7 +4,7 @@
 // form XObjects are followed, with their matrices composed.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { boxArea, intersectionArea, type Box, type PageGraphics, type Rect, type Segment } from '../page-model.js';
-import { apply, heaps, native, type Scratch, type Transform } from './pdfium.js';
+import { apply, heaps, native, round2, roundBox, type Scratch, type Transform } from './pdfium.js';
 
 const OBJECT_PATH = 2;
 const OBJECT_IMAGE = 3;
@@ -291,16 +291,6 @@ export function mergeOverlapping(boxes: Box[]): Box[] {
     }
   }
   return merged;
-}
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
-function roundBox(box: Box): Box {
-  box.x0 = round2(box.x0);
-  box.y0 = round2(box.y0);
-  box.x1 = round2(box.x1);
-  box.y1 = round2(box.y1);
-  return box;
 }
 
 function roundSegment(s: Segment): void {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+import type { Box } from '../page-model.js';
 
 let instance: Promise<WrappedPdfiumModule> | null = null;
 
@@ -163,4 +164,30 @@ export function pageTransform(lib: WrappedPdfiumModule, page: number, width: num
   const [ax, bx] = map(1000, 0);
   const [cx, dy] = map(0, 1000);
   return { a: (ax - e) / 1000, b: (bx - f) / 1000, c: (cx - e) / 1000, d: (dy - f) / 1000, e, f };
+}
+
+/** A code PDFium's text API reports that is a space, a line break or no character at all: no glyph of a word. */
+export function isBreakingSpace(code: number): boolean {
+  return (
+    code <= 0x20 ||
+    code === 0xa0 ||
+    code === 0x3000 ||
+    (code >= 0x2000 && code <= 0x200b) ||
+    code === 0xfeff ||
+    code === 0xfffe ||
+    code === 0xffff
+  );
+}
+
+/** Positions read from a PDF are kept to a hundredth of a point. */
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+export function roundBox(box: Box): Box {
+  box.x0 = round2(box.x0);
+  box.y0 = round2(box.y0);
+  box.x1 = round2(box.x1);
+  box.y1 = round2(box.y1);
+  return box;
 }

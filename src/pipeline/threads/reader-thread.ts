@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import { readerFor, type Scan } from '../formats/index.js';
-import type { RenderedBitmap } from '../formats/pdf.js';
+import type { RenderedBitmap } from '../formats/pdf-render.js';
 import { ImageReadError } from '../formats/image.js';
 import { OfficeReadError, OfficeTooLarge } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
