@@ -1,9 +1,10 @@
-// Configuration from the environment, read and checked once at start-up (DECISIONS D1).
+// Configuration from the environment, read and checked once at start-up (docs/decisions.md#running).
 // With nothing set, Folio keeps state in SQLite and files under ./data.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { priceTable, type PriceTable } from './domain/prices.js';
 import type { EmbeddingSettings } from './models/embeddings/settings.js';
+import type { StoreSettings } from './store/index.js';
 import type { S3Settings } from './store/s3-blobs.js';
 import type { ModelSettings } from './models/llm/settings.js';
 import type { OcrSettings } from './models/ocr/index.js';
@@ -16,7 +17,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   /** Where uploads and pictures live: `local` files under dataDir, `database` rows, or `s3` objects. */
-  blobStore: 'local' | 'database' | 's3';
+  blobStore: StoreSettings['blobStore'];
   s3: S3Settings | null;
   /** Absolute base for `poll_url` and image `url`; else taken from the request's Host. */
   publicUrl: string | null;

@@ -1,9 +1,8 @@
 // The store: the database and the blob store, opened together from the configuration. Blobs are
 // local files by default, rows of the database with PostgreSQL, or S3 objects (FOLIO_BLOB_STORE).
-import type { Config } from '../config.js';
 import { LocalBlobStore, type BlobStore } from './blobs.js';
 import { DatabaseBlobStore } from './database-blobs.js';
-import { S3BlobStore } from './s3-blobs.js';
+import { S3BlobStore, type S3Settings } from './s3-blobs.js';
 import { openDatabase, type DatabaseHandle } from './database.js';
 import { migrate } from './migrate.js';
 
@@ -11,8 +10,18 @@ export interface Store extends DatabaseHandle {
   blobs: BlobStore;
 }
 
+/** Where the store lives: the part of the configuration it reads. */
+export interface StoreSettings {
+  dataDir: string;
+  /** PostgreSQL when set, else SQLite under dataDir. */
+  databaseUrl: string | null;
+  /** Where uploads and pictures live: `local` files under dataDir, `database` rows, or `s3` objects. */
+  blobStore: 'local' | 'database' | 's3';
+  s3?: S3Settings | null;
+}
+
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'blobStore'> & Partial<Pick<Config, 's3'>>,
+  config: StoreSettings,
   options: { migrate?: boolean; poolSize?: number } = {},
 ): Promise<Store> {
   const handle = openDatabase({ ...config, poolSize: options.poolSize });
@@ -26,7 +35,7 @@ export async function openStore(
   }
 }
 
-function openBlobs(config: Pick<Config, 'dataDir' | 'blobStore'> & Partial<Pick<Config, 's3'>>, handle: DatabaseHandle): Promise<BlobStore> {
+function openBlobs(config: StoreSettings, handle: DatabaseHandle): Promise<BlobStore> {
   switch (config.blobStore) {
     case 'database':
       return new DatabaseBlobStore(handle, config.dataDir).init();
