@@ -40,7 +40,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     if (contentType === 'multipart/form-data') return () => true;
     return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
   });
-  // Only JSON and multipart bodies exist in this API; anything else is a 422 (D6).
+  // Only JSON and multipart bodies exist in this API; anything else is a 422 (docs/decisions.md#errors).
   app.removeContentTypeParser('text/plain');
   useBoundedJson(app);
   app.addHook('onResponse', async (request, reply) => {

@@ -1,6 +1,6 @@
-// Bearer-key authentication (SPEC.md "Authentication"): one indexed lookup of the key's hash
+// Bearer-key authentication (docs/api.md "Authentication"): one indexed lookup of the key's hash
 // gives the key, workspace, organization and plan. Missing, unknown, revoked and expired keys
-// are 401; a suspended workspace is 403 (DECISIONS D6).
+// are 401; a suspended workspace is 403 (docs/decisions.md#errors).
 import type { FastifyRequest } from 'fastify';
 import { FolioError } from '../domain/errors.js';
 import { hashKeySecret, keyModeOf } from '../domain/keys.js';

@@ -27,7 +27,7 @@ export async function completedDocument(db: Db, id: string, principal: Principal
   return row;
 }
 
-/** SPEC.md: at most 25 MB of pictures in one `include=image_data` / `include=data` response. */
+/** docs/api.md: at most 25 MB of pictures in one `include=image_data` / `include=data` response. */
 export const MAX_INLINE_PICTURE_BYTES = 25 * 1024 * 1024;
 
 /** The pictures of a page range as wire Images, with their bytes inline when asked (25 MB cap). */

@@ -1,4 +1,4 @@
-// What every HTTP answer of a Folio server has, whatever produced it: SPEC.md's error shape, an
+// What every HTTP answer of a Folio server has, whatever produced it: docs/api.md's error shape, an
 // X-Request-Id, and Folio's own words. Fastify, its router and Node's HTTP parser each have
 // answers of their own (a 503 while closing, a 414 for a long id, a bare 400 for a missing Host,
 // an HTML-free JSON of their own making); the options and hooks here replace every one of them.

@@ -1,4 +1,4 @@
-// One place turns every failure into SPEC.md's error body `{error: {type, message, ...extra}}`:
+// One place turns every failure into docs/api.md's error body `{error: {type, message, ...extra}}`:
 // FolioErrors, validation errors (422 with `details`), Fastify's and multipart's own errors,
 // requests the router or Node's HTTP parser cannot take, and anything unexpected (500 with
 // `request_id`). Messages are Folio's own words: a framework's or engine's text (which may name
@@ -60,7 +60,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   return reply.code(500).send({ error: { type, message: 'Something went wrong on our side. Quote the request id when you report it.', request_id: request.id } });
 }
 
-/** Unknown paths and methods (D6). The path is not echoed back: it is whatever the client sent. */
+/** Unknown paths and methods (docs/decisions.md#errors). The path is not echoed back: it is whatever the client sent. */
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return sendError(reply, new FolioError('not_found', `There is no ${request.method} endpoint at that path; /api/v1/openapi.json lists them all.`));
 }

@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (DECISIONS D12): the same key and body within 24 hours return the first
+// Idempotency-Key on POST (docs/decisions.md#beyond-the-spec): the same key and body within 24 hours return the first
 // answer and charge once; the same key with another body is a 422; a key whose first request is
 // still running is a 409 conflict. The handler writes the answer in the transaction that creates
 // its documents (`remember`), so an API process killed mid-request leaves no document without

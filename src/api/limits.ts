@@ -1,4 +1,4 @@
-// Request limits on every authenticated request (DECISIONS D7): the per-key rate limit with its
+// Request limits on every authenticated request (docs/decisions.md#rate-limits): the per-key rate limit with its
 // X-RateLimit-* headers (and Retry-After on a 429), then the monthly quota of capped plans
 // (402 quota_exceeded). A request refused by the rate limit does not count against the quota.
 import type { FastifyReply } from 'fastify';

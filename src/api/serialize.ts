@@ -1,4 +1,4 @@
-// Rows to wire objects. Times become ISO 8601 in UTC; fields SPEC.md shows only sometimes are
+// Rows to wire objects. Times become ISO 8601 in UTC; fields docs/api.md shows only sometimes are
 // left out when they do not apply.
 import type { DocumentRow, ImageRow, PageRow, UsageRow } from '../store/documents.js';
 import type { DocumentStatus, Stage } from '../domain/states.js';
@@ -47,7 +47,7 @@ export function documentToWire(row: DocumentRow, at: number = clock.now()): Docu
 
 export function fullDocumentToWire(row: DocumentRow, at: number = clock.now()): Document {
   const doc: Document = documentToWire(row, at);
-  // SPEC.md: `result` once completed, null unless extraction or queries were sent.
+  // docs/api.md: `result` once completed, null unless extraction or queries were sent.
   if (row.status === 'completed') doc.result = row.result === null ? null : (JSON.parse(row.result) as Document['result']);
   return doc;
 }

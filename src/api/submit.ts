@@ -1,4 +1,4 @@
-// Accepting documents (SPEC.md POST /documents): an upload (one `file`, or up to ten `files[]`,
+// Accepting documents (docs/api.md POST /documents): an upload (one `file`, or up to ten `files[]`,
 // each its own document) or a URL. Uploads stream to a temporary file — never whole into memory
 // — and stop at the plan's max_upload_bytes; the type is sniffed from the bytes; PDFs are counted
 // so the estimate is real; the document rows, their credit holds and the remembered answer
@@ -73,7 +73,7 @@ function insufficient(available: number, deps: AppDeps, message: string): FolioE
   return new FolioError('insufficient_credits', message, { balance_micro: available, top_up_url: deps.config.topUpUrl });
 }
 
-/** DECISIONS D8: with no credit left, a live POST that would be charged is refused at once. */
+/** docs/decisions.md#money: with no credit left, a live POST that would be charged is refused at once. */
 export function assertSomeCredit(principal: Principal, deps: AppDeps): void {
   const available = availableCredit(principal);
   if (principal.key.mode === 'live' && available <= 0) {
@@ -181,7 +181,7 @@ async function readParts(parts: AsyncIterable<Multipart>, form: FormSoFar, tempD
   for await (const part of parts) {
     if (part.type === 'file') {
       const target = part.fieldname === 'file' ? single : part.fieldname === 'files[]' ? batch : null;
-      // Repeated `file` parts collapse into one upload (SPEC.md): the first one is kept.
+      // Repeated `file` parts collapse into one upload (docs/api.md): the first one is kept.
       if (!target || (target === single && single.length > 0) || batch.length >= MAX_BATCH_FILES) {
         if (!target) addDetail(details, part.fieldname, 'is not a field of the upload form (use "file" or "files[]")');
         if (target === batch) addDetail(details, 'files[]', `at most ${MAX_BATCH_FILES} files per request`);

@@ -1,4 +1,4 @@
-// Request validation with Ajv, and the translation of its errors into SPEC.md's 422 `details`:
+// Request validation with Ajv, and the translation of its errors into docs/api.md's 422 `details`:
 // one key per field, named by its path (`options.extraction.fields`, `limit`, `body`).
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';

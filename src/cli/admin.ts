@@ -1,4 +1,4 @@
-// `folio admin ...` (DECISIONS D2): every command prints one JSON object on stdout and exits 0,
+// `folio admin ...` (docs/decisions.md#administration): every command prints one JSON object on stdout and exits 0,
 // or prints {"error": {"type", "message"}} on stderr and exits non-zero.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';

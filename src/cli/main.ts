@@ -1,4 +1,4 @@
-// `folio serve | worker | admin ... | parse ...` (DECISIONS D1, D2; issue 11). Each command's
+// `folio serve | worker | admin ... | parse ...` (docs/decisions.md#running, docs/decisions.md#administration; issue 11). Each command's
 // module is loaded when it runs, so the client command does not start the document readers.
 
 const USAGE = `Usage:

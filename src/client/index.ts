@@ -58,7 +58,7 @@ export const OPERATIONS = {
 } as const;
 
 /**
- * An answer that is not a success, with SPEC.md's error `type` and the fields that come with it
+ * An answer that is not a success, with docs/api.md's error `type` and the fields that come with it
  * (`retry_after`, `limit`, `used`, `balance_micro`, `details`...), or a network failure
  * (`type` `network_error`, `status` 0).
  */

@@ -1,4 +1,4 @@
-// What a document costs (DECISIONS D8). Test mode (D3) keeps real quantities at amount 0.
+// What a document costs (docs/decisions.md#money). Test mode (docs/decisions.md#test-mode) keeps real quantities at amount 0.
 import type { ResolvedOptions } from './option-shapes.js';
 import { amountMicro, pageSku, type Charge, type PriceTable, type SkuPrice } from './prices.js';
 import type { Mode } from './states.js';
@@ -24,7 +24,7 @@ export function pageCharge(pages: number, options: Pick<ResolvedOptions, 'analys
 
 /**
  * What is charged when the credit can pay at most `payable` for `charges`, taken in order. Every
- * usage record obeys D8's formula, so a charge is never cut to an arbitrary amount: one the
+ * usage record obeys the formula of docs/decisions.md#money, so a charge is never cut to an arbitrary amount: one the
  * credit cannot cover in full is charged, and recorded, for the whole units (pages, tokens) the
  * credit does pay for, at the formula; the rest is not charged, so the balance never goes below
  * zero. A charge the credit pays no unit of is not recorded. Test-mode charges (amount 0) and
@@ -74,7 +74,7 @@ export function estimateMicro(
   return pagesMicro + tokenCost(estimateRun(options, documentTokens, pages, tier, MAX_OUTPUT_TOKENS_PER_REQUEST), prices);
 }
 
-/** The model tier a document is read by (SPEC.md "Model choice"). */
+/** The model tier a document is read by (docs/api.md "Model choice"). */
 export function modelUsed(requested: 'auto' | 'swift' | 'summit', tokens: number): string {
   const tier = requested === 'summit' || (requested === 'auto' && tokens > 150_000) ? 'summit' : 'swift';
   return `svc-${tier}-1`;

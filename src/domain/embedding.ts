@@ -1,10 +1,10 @@
-// Rules of page embeddings (SPEC.md EmbeddingOptions, Limits; DECISIONS D8): what text a page's
+// Rules of page embeddings (docs/api.md EmbeddingOptions, Limits; docs/decisions.md#money): what text a page's
 // vector is made from, how its tokens are counted and what they cost.
 import { textTokens } from './model.js';
 import { amountMicro, type Charge, type PriceTable } from './prices.js';
 import type { Mode } from './states.js';
 
-/** SPEC.md Limits: a page's vector is built from up to the first 20,000 bytes of its text. */
+/** docs/api.md Limits: a page's vector is built from up to the first 20,000 bytes of its text. */
 export const EMBEDDING_INPUT_BYTES = 20_000;
 
 /** Most text tokens a page's embedding can read (four characters a token, one byte at least each). */
@@ -37,7 +37,7 @@ export function embeddingCharge(tokens: number, model: string, prices: PriceTabl
   };
 }
 
-/** A page's vector (SPEC.md Page.embedding). */
+/** A page's vector (docs/api.md Page.embedding). */
 export interface PageEmbedding {
   model: string;
   dimensions: number;

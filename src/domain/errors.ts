@@ -1,4 +1,4 @@
-// The error taxonomy of the API (SPEC.md "Errors", DECISIONS D6). Every layer throws FolioError;
+// The error taxonomy of the API (docs/api.md "Errors", docs/decisions.md#errors). Every layer throws FolioError;
 // the HTTP layer turns it into `{error: {type, message, ...extra}}` with the status below.
 
 export const ERROR_STATUS = {

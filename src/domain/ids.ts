@@ -1,4 +1,4 @@
-// Identifiers (DECISIONS D10): a type prefix and a ULID, so ids sort by creation time and
+// Identifiers (docs/decisions.md#identifiers): a type prefix and a ULID, so ids sort by creation time and
 // `starting_after` pages stay stable. The monotonic factory keeps ids made in the same
 // millisecond by one process in order.
 import { monotonicFactory } from 'ulid';

@@ -6,7 +6,7 @@ import type { Mode } from './states.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
-/** DECISIONS D2: the prefix shown by GET /account is the first 12 characters. */
+/** docs/decisions.md#administration: the prefix shown by GET /account is the first 12 characters. */
 export const KEY_PREFIX_LENGTH = 12;
 
 export function generateKeySecret(mode: Mode): string {

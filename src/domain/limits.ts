@@ -1,4 +1,4 @@
-// Request limits (SPEC.md "Limits", DECISIONS D7): a per-key limit per one-second window, and on
+// Request limits (docs/api.md "Limits", docs/decisions.md#rate-limits): a per-key limit per one-second window, and on
 // capped plans a per-workspace request quota per calendar month in UTC.
 
 export function rateWindow(at: number): number {

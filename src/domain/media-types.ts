@@ -1,4 +1,4 @@
-// The input types SPEC.md accepts, by the media type that byte sniffing reports.
+// The input types docs/api.md accepts, by the media type that byte sniffing reports.
 
 export const SUPPORTED_MEDIA_TYPES = {
   'application/pdf': 'PDF',

@@ -1,4 +1,4 @@
-// Rules of the model layer (SPEC.md "Model choice", picture rule 6, Limits; DECISIONS D8): how
+// Rules of the model layer (docs/api.md "Model choice", picture rule 6, Limits; docs/decisions.md#money): how
 // tokens are counted, which tier reads a document, what a model run is estimated to cost before
 // it runs, and what it is charged after.
 import type { ResolvedOptions } from './option-shapes.js';
@@ -8,14 +8,14 @@ import type { Mode } from './states.js';
 export type ModelChoice = 'auto' | 'swift' | 'summit';
 export type Tier = 'swift' | 'summit';
 
-/** Context sizes in tokens (SPEC.md: swift about 180k, summit about 900k, auto switches at 150k). */
+/** Context sizes in tokens (docs/api.md: swift about 180k, summit about 900k, auto switches at 150k). */
 export const CONTEXT_TOKENS: Record<Tier, number> = { swift: 180_000, summit: 900_000 };
 export const AUTO_SWITCH_TOKENS = 150_000;
 
-/** SPEC.md Limits: per-page extraction covers at most 200 pages. */
+/** docs/api.md Limits: per-page extraction covers at most 200 pages. */
 export const PER_PAGE_MAX_PAGES = 200;
 
-/** SPEC.md picture rule 6: one model request carries at most 20 images and 10 MB. */
+/** docs/api.md picture rule 6: one model request carries at most 20 images and 10 MB. */
 export const MAX_PICTURES_PER_REQUEST = 20;
 export const MAX_PICTURE_BYTES_PER_REQUEST = 10 * 1024 * 1024;
 const PICTURE_TOKEN_CAP = 1_600;

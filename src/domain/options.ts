@@ -1,5 +1,5 @@
 // Rules on DocumentOptions that a JSON Schema cannot say: defaults, rules across fields, and the
-// plan's retention ceiling and features (SPEC.md DocumentOptions and Limits; DECISIONS D6).
+// plan's retention ceiling and features (docs/api.md DocumentOptions and Limits; docs/decisions.md#errors).
 import type { DocumentOptions, ResolvedOptions } from './option-shapes.js';
 import { addDetail, FolioError, type ErrorDetails } from './errors.js';
 import { schemaLimitProblems } from './json-limits.js';
@@ -127,7 +127,7 @@ export function featuresUsed(options: ResolvedOptions): PlanFeature[] {
   return used;
 }
 
-/** 403 not_entitled (DECISIONS D6) for the first option the plan does not include. */
+/** 403 not_entitled (docs/decisions.md#errors) for the first option the plan does not include. */
 export function assertEntitled(options: ResolvedOptions, plan: Pick<Plan, 'features'>): void {
   for (const feature of featuresUsed(options)) {
     if (!planAllows(plan, feature)) {
@@ -136,7 +136,7 @@ export function assertEntitled(options: ResolvedOptions, plan: Pick<Plan, 'featu
   }
 }
 
-/** Whether the document needs the model (SPEC.md: only for extraction or queries). */
+/** Whether the document needs the model (docs/api.md: only for extraction or queries). */
 export function modelRuns(options: ResolvedOptions): boolean {
   return options.extraction !== null || options.queries.length > 0;
 }

@@ -1,4 +1,4 @@
-// Plans and their limits (SPEC.md "Limits", DECISIONS D2). The two built-in plans are seeded by
+// Plans and their limits (docs/api.md "Limits", docs/decisions.md#administration). The two built-in plans are seeded by
 // the first migration; operators add more with `folio admin plan create`.
 
 export interface Plan {

@@ -1,4 +1,4 @@
-// Prices (DECISIONS D8). Amounts are integers in micro-USD; quantities are pages or tokens.
+// Prices (docs/decisions.md#money). Amounts are integers in micro-USD; quantities are pages or tokens.
 // The product quantity x price can exceed 2^53 for large token counts, so it is done in BigInt.
 
 export interface SkuPrice {

@@ -1,4 +1,4 @@
-// When a completed result expires (SPEC.md "Limits" and the `expired` transition): at
+// When a completed result expires (docs/api.md "Limits" and the `expired` transition): at
 // `expires_at` (completed_at + retention_seconds; never when null), but an unfetched result is
 // kept at least 24 hours after completion whatever retention_seconds says. Reads never move it.
 // A first fetch is judged as the document was before it (unfetched), so it answers the result;

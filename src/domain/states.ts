@@ -1,4 +1,4 @@
-// Document states and processing stages, in the order SPEC.md lists them.
+// Document states and processing stages, in the order docs/api.md lists them.
 
 export const DOCUMENT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'expired'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -19,7 +19,7 @@ export type Stage = (typeof STAGES)[number];
 export const MODES = ['live', 'test'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** Error types a document can fail with (SPEC.md, Document resource). */
+/** Error types a document can fail with (docs/api.md, Document resource). */
 export const DOCUMENT_ERROR_TYPES = [
   'analysis_failed',
   'fetch_failed',

@@ -27,7 +27,7 @@ export interface WireTable {
   rows: string[][];
   columns: number;
   markdown: string;
-  // Additive beyond SPEC.md's {rows, columns, markdown}:
+  // Additive beyond docs/api.md's {rows, columns, markdown}:
   header_rows: number;
   /** Every cell once; `bbox` is null where the reader knows no positions (Office tables). */
   cells: { row: number; column: number; row_span: number; column_span: number; text: string; bbox: FractionBox | null }[];

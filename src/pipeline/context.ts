@@ -36,7 +36,7 @@ export interface RunContext {
   bytes: Uint8Array | null;
   pages: Page[] | null;
   pictures: RenderedPicture[];
-  /** Pages read so far, which a failure still charges (SPEC.md: the work done before it). */
+  /** Pages read so far, which a failure still charges (docs/api.md: the work done before it). */
   pagesRead: number;
   /** Every page's outputs, once computed from the page model. */
   outputs: PageOutputs[] | null;
@@ -46,7 +46,7 @@ export interface RunContext {
   embeddings: EmbeddingRun | null;
 }
 
-/** The document fails with a type from SPEC.md; the stage it happened at is recorded. */
+/** The document fails with a type from docs/api.md; the stage it happened at is recorded. */
 /** `message` is the client's, in Folio's words; an engine's own error goes in `cause`, for the log. */
 export class DocumentFailure extends Error {
   constructor(

@@ -1,4 +1,4 @@
-// One question asked of a completed document after submission (DECISIONS D4): the model reads the
+// One question asked of a completed document after submission (docs/decisions.md#queries): the model reads the
 // document's stored page outputs (nothing is read from the file again), the answer goes through
 // the grounding check, and its tokens are charged with stage `query` and the query's id. A
 // question the credit cannot cover fails with insufficient_credits and nothing is charged.
@@ -42,7 +42,7 @@ export interface QueryContext {
   signal: AbortSignal;
 }
 
-/** SPEC.md QueryAnswer. */
+/** docs/api.md QueryAnswer. */
 export interface QueryAnswer {
   answer: unknown;
   citations: { page: number; quote: string; bbox?: FractionBox }[];

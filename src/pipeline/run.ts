@@ -1,4 +1,4 @@
-// The order of work for one claimed document (SPEC.md "Stage order while processing"):
+// The order of work for one claimed document (docs/api.md "Stage order while processing"):
 // received, fetching (URL only), analyzing, rendering, reserving, extracting, embedding,
 // finalizing, done. Steps with nothing to do are skipped. Each stage is recorded on the document
 // (`stage`, `timings.<stage>_ms`) as it starts and ends.

@@ -4,7 +4,7 @@ import { FolioApiError, type Document, type DocumentListItem, type DocumentOptio
 import { byId, fill, h } from './dom.js';
 
 type ExtractionField = NonNullable<NonNullable<DocumentOptions['extraction']>['fields']>[number];
-/** SPEC.md's built-in fields; typed against the server's schema, so a misspelt one fails the build. */
+/** docs/api.md's built-in fields; typed against the server's schema, so a misspelt one fails the build. */
 const FIELDS: ExtractionField[] = ['title', 'document_type', 'summary', 'dates', 'parties', 'amounts', 'key_facts'];
 
 const STAGES = ['received', 'fetching', 'analyzing', 'rendering', 'reserving', 'extracting', 'embedding', 'finalizing', 'done'];

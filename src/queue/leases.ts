@@ -110,7 +110,7 @@ export function documentHold(lease: Lease): DocumentHold {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Queries (DECISIONS D4) are claimed the same way from their own table. They read a finished
+// Queries (docs/decisions.md#queries) are claimed the same way from their own table. They read a finished
 // document's stored outputs, so they do not count against the workspace's max_concurrent_jobs,
 // which limits documents being read.
 

@@ -1,5 +1,5 @@
 // One database handle for both engines: SQLite in FOLIO_DATA_DIR by default, PostgreSQL when
-// DATABASE_URL is set (DECISIONS D1). Queries are written once with Kysely; the few places
+// DATABASE_URL is set (docs/decisions.md#running). Queries are written once with Kysely; the few places
 // where the engines differ (write locks, wake-ups) branch on `dialect`.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

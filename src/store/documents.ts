@@ -144,7 +144,7 @@ export async function listUsage(
 
 /**
  * Removes a document with its pages and images and releases its credit hold; usage records stay
- * (SPEC.md: usage history survives deletion). Returns the blob keys to delete after commit.
+ * (docs/api.md: usage history survives deletion). Returns the blob keys to delete after commit.
  */
 export async function deleteDocument(tx: Tx, doc: DocumentRow): Promise<string[]> {
   const images = await tx.selectFrom('images').select('blob_key').where('document_id', '=', doc.id).execute();

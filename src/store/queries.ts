@@ -1,4 +1,4 @@
-// Query rows (DECISIONS D4): questions asked of a completed document after submission. They carry
+// Query rows (docs/decisions.md#queries): questions asked of a completed document after submission. They carry
 // their own credit hold and lease columns and are claimed by workers like documents.
 import type { Insertable, Selectable } from 'kysely';
 import type { Db, Tx } from './database.js';
@@ -29,7 +29,7 @@ export async function listQueries(db: Db, documentId: string, scope: Scope, quer
   return { rows: rows.slice(0, query.limit), has_more: rows.length > query.limit };
 }
 
-/** Queries on the document that are waiting or running (SPEC.md: DELETE answers 409 meanwhile). */
+/** Queries on the document that are waiting or running (docs/api.md: DELETE answers 409 meanwhile). */
 export async function unfinishedQueries(tx: Tx, documentId: string): Promise<number> {
   const row = await tx
     .selectFrom('queries')

@@ -1,7 +1,7 @@
 // Settling a document's money in one transaction: the charges move from the balance into usage
 // records, and the document's whole hold is released. The workspace pays at most its balance
 // less the other holds; a charge beyond that is cut to the whole units it pays for
-// (domain/billing.ts payableCharges), so every record obeys D8's formula, the balance never goes
+// (domain/billing.ts payableCharges), so every record obeys the formula of docs/decisions.md#money, the balance never goes
 // below zero, and balance + holds + charges stay conserved.
 import { newId } from '../domain/ids.js';
 import { payableCharges } from '../domain/billing.js';

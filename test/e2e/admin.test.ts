@@ -1,4 +1,4 @@
-// The admin CLI (DECISIONS D2): one JSON object on stdout and exit 0, or {"error": {type,
+// The admin CLI (docs/decisions.md#administration): one JSON object on stdout and exit 0, or {"error": {type,
 // message}} on stderr and a non-zero exit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Installation } from '../helpers/folio.js';

@@ -1,10 +1,10 @@
 // Coordination across processes (issue 10 scope 2): three API and three worker processes on one
 // PostgreSQL database keep every shared promise exact. Each test compares what the clients saw
 // with what the database counted, so a lost increment or a double claim shows as a mismatch:
-// - the per-key rate limit (DECISIONS D7): per one-second window, exactly `limit` answers pass
+// - the per-key rate limit (docs/decisions.md#rate-limits): per one-second window, exactly `limit` answers pass
 //   and the rest are 429, and no hit is lost;
 // - the monthly request quota: exactly `quota` requests pass, whichever API they reach;
-// - Idempotency-Key (DECISIONS "Idempotency-Key"): one key sent to all three APIs at once makes
+// - Idempotency-Key (docs/decisions.md "Idempotency-Key"): one key sent to all three APIs at once makes
 //   one document;
 // - max_concurrent_jobs: never more documents processing than the plan allows, observed from
 //   the database itself;

@@ -1,7 +1,7 @@
-// Money under concurrency (DECISIONS D8; issue 3 scope 2): holds never exceed the balance, even
+// Money under concurrency (docs/decisions.md#money; issue 3 scope 2): holds never exceed the balance, even
 // with 50 submissions at once through two API processes, and balance + holds + charges is
 // conserved through processing. A charge the credit cannot cover in full (issue 22 point 5) is
-// recorded as the whole pages the credit pays for, so every record obeys D8's formula.
+// recorded as the whole pages the credit pays for, so every record obeys the formula of docs/decisions.md#money.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

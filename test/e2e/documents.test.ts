@@ -1,5 +1,5 @@
-// Submit, poll, read: the document lifecycle through the HTTP API (SPEC.md "Endpoints",
-// "States and transitions"; DECISIONS D8 for the charge, D10 for ids).
+// Submit, poll, read: the document lifecycle through the HTTP API (docs/api.md "Endpoints",
+// "States and transitions"; docs/decisions.md#money for the charge, docs/decisions.md#identifiers for ids).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('a PDF upload', () => {
     done = await live.waitFor(id);
   });
 
-  it('is accepted with the Accepted shape and the estimate held (SPEC.md Accepted; D8)', async () => {
+  it('is accepted with the Accepted shape and the estimate held (docs/api.md Accepted; docs/decisions.md#money)', async () => {
     expect(accepted).toEqual({
       id: expect.stringMatching(/^doc_[0-9a-z]{26}$/),
       object: 'document',
@@ -50,7 +50,7 @@ describe('a PDF upload', () => {
     });
   });
 
-  it('completes with every Document field as SPEC.md types it', () => {
+  it('completes with every Document field as docs/api.md types it', () => {
     expect(done).toMatchObject({
       id,
       object: 'document',
@@ -213,7 +213,7 @@ describe('listing', () => {
   });
 });
 
-describe('test mode (D3)', () => {
+describe('test mode (docs/decisions.md#test-mode)', () => {
   it('reads for real, is never charged and keeps usage records at amount 0', async () => {
     const before = (await test.get('/api/v1/account')).json.credits.available_micro;
     const r = await test.upload([['file', 'a.pdf', await textPdf([['Hello from test mode'], ['Second page']])]]);
@@ -275,7 +275,7 @@ describe('delete', () => {
   });
 });
 
-describe('GET /usage (D5)', () => {
+describe('GET /usage (docs/decisions.md#usage-history)', () => {
   it('pages newest first and filters by document and time', async () => {
     const ws = await install.workspace();
     const client = new Client(server.url, ws.test);

@@ -1,4 +1,4 @@
-// Page embeddings (issue 9; SPEC.md EmbeddingOptions, Page.embedding, Limits, D3, D8): one vector
+// Page embeddings (issue 9; docs/api.md EmbeddingOptions, Page.embedding, Limits, docs/decisions.md#test-mode, docs/decisions.md#money): one vector
 // per page of the chosen length, only through GET /pages?include=embeddings; the built-in
 // embedding is deterministic and its 512 and 256 vectors are the 1024 one folded; tokens are
 // charged as embedding.input; an OpenAI-compatible server is asked with `dimensions`, and one
@@ -102,7 +102,7 @@ describe('page embeddings with the built-in provider', () => {
     expect((await live.get(`/api/v1/documents/${doc.id}?include=embeddings`)).status).toBe(422);
   });
 
-  it('256 and 512 are the 1024 vector folded, and the same document gives the same vectors, free, in test mode (D3)', async () => {
+  it('256 and 512 are the 1024 vector folded, and the same document gives the same vectors, free, in test mode (docs/decisions.md#test-mode)', async () => {
     const full = (await embedded(test, { dimensions: 1024 })).pages;
     const small = (await embedded(test, { dimensions: 256, granularity: 'page' })).pages;
     const middle = (await embedded(test, { dimensions: 512 })).pages;

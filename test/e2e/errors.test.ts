@@ -1,5 +1,5 @@
-// Every error row of SPEC.md "Errors" that submission and reading can produce, with its status,
-// `error.type` and extra fields; DECISIONS D6 for 403, unknown routes, JSON size and content type.
+// Every error row of docs/api.md "Errors" that submission and reading can produce, with its status,
+// `error.type` and extra fields; docs/decisions.md#errors for 403, unknown routes, JSON size and content type.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('GET /account', () => {
 });
 
 describe('403', () => {
-  it('forbidden for a suspended workspace (D6)', async () => {
+  it('forbidden for a suspended workspace (docs/decisions.md#errors)', async () => {
     const other = await install.workspace();
     await install.admin('workspace', 'suspend', '--workspace', other.id);
     expectError(await new Client(server.url, other.live).get('/api/v1/account'), 403, 'forbidden');
@@ -81,7 +81,7 @@ describe('403', () => {
     expect((await new Client(server.url, other.live).get('/api/v1/account')).status).toBe(200);
   });
 
-  it('not_entitled with `feature` for an option outside the plan (D6)', async () => {
+  it('not_entitled with `feature` for an option outside the plan (docs/decisions.md#errors)', async () => {
     await install.admin('plan', 'create', '--id', 'basic', '--name', 'Basic', '--features', 'markdown');
     const basic = await install.workspace({ plan: 'basic' });
     const client = new Client(server.url, basic.test);
@@ -175,7 +175,7 @@ describe('402 insufficient_credits', () => {
 });
 
 describe('413 payload_too_large', () => {
-  it("for a file over the plan's max_upload_bytes, and a JSON body over 1 MiB (D6)", async () => {
+  it("for a file over the plan's max_upload_bytes, and a JSON body over 1 MiB (docs/decisions.md#errors)", async () => {
     await install.admin('plan', 'create', '--id', 'tiny', '--name', 'Tiny', '--max-upload-bytes', '2000');
     const tiny = await install.workspace({ plan: 'tiny' });
     const client = new Client(apiOnly.url, tiny.test);
@@ -265,7 +265,7 @@ describe('422 invalid_request', () => {
     await expectDetails(await c.upload([['document', 'a.pdf', pdf]]), ['document', 'file']);
   });
 
-  it('refuses malformed URL requests, bad JSON and a wrong content type (D6)', async () => {
+  it('refuses malformed URL requests, bad JSON and a wrong content type (docs/decisions.md#errors)', async () => {
     const c = client();
     await expectDetails(await c.request('POST', '/api/v1/documents', { json: {} }), ['url']);
     await expectDetails(await c.request('POST', '/api/v1/documents', { json: { url: 'not a url' } }), ['url']);
@@ -286,7 +286,7 @@ describe('422 invalid_request', () => {
   });
 });
 
-describe('OpenAPI (D12)', () => {
+describe('OpenAPI (docs/decisions.md#beyond-the-spec)', () => {
   it('describes every endpoint as OpenAPI 3.1', async () => {
     const { status, json } = await new Client(server.url, null).get('/api/v1/openapi.json');
     expect(status).toBe(200);

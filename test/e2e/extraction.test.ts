@@ -1,4 +1,4 @@
-// The model layer through the HTTP API (issue 8; SPEC.md ExtractionResult, "Model choice", D8):
+// The model layer through the HTTP API (issue 8; docs/api.md ExtractionResult, "Model choice", docs/decisions.md#money):
 // built-in fields, a JSON Schema, per-page extraction and questions at submission with the
 // built-in provider; every value cited with a quote that is really on its page; tokens charged
 // per SKU and held before the model runs; too long for a pinned swift fails at extracting.
@@ -55,7 +55,7 @@ describe('extraction and questions at submission (built-in provider)', () => {
       queries: ['What is the total due?', 'Who signed the peace treaty of Westphalia?'],
     });
     expect(accepted.status).toBe(202);
-    // The hold covers the page and the model's tokens (D8), so it is more than the page price.
+    // The hold covers the page and the model's tokens (docs/decisions.md#money), so it is more than the page price.
     expect(accepted.json.estimated_cost_micro).toBeGreaterThan(25_000);
     const doc = await live.waitFor(accepted.json.id);
     expect(doc).toMatchObject({ status: 'completed', model: { requested: 'auto', used: 'svc-swift-1' } });
@@ -125,7 +125,7 @@ describe('extraction and questions at submission (built-in provider)', () => {
     expect((await live.waitFor(plain)).result).toBeNull();
   });
 
-  it('is the same, byte for byte, on every run with a test key, and free (D3)', async () => {
+  it('is the same, byte for byte, on every run with a test key, and free (docs/decisions.md#test-mode)', async () => {
     const options = { extraction: { fields: ['title', 'amounts', 'key_facts'] }, queries: ['When is payment due?'] };
     const bytes = await textPdf([INVOICE]);
     const a = await test.waitFor((await test.upload([['file', 'i.pdf', bytes]], options)).json.id);

@@ -1,4 +1,4 @@
-// Type detection from bytes for all nine SPEC.md types (issue 2, scope 9). Each upload is accepted
+// Type detection from bytes for all nine docs/api.md types (issue 2, scope 9). Each upload is accepted
 // with its detected `content_type` whatever it is called and then read (a HEIF header alone fails
 // as unreadable).
 import { readFile } from 'node:fs/promises';
@@ -88,7 +88,7 @@ describe('type detection', () => {
 });
 
 describe('start-up', () => {
-  it('applies migrations once when several processes start together (D1)', async () => {
+  it('applies migrations once when several processes start together (docs/decisions.md#running)', async () => {
     const fresh = await Installation.create();
     try {
       const servers = await Promise.all([fresh.start(), fresh.start(['--no-workers']), fresh.start(['worker'])]);

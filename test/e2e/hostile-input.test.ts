@@ -1,4 +1,4 @@
-// Issue 22: whatever a client sends, the API answers in SPEC.md's error shape with X-Request-Id
+// Issue 22: whatever a client sends, the API answers in docs/api.md's error shape with X-Request-Id
 // and a message of Folio's own, and stays up. Requests are written byte by byte on a raw socket,
 // so that what Node's HTTP parser, the router and the multipart parser refuse is reached too: a
 // list of known malformed requests, then a few hundred made by breaking valid ones at random

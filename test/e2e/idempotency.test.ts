@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (DECISIONS D12; issue 3 scope 10): the same key and body within 24 hours
+// Idempotency-Key on POST (docs/decisions.md#beyond-the-spec; issue 3 scope 10): the same key and body within 24 hours
 // return the first answer and charge once; another body with the same key is a 422.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';

@@ -1,4 +1,4 @@
-// `analysis: layout` through the HTTP API (SPEC.md: "layout also finds tables, key/value pairs,
+// `analysis: layout` through the HTTP API (docs/api.md: "layout also finds tables, key/value pairs,
 // figures, reading order"; Page `text`, `tables`, `key_values`, `layout`; picture rules; issue 5):
 // tables from rulings and from alignment, tables split across pages, figures drawn with vector
 // paths, pages printed sideways, printed key/values, `analysis: read`, and files that cannot be

@@ -1,4 +1,4 @@
-// Request limits (DECISIONS D7, SPEC.md 429 and 402 quota_exceeded; issue 3 scopes 6 and 7).
+// Request limits (docs/decisions.md#rate-limits, docs/api.md 429 and 402 quota_exceeded; issue 3 scopes 6 and 7).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, STORE, type Server } from '../helpers/folio.js';
 

@@ -1,5 +1,5 @@
-// The HTTP model providers (issue 8 scope 4, SPEC.md ExtractionResult and picture rule 6, D3,
-// D4) against a local server speaking each vendor's documented format: OpenAI-compatible chat
+// The HTTP model providers (issue 8 scope 4, docs/api.md ExtractionResult and picture rule 6, docs/decisions.md#test-mode,
+// docs/decisions.md#queries) against a local server speaking each vendor's documented format: OpenAI-compatible chat
 // completions with JSON-schema output and Anthropic Messages with a forced tool call. Requests
 // carry the pages, the pictures in place and the configured model names; rate limits and
 // timeouts are retried; quotes the page does not bear out are dropped with a warning; a final
@@ -155,7 +155,7 @@ describe('OpenAI-compatible provider', () => {
     expect(vendor.requests).toHaveLength(2);
   });
 
-  it('answers test keys with the built-in engine and never calls the vendor (D3)', async () => {
+  it('answers test keys with the built-in engine and never calls the vendor (docs/decisions.md#test-mode)', async () => {
     vendor.reset();
     const doc = await openai.test.waitFor((await openai.test.upload([['file', 'invoice.pdf', invoice]], { extraction: { schema: SCHEMA } })).json.id);
     expect(doc).toMatchObject({ status: 'completed', result: { data: { invoice_number: 'INV-2024-0042' } } });

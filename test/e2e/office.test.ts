@@ -1,5 +1,5 @@
-// Office documents through the HTTP API (issue 7; SPEC.md input types and picture rule 4;
-// DECISIONS D9 pages): DOCX, XLSX and PPTX read into pages with headings, lists, tables and
+// Office documents through the HTTP API (issue 7; docs/api.md input types and picture rule 4;
+// docs/decisions.md#pages pages): DOCX, XLSX and PPTX read into pages with headings, lists, tables and
 // figures, no pictures, `analysis: read`, and Office files that cannot be read.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -50,7 +50,7 @@ describe('DOCX', () => {
     expect(markdown).toContain('<!-- image -->\n\nFigure 1: This is a cute duckling');
     const table = pages[1].tables[0];
     expect(table).toMatchObject({ columns: 3, rows: [['', 'Food', 'Calories per portion'], ['Leaves', 'Ash, Elm, Maple', '50'], ['Berries', 'Blueberry, Strawberry, Cranberry', '150'], ['Grain', 'Corn, Buckwheat, Barley', '200']] });
-    // Office files get no pictures (SPEC.md picture rule 4).
+    // Office files get no pictures (docs/api.md picture rule 4).
     expect(pages.flatMap((p: any) => p.images)).toEqual([]);
     expect(pages[0].layout.find((e: any) => e.type === 'figure')).toMatchObject({ text: 'Figure 1: This is a cute duckling' });
   });

@@ -1,5 +1,5 @@
-// Stages beyond reading text: URL uploads (D11), pictures (SPEC.md picture rules), and the
-// failures a document can end with (SPEC.md "Situations that end in failed").
+// Stages beyond reading text: URL uploads (docs/decisions.md#url-uploads), pictures (docs/api.md picture rules), and the
+// failures a document can end with (docs/api.md "Situations that end in failed").
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -51,7 +51,7 @@ afterAll(async () => {
 const submitUrl = (client: Client, url: string, options?: unknown) =>
   client.request('POST', '/api/v1/documents', { json: options === undefined ? { url } : { url, options } });
 
-describe('URL uploads (D11)', () => {
+describe('URL uploads (docs/decisions.md#url-uploads)', () => {
   it('are fetched, sniffed, estimated at reserving and read', async () => {
     const accepted = await submitUrl(live, `${filesUrl}/redirect?hops=3`);
     expect(accepted.status).toBe(202);

@@ -1,5 +1,5 @@
 // Page previews (issue 11, additive: GET /documents/{id}/pages/{page}/preview) and the positions
-// the playground draws over them: layout lines, table cells and citation boxes (DECISIONS D12:
+// the playground draws over them: layout lines, table cells and citation boxes (docs/decisions.md#beyond-the-spec:
 // citations may carry the quote's bbox).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -69,7 +69,7 @@ describe('GET /documents/{id}/pages/{page}/preview', () => {
   });
 
   it('turns a sideways scan upright, as its layout was read, so the boxes land on the text', async () => {
-    // A landscape picture of text stored turned a quarter (TIFF: no pictures under SPEC.md rule 4,
+    // A landscape picture of text stored turned a quarter (TIFF: no pictures under docs/api.md rule 4,
     // but a preview all the same).
     const picture = await textPicture(['Preview pages stand upright', 'whatever way they were scanned']);
     const upright = await toSharp(picture).metadata();

@@ -1,4 +1,4 @@
-// Questions asked after submission (DECISIONS D4; SPEC.md Query, QueryAnswer, D8): created on a
+// Questions asked after submission (docs/decisions.md#queries; docs/api.md Query, QueryAnswer, docs/decisions.md#money): created on a
 // completed document, answered by a worker with the built-in provider, each answer cited with
 // words of its page; charged with stage `query` and the query's id; refused before the document
 // is done; a question the credit cannot cover is accepted and fails; DELETE waits for queries.
@@ -51,7 +51,7 @@ async function waitForQuery(client: Client, documentId: string, queryId: string)
 
 const squash = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim();
 
-describe('queries (D4)', () => {
+describe('queries (docs/decisions.md#queries)', () => {
   it('answers a question with a citation on the right page, charges it as a query, and lists it', async () => {
     const documentId = await completedDocument(live);
     const created = await live.request('POST', `/api/v1/documents/${documentId}/queries`, { json: { question: 'Within how many days is payment due?' } });
@@ -73,7 +73,7 @@ describe('queries (D4)', () => {
     expect(queryRecords.map((r: any) => r.sku).sort()).toEqual(['swift.input', 'swift.output']);
     for (const record of queryRecords) expect(record.query_id).toBe(done.id);
     expect(done.cost.settled_micro).toBe(queryRecords.reduce((sum: number, r: any) => sum + r.amount_micro, 0));
-    // The document's usage total covers its queries (SPEC.md `usage.amount_micro`).
+    // The document's usage total covers its queries (docs/api.md `usage.amount_micro`).
     expect(usage.amount_micro).toBe(usage.records.reduce((sum: number, r: any) => sum + r.amount_micro, 0));
 
     const list = (await live.get(`/api/v1/documents/${documentId}/queries`)).json;
@@ -126,7 +126,7 @@ describe('queries (D4)', () => {
     expect(again.status).toBe(202);
     expect(again.json.id).toBe(first.json.id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    // The key with another question is refused (DECISIONS: same key and body).
+    // The key with another question is refused (docs/decisions.md: same key and body).
     const other = await ask('What is the total?');
     expect(other.status).toBe(422);
     expect(other.json.error.details['Idempotency-Key']).toBeDefined();

@@ -1,4 +1,4 @@
-// Retention and expiry (SPEC.md "Limits", the `expired` transition; issue 3 scope 8). One test in
+// Retention and expiry (docs/api.md "Limits", the `expired` transition; issue 3 scope 8). One test in
 // real time; the rest restart the server with FOLIO_CLOCK_OFFSET_MS to stand days later against
 // the same database.
 import { existsSync } from 'node:fs';
@@ -91,7 +91,7 @@ describe('an unfetched result', () => {
 });
 
 describe('an unfetched result past its retention_seconds but within its first 24 hours', () => {
-  // Issue 22 point 6: SPEC.md keeps an unfetched result at least 24 hours, so the first fetch
+  // Issue 22 point 6: docs/api.md keeps an unfetched result at least 24 hours, so the first fetch
   // answers it completed, whole; being fetched, it then expires by its retention.
   it('is kept by the sweeper and served whole, as completed, on its first fetch; the next read is 410', async () => {
     const ws = await install.workspace();

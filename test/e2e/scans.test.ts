@@ -1,4 +1,4 @@
-// Scans and photos through the HTTP API (issue 6; SPEC.md input types and picture rule 4): every
+// Scans and photos through the HTTP API (issue 6; docs/api.md input types and picture rule 4): every
 // image type read by OCR, pages turned upright, a page read again with a local threshold (issue
 // 23), scanned PDF pages, rulings found in a scan, the pictures kept for PNG and JPEG only, and
 // pictures that cannot or must not be read.
@@ -147,7 +147,7 @@ describe('pictures that cannot or must not be read', () => {
     expect(doc.error.message).toMatch(/could not be (read|decoded)/);
   });
 
-  it('a PNG wider than 8000 px keeps no page picture (SPEC.md picture rule 4)', async () => {
+  it('a PNG wider than 8000 px keeps no page picture (docs/api.md picture rule 4)', async () => {
     const wide = await sharp({ create: { width: 8200, height: 900, channels: 3, background: '#ffffff' } })
       .composite([{ input: await toSharp(await textPicture(['Banner'])).png().toBuffer(), left: 0, top: 0 }])
       .png()

@@ -1,4 +1,4 @@
-// The money rules every test that moves credit checks at its end (DECISIONS D3, D8):
+// The money rules every test that moves credit checks at its end (docs/decisions.md#test-mode, docs/decisions.md#money):
 // every usage record obeys `amount_micro = ceil(quantity x unit_price_micro / unit_divisor)`
 // (0 in test mode), and credit is conserved: available + held + charged = what was credited,
 // with nothing available below zero and every hold accounted for by a document or a query.
@@ -13,7 +13,7 @@ interface RecordLike {
   amount_micro: number;
 }
 
-/** D8's amount for a record's quantity and price, exact for any size (BigInt). */
+/** docs/decisions.md#money's amount for a record's quantity and price, exact for any size (BigInt). */
 export function formulaAmount(record: Pick<RecordLike, 'quantity' | 'unit_price_micro' | 'unit_divisor'>): number {
   const numerator = BigInt(record.quantity) * BigInt(record.unit_price_micro);
   const divisor = BigInt(record.unit_divisor);

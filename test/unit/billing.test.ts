@@ -1,5 +1,5 @@
 // What is charged when the credit cannot pay for everything (issue 22 point 5): every charge kept
-// obeys D8's formula, the total never exceeds what the credit pays, and what is cut is the units
+// obeys the formula of docs/decisions.md#money, the total never exceeds what the credit pays, and what is cut is the units
 // the credit does not cover.
 import { describe, expect, it } from 'vitest';
 import { pageCharge, payableCharges } from '../../src/domain/billing.js';
@@ -15,7 +15,7 @@ function expectFormula(charges: Charge[]): void {
   for (const charge of charges) expect(charge.amount_micro).toBe(amountMicro(charge.quantity, charge));
 }
 
-describe('payableCharges (D8 formula kept when the credit runs short)', () => {
+describe('payableCharges (docs/decisions.md#money formula kept when the credit runs short)', () => {
   it('keeps every charge the credit covers as it is', () => {
     const charges = [layout(2), ...tokenCharges('extraction', 'swift', 'svc-swift-1', { input: 1_200, output: 300 }, prices, 'live')];
     expect(payableCharges(charges, 51_200 + 1_500)).toEqual(charges);

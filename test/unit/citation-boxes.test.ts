@@ -1,4 +1,4 @@
-// Where a cited quote stands on its page (DECISIONS D12: citations may carry the quote's `bbox`):
+// Where a cited quote stands on its page (docs/decisions.md#beyond-the-spec: citations may carry the quote's `bbox`):
 // the lines or table cells that hold it, not the whole block or table around it.
 import { describe, expect, it } from 'vitest';
 import { PageTexts } from '../../src/pipeline/extraction/grounding.js';

@@ -110,7 +110,7 @@ describe('drawings on a page drawn in reading sequence', () => {
       word('c', 330, 200),
       ...lineWords('(b) the right one, drawn next.', 340, 275),
     ];
-    // Each drawing at least 1.5% of the page, so that it is shown (SPEC.md picture rule 3).
+    // Each drawing at least 1.5% of the page, so that it is shown (docs/api.md picture rule 3).
     const shapes = (x0: number) => [
       { x0, y0: 130, x1: x0 + 60, y1: 190 },
       { x0: x0 + 60, y0: 130, x1: x0 + 120, y1: 190 },

@@ -1,4 +1,4 @@
-// The built-in embedding and the embedding rules (issue 9; SPEC.md EmbeddingOptions and Limits):
+// The built-in embedding and the embedding rules (issue 9; docs/api.md EmbeddingOptions and Limits):
 // unit vectors of the chosen length, the same for the same text, 512 and 256 as folds of 1024,
 // shared words and word parts bring texts together, and the input stops at 20,000 bytes without
 // cutting a character.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filenameFromUrl, isPublicAddress } from '../../src/pipeline/intake/fetch-url.js';
 
-describe('isPublicAddress (DECISIONS D11: no loopback, private, link-local or metadata addresses)', () => {
+describe('isPublicAddress (docs/decisions.md#url-uploads: no loopback, private, link-local or metadata addresses)', () => {
   const notPublic = [
     '127.0.0.1',
     '127.8.9.10',
@@ -25,13 +25,13 @@ describe('isPublicAddress (DECISIONS D11: no loopback, private, link-local or me
     '::ffff:169.254.169.254',
   ];
   for (const address of notPublic) {
-    it(`D11: ${address} is not public`, () => {
+    it(`docs/decisions.md#url-uploads: ${address} is not public`, () => {
       expect(isPublicAddress(address)).toBe(false);
     });
   }
 
   for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8']) {
-    it(`D11: ${address} is public`, () => {
+    it(`docs/decisions.md#url-uploads: ${address} is public`, () => {
       expect(isPublicAddress(address)).toBe(true);
     });
   }

@@ -1,4 +1,4 @@
-// Idempotency claims (D12, issue 10 scope 3): a key claimed by a request that never finished (its
+// Idempotency claims (docs/decisions.md#beyond-the-spec, issue 10 scope 3): a key claimed by a request that never finished (its
 // process died) is in progress until the claim is stale, then a retry takes it over; the dead
 // claim can no longer write its answer, the live one can, and later retries replay it.
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -5,8 +5,8 @@ import { generateKeySecret, hashKeySecret, KEY_PREFIX_LENGTH, keyModeOf, keyPref
 // A ULID in lower case: Crockford base32 (no i, l, o, u), 26 characters.
 const ULID_LOWER = '[0-9a-hjkmnp-tv-z]{26}';
 
-describe('newId (DECISIONS D10: type prefix, sorted by creation time)', () => {
-  it('D10: doc_ followed by 26 lowercase base32 characters', () => {
+describe('newId (docs/decisions.md#identifiers: type prefix, sorted by creation time)', () => {
+  it('docs/decisions.md#identifiers: doc_ followed by 26 lowercase base32 characters', () => {
     const id = newId('doc');
     expect(id).toMatch(new RegExp(`^doc_${ULID_LOWER}$`));
     expect(id).toHaveLength(30);
@@ -14,7 +14,7 @@ describe('newId (DECISIONS D10: type prefix, sorted by creation time)', () => {
     expect(hasPrefix(id, 'qry')).toBe(false);
   });
 
-  it('D10: every prefix', () => {
+  it('docs/decisions.md#identifiers: every prefix', () => {
     for (const prefix of ['doc', 'qry', 'img', 'usg', 'key', 'org', 'ws'] as const) {
       const id = newId(prefix);
       expect(id).toMatch(new RegExp(`^${prefix}_${ULID_LOWER}$`));
@@ -27,7 +27,7 @@ describe('newId (DECISIONS D10: type prefix, sorted by creation time)', () => {
     expect(hasPrefix(`${newId('doc')}x`, 'doc')).toBe(false);
   });
 
-  it('D10: ids made in a tight loop are distinct and sort in creation order as strings', () => {
+  it('docs/decisions.md#identifiers: ids made in a tight loop are distinct and sort in creation order as strings', () => {
     const ids = Array.from({ length: 5000 }, () => newId('doc'));
     expect(new Set(ids).size).toBe(ids.length);
     const sorted = [...ids].sort();
@@ -36,7 +36,7 @@ describe('newId (DECISIONS D10: type prefix, sorted by creation time)', () => {
   });
 });
 
-describe('API keys (SPEC.md Authentication; DECISIONS D2)', () => {
+describe('API keys (docs/api.md Authentication; docs/decisions.md#administration)', () => {
   it('live and test secrets carry their prefix and 32 base62 characters', () => {
     for (const mode of ['live', 'test'] as const) {
       for (let i = 0; i < 50; i++) {
@@ -68,7 +68,7 @@ describe('API keys (SPEC.md Authentication; DECISIONS D2)', () => {
     expect(hashKeySecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
-  it('D2: the shown prefix is the first 12 characters', () => {
+  it('docs/decisions.md#administration: the shown prefix is the first 12 characters', () => {
     const secret = generateKeySecret('live');
     expect(KEY_PREFIX_LENGTH).toBe(12);
     expect(keyPrefix(secret)).toHaveLength(12);

@@ -117,7 +117,7 @@ describe('buildLines', () => {
   });
 });
 
-describe('analyzeDocument: reading order and block types (SPEC.md Page.text: reading order; layout)', () => {
+describe('analyzeDocument: reading order and block types (docs/api.md Page.text: reading order; layout)', () => {
   const BODY = 'lorem ipsum dolor sit amet consectetur';
 
   function twoColumnPage(): RawPage {

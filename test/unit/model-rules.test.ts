@@ -1,4 +1,4 @@
-// Rules of the model layer that need no server: the tier a length takes (SPEC.md "Model choice"),
+// Rules of the model layer that need no server: the tier a length takes (docs/api.md "Model choice"),
 // what pictures one request carries and what they cost (picture rule 6), and how long a vendor
 // asks to be left alone (`Retry-After`, `retry-after-ms`).
 import { describe, expect, it } from 'vitest';

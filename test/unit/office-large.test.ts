@@ -135,7 +135,7 @@ describe('limits', { timeout: 120_000 }, () => {
   it('counts the cells that hold a value from the sheet’s bytes', () => {
     const sheet = strToU8(
       '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="2"/><c r="C1"><f>A1</f><v xml:space="preserve">3</v></c>' +
-        '<c r="D1" t="inlineStr"><is><t>x</t></is></c><c r="E1"><v/></c></row></sheetData><extLst><vm/></extLst></worksheet>',
+        '<c r="docs/decisions.md#running" t="inlineStr"><is><t>x</t></is></c><c r="E1"><v/></c></row></sheetData><extLst><vm/></extLst></worksheet>',
     );
     expect(valuesIn(sheet)).toBe(3);
   });

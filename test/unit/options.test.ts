@@ -10,7 +10,7 @@ function resolve(input: DocumentOptions, plan = UNCAPPED) {
   return resolveOptions(input, plan);
 }
 
-describe('resolveOptions defaults (SPEC.md DocumentOptions)', () => {
+describe('resolveOptions defaults (docs/api.md DocumentOptions)', () => {
   it('fills every default', () => {
     const { options, details } = resolve({});
     expect(details).toEqual({});
@@ -34,7 +34,7 @@ describe('resolveOptions defaults (SPEC.md DocumentOptions)', () => {
   });
 });
 
-describe('resolveOptions embeddings (SPEC.md EmbeddingOptions)', () => {
+describe('resolveOptions embeddings (docs/api.md EmbeddingOptions)', () => {
   it('embeddings: true means the defaults, 1024 dimensions per page', () => {
     expect(resolve({ embeddings: true }).options.embeddings).toEqual({ dimensions: 1024, granularity: 'page' });
   });
@@ -46,7 +46,7 @@ describe('resolveOptions embeddings (SPEC.md EmbeddingOptions)', () => {
   });
 });
 
-describe('resolveOptions cross-field rules (SPEC.md Errors: 422 invalid_request)', () => {
+describe('resolveOptions cross-field rules (docs/api.md Errors: 422 invalid_request)', () => {
   it('markdown with analysis "read" is refused under options.markdown', () => {
     const { details } = resolve({ markdown: true, analysis: 'read' });
     expect(Object.keys(details)).toEqual(['options.markdown']);
@@ -124,7 +124,7 @@ describe('resolveOptions cross-field rules (SPEC.md Errors: 422 invalid_request)
   });
 });
 
-describe('resolveOptions retention (SPEC.md Limits: retention)', () => {
+describe('resolveOptions retention (docs/api.md Limits: retention)', () => {
   it('capped plan: above the ceiling is refused under options.retention_seconds', () => {
     const { details } = resolve({ retention_seconds: 604_801 }, CAPPED);
     expect(Object.keys(details)).toEqual(['options.retention_seconds']);
@@ -152,7 +152,7 @@ describe('resolveOptions retention (SPEC.md Limits: retention)', () => {
   });
 });
 
-describe('assertEntitled (DECISIONS D6: 403 not_entitled with extra `feature`)', () => {
+describe('assertEntitled (docs/decisions.md#errors: 403 not_entitled with extra `feature`)', () => {
   const everything = resolve({
     markdown: true,
     embeddings: true,
@@ -203,7 +203,7 @@ describe('assertEntitled (DECISIONS D6: 403 not_entitled with extra `feature`)',
   });
 });
 
-describe('modelRuns (SPEC.md: the model runs only for extraction or queries)', () => {
+describe('modelRuns (docs/api.md: the model runs only for extraction or queries)', () => {
   it('is true only with extraction or queries', () => {
     expect(modelRuns(resolve({}).options)).toBe(false);
     expect(modelRuns(resolve({ markdown: true, embeddings: true }).options)).toBe(false);

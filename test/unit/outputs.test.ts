@@ -62,7 +62,7 @@ describe('documentText (include=text: every page under a "=== Page N ===" line)'
   });
 });
 
-describe('pageText (SPEC.md Page.text: reading order, figures as [FIGURE])', () => {
+describe('pageText (docs/api.md Page.text: reading order, figures as [FIGURE])', () => {
   it('blocks a blank line apart, shown figures as markers, hidden figures left out', () => {
     const figures: Figure[] = [
       { box: { x0: 50, y0: 300, x1: 400, y1: 500 }, index: 0, caption: null, text: "" },

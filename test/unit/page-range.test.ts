@@ -11,7 +11,7 @@ function refusal(value: string, pageCount: number): FolioError {
   throw new Error(`"${value}" was accepted`);
 }
 
-describe('parsePageRange (SPEC.md pages endpoint: `page` is one page or an inclusive range)', () => {
+describe('parsePageRange (docs/api.md pages endpoint: `page` is one page or an inclusive range)', () => {
   it('no parameter means every page', () => {
     expect(parsePageRange(undefined, 5)).toEqual({ first: 1, last: 5 });
   });
@@ -35,7 +35,7 @@ describe('parsePageRange (SPEC.md pages endpoint: `page` is one page or an inclu
   });
 
   for (const value of ['0', '3-1', 'a', '1-', '-1', '1,2', '', '0-2', '1.5', '1 - 3', '1-2-3']) {
-    it(`SPEC.md Errors: "${value}" is a 422 invalid_request with details.page`, () => {
+    it(`docs/api.md Errors: "${value}" is a 422 invalid_request with details.page`, () => {
       const error = refusal(value, 5);
       expect(error).toBeInstanceOf(FolioError);
       expect(error.type).toBe('invalid_request');
@@ -46,7 +46,7 @@ describe('parsePageRange (SPEC.md pages endpoint: `page` is one page or an inclu
     });
   }
 
-  it('SPEC.md Errors: a start beyond the page count is a 422 naming the page count', () => {
+  it('docs/api.md Errors: a start beyond the page count is a 422 naming the page count', () => {
     const error = refusal('6', 5);
     expect(error.type).toBe('invalid_request');
     expect((error.extra.details as Record<string, string[]>).page[0]).toMatch(/5 pages/);

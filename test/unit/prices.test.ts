@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { amountMicro, DEFAULT_PRICES, pageSku, priceTable } from '../../src/domain/prices.js';
 
-describe('amountMicro (DECISIONS D8: ceil(quantity x unit_price_micro / unit_divisor))', () => {
-  it('D8: 3 pages of layout cost 3 x 25000 = 75000', () => {
+describe('amountMicro (docs/decisions.md#money: ceil(quantity x unit_price_micro / unit_divisor))', () => {
+  it('docs/decisions.md#money: 3 pages of layout cost 3 x 25000 = 75000', () => {
     expect(amountMicro(3, DEFAULT_PRICES['pages.layout'])).toBe(75_000);
   });
 
-  it('D8: read pages cost 4000 each', () => {
+  it('docs/decisions.md#money: read pages cost 4000 each', () => {
     expect(amountMicro(1, DEFAULT_PRICES['pages.read'])).toBe(4_000);
     expect(amountMicro(3, DEFAULT_PRICES['pages.read'])).toBe(12_000);
   });
 
-  it('D8: pageSku maps analysis to the page SKU', () => {
+  it('docs/decisions.md#money: pageSku maps analysis to the page SKU', () => {
     expect(pageSku('layout')).toBe('pages.layout');
     expect(pageSku('read')).toBe('pages.read');
   });
 
-  it('D8: one swift.input token costs 1 micro-USD (exactly 1, not rounded down)', () => {
+  it('docs/decisions.md#money: one swift.input token costs 1 micro-USD (exactly 1, not rounded down)', () => {
     expect(amountMicro(1, DEFAULT_PRICES['swift.input'])).toBe(1);
   });
 
-  it('D8: fractions of a micro-USD are rounded up (ceil)', () => {
+  it('docs/decisions.md#money: fractions of a micro-USD are rounded up (ceil)', () => {
     // embedding.input: 20000 / 1e6 = 0.02 micro per token.
     expect(amountMicro(1, DEFAULT_PRICES['embedding.input'])).toBe(1);
     expect(amountMicro(50, DEFAULT_PRICES['embedding.input'])).toBe(1);
@@ -30,11 +30,11 @@ describe('amountMicro (DECISIONS D8: ceil(quantity x unit_price_micro / unit_div
     expect(amountMicro(7, DEFAULT_PRICES['summit.output'])).toBe(105);
   });
 
-  it('D8: 1,500,000 tokens at 1,000,000 / 1,000,000 cost 1,500,000', () => {
+  it('docs/decisions.md#money: 1,500,000 tokens at 1,000,000 / 1,000,000 cost 1,500,000', () => {
     expect(amountMicro(1_500_000, { unit_price_micro: 1_000_000, unit_divisor: 1_000_000 })).toBe(1_500_000);
   });
 
-  it('D8: quantities whose product with the price exceeds 2^53 stay exact', () => {
+  it('docs/decisions.md#money: quantities whose product with the price exceeds 2^53 stay exact', () => {
     // Plain floating point gets each of these one too high.
     const cases: [number, keyof typeof DEFAULT_PRICES, number][] = [
       [1_000_000_000_036, 'summit.input', 3_000_000_000_108],
@@ -49,13 +49,13 @@ describe('amountMicro (DECISIONS D8: ceil(quantity x unit_price_micro / unit_div
     }
   });
 
-  it('D8: zero quantity costs nothing', () => {
+  it('docs/decisions.md#money: zero quantity costs nothing', () => {
     for (const price of Object.values(DEFAULT_PRICES)) expect(amountMicro(0, price)).toBe(0);
   });
 });
 
-describe('priceTable (DECISIONS D8: prices are configurable)', () => {
-  it('returns the D8 defaults without overrides', () => {
+describe('priceTable (docs/decisions.md#money: prices are configurable)', () => {
+  it('returns the docs/decisions.md#money defaults without overrides', () => {
     expect(priceTable(undefined)).toEqual(DEFAULT_PRICES);
     expect(priceTable(null)).toEqual(DEFAULT_PRICES);
   });

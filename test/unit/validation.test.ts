@@ -10,7 +10,7 @@ function errorsOf(schema: TSchema | Record<string, unknown>, value: unknown) {
   return validate.errors;
 }
 
-describe('errorDetails (SPEC.md Errors: 422 details maps a field name to messages; DECISIONS D6)', () => {
+describe('errorDetails (docs/api.md Errors: 422 details maps a field name to messages; docs/decisions.md#errors)', () => {
   it('no errors give empty details', () => {
     expect(errorDetails(null)).toEqual({});
     expect(errorDetails(undefined)).toEqual({});
@@ -28,7 +28,7 @@ describe('errorDetails (SPEC.md Errors: 422 details maps a field name to message
     expect(errorDetails(errorsOf(schema, { a: { b: {} } }))).toEqual({ 'a.b.c': ['is required'] });
   });
 
-  it('D6: an error on the whole body is named "body"', () => {
+  it('docs/decisions.md#errors: an error on the whole body is named "body"', () => {
     const errors = errorsOf(Type.Object({ url: Type.String() }), 'not an object');
     expect(errorDetails(errors)).toEqual({ body: ['must be object'] });
   });
@@ -71,7 +71,7 @@ describe('errorDetails (SPEC.md Errors: 422 details maps a field name to message
     expect(errorDetails(errorsOf(schema, { rows: [[1], [2, 'x']] }))).toEqual({ rows: ['item 1.1: must be integer'] });
   });
 
-  it('SPEC.md EmbeddingOptions: a union of constants (1024|512|256) collapses to one "must be one of"', () => {
+  it('docs/api.md EmbeddingOptions: a union of constants (1024|512|256) collapses to one "must be one of"', () => {
     const schema = Type.Object({ dimensions: Type.Union([Type.Literal(1024), Type.Literal(512), Type.Literal(256)]) });
     const errors = errorsOf(schema, { dimensions: 768 });
     // Ajv reports one const error per branch plus the anyOf.

@@ -139,7 +139,7 @@ export const documentRoutes =
           throw invalidRequest({ include: ['markdown exists only for documents sent with options.markdown: true'] });
         }
         // The document as it was before this fetch, judged at `at`: an unfetched result is kept 24
-        // hours whatever its retention_seconds (SPEC.md Limits), so its first fetch answers it
+        // hours whatever its retention_seconds (docs/api.md Limits), so its first fetch answers it
         // completed and whole even past expires_at.
         const doc: Document = fullDocumentToWire(row, at);
         if (row.status === 'completed' && (includes.has('text') || includes.has('pages') || includes.has('markdown'))) {

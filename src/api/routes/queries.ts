@@ -1,5 +1,5 @@
 // POST /documents/{id}/queries, GET /documents/{id}/queries, GET /documents/{id}/queries/{query_id}
-// (DECISIONS D4): questions asked of a completed document, answered by a worker.
+// (docs/decisions.md#queries): questions asked of a completed document, answered by a worker.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { modelUsed } from '../../domain/billing.js';
@@ -68,10 +68,10 @@ export const queryRoutes =
           model_requested: body.model ?? 'auto',
         };
         // Held now from a guess at the document's length; the worker makes the hold whole, and
-        // a question the credit cannot cover is accepted and then fails (SPEC.md, D8).
+        // a question the credit cannot cover is accepted and then fails (docs/api.md, docs/decisions.md#money).
         const guessedTokens = doc.page_count * TOKENS_PER_PAGE_GUESS;
         const estimate = mode === 'test' ? 0 : estimateQueryMicro(query, guessedTokens, deps.config);
-        // Idempotency-Key (DECISIONS): the same question asked again with the key is one query,
+        // Idempotency-Key (docs/decisions.md): the same question asked again with the key is one query,
         // held and charged once. The document is part of the request, so the key cannot be
         // replayed onto another document's question.
         const hash = hashJson({ document: doc.id, ...body });

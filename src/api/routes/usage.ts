@@ -1,4 +1,4 @@
-// GET /usage (DECISIONS D5): usage records, newest first; they outlive their documents.
+// GET /usage (docs/decisions.md#usage-history): usage records, newest first; they outlive their documents.
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { invalidRequest } from '../../domain/errors.js';

@@ -10,7 +10,7 @@ export const ErrorBody = Type.Object(
         type: Type.String(),
         message: Type.String(),
       },
-      { additionalProperties: true, description: 'Extra fields depend on the type (SPEC.md, Errors).' },
+      { additionalProperties: true, description: 'Extra fields depend on the type (docs/api.md, Errors).' },
     ),
   },
   { $id: 'Error' },

@@ -1,4 +1,4 @@
-// Response shapes of SPEC.md's resources. Optional properties are the fields SPEC.md says are
+// Response shapes of docs/api.md's resources. Optional properties are the fields docs/api.md says are
 // present only sometimes ("Only with include=...", "Present when..."); nullable ones are those it
 // types "or null".
 import { Type, type Static } from 'typebox';

@@ -1,5 +1,5 @@
 // The embedding provider pages are embedded with, chosen by configuration. Test keys always get the
-// built-in embedding (DECISIONS D3): deterministic and free.
+// built-in embedding (docs/decisions.md#test-mode): deterministic and free.
 import type { Mode } from '../../domain/states.js';
 import { BuiltinEmbedding } from './builtin.js';
 import { OpenAiEmbedding } from './openai.js';

@@ -1,5 +1,5 @@
 // The model provider documents and queries are read with, chosen by configuration (README "The
-// model layer"). Test keys always get the built-in engine (DECISIONS D3): it is deterministic,
+// model layer"). Test keys always get the built-in engine (docs/decisions.md#test-mode): it is deterministic,
 // free and quotes only words of the page, so the same document gives byte-identical results.
 import type { Mode } from '../../domain/states.js';
 import { AnthropicProvider } from './anthropic.js';

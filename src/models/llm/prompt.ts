@@ -22,7 +22,7 @@ export const SYSTEM_PROMPT = [
   'Leave out any value the document does not state; never guess. A question the document does not answer gets not_found true and an empty answer.',
 ].join(' ');
 
-/** Each built-in field's value as JSON Schema, so a vendor model writes the shape SPEC.md names. */
+/** Each built-in field's value as JSON Schema, so a vendor model writes the shape docs/api.md names. */
 const FIELD_SCHEMAS: Record<BuiltinField, JsonSchema> = {
   title: { type: 'string' },
   document_type: { type: 'string' },

@@ -25,7 +25,7 @@ import { engineBlocks, engineLines, engineOrder } from '../scans/ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
 
-/** Figures under this share of the page are not shown (SPEC.md picture rule 3). */
+/** Figures under this share of the page are not shown (docs/api.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
 
 export interface DocumentStats {
@@ -37,7 +37,7 @@ export interface DocumentStats {
 }
 
 /**
- * `analysis: layout` finds everything; `analysis: read` (SPEC.md: text only) reads the text in
+ * `analysis: layout` finds everything; `analysis: read` (docs/api.md: text only) reads the text in
  * order and finds no tables, key/values or figure crops; picture areas still count for whole-page
  * pictures.
  */

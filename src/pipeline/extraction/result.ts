@@ -1,4 +1,4 @@
-// From a provider's reply to SPEC.md's ExtractionResult: every value is matched with its citation
+// From a provider's reply to docs/api.md's ExtractionResult: every value is matched with its citation
 // and kept only when the quote is words of the cited page and bears the value out; everything
 // else is left out and counted in `warnings`. Only requested fields and schema properties stay,
 // and the data must then follow the schema (its `required` aside, since a value the document
@@ -36,7 +36,7 @@ export interface GroundedAnswer {
   citations: { page: number; quote: string; bbox?: Box }[];
 }
 
-/** Shapes of SPEC.md's built-in fields, checked like a client's schema. */
+/** Shapes of docs/api.md's built-in fields, checked like a client's schema. */
 const BUILTIN_SHAPES: Record<BuiltinField, JsonSchema> = {
   title: { type: 'string' },
   document_type: { type: 'string' },
@@ -276,7 +276,7 @@ export interface PageResult {
   citations: Citation[];
 }
 
-/** SPEC.md's ExtractionResult as stored and served. */
+/** docs/api.md's ExtractionResult as stored and served. */
 export interface ExtractionResult {
   data?: Record<string, unknown>;
   citations?: Citation[];

@@ -1,4 +1,4 @@
-// Type detection from the file's bytes (SPEC.md: "The type is detected from the file's bytes"),
+// Type detection from the file's bytes (docs/api.md: "The type is detected from the file's bytes"),
 // never from the name or the declared content type. file-type 21 is the last line that runs on
 // Node 20 (STACK.md).
 import { readFile } from 'node:fs/promises';

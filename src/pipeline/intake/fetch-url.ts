@@ -1,4 +1,4 @@
-// Downloads a URL document (DECISIONS D11): http/https only, a total time limit, a size limit,
+// Downloads a URL document (docs/decisions.md#url-uploads): http/https only, a total time limit, a size limit,
 // at most 5 redirects, and no loopback, private, link-local or metadata addresses unless
 // FOLIO_URL_ALLOW_PRIVATE=1. Addresses are checked when the connection is made (not just when
 // the name is first resolved), so DNS tricks cannot slip a private address through a redirect.

@@ -1,4 +1,4 @@
-// Which pictures a page gets (SPEC.md "Picture rules"): figures of at least 1.5% of the page
+// Which pictures a page gets (docs/api.md "Picture rules"): figures of at least 1.5% of the page
 // cropped as PNG; the whole page as JPEG when pictures cover half of it or it has fewer than 25
 // words; blank pages skipped; only PDF, PNG and JPEG inputs; none with `images: false`.
 import { boxArea, type Box, type Page } from '../page-model.js';
@@ -24,7 +24,7 @@ export interface PictureRequest {
   hasWords: boolean;
 }
 
-/** SPEC.md picture rule 4: a PNG or JPEG upload gets pictures when under 3.75 MB and 8000 px. */
+/** docs/api.md picture rule 4: a PNG or JPEG upload gets pictures when under 3.75 MB and 8000 px. */
 export const PICTURE_UPLOAD_MAX_BYTES = 3.75 * 1024 * 1024;
 export const PICTURE_UPLOAD_MAX_SIDE = 8000;
 

@@ -1,5 +1,5 @@
 // Page text: blocks in reading order, one blank line apart; tables as markdown; each shown figure
-// is a [FIGURE] marker, so the n-th marker is the figure image with figure_index n-1 (SPEC.md,
+// is a [FIGURE] marker, so the n-th marker is the figure image with figure_index n-1 (docs/api.md,
 // Page.text).
 import { blockText } from '../analysis/analyze-page.js';
 import type { Page } from '../page-model.js';

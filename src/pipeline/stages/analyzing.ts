@@ -4,7 +4,7 @@ import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import { readScan } from '../scans/read-scan.js';
 import type { Page, RawPage } from '../page-model.js';
 
-/** SPEC.md: extraction.per_page runs on up to 200 pages. */
+/** docs/api.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
 
 export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {

@@ -1,5 +1,5 @@
 // `embedding` (only with `embeddings`): one vector per page from up to the first 20,000 bytes of
-// its text (SPEC.md EmbeddingOptions), stored with the page and read only through
+// its text (docs/api.md EmbeddingOptions), stored with the page and read only through
 // `GET /documents/{id}/pages?include=embeddings`; the tokens read are charged as
 // `embedding.input`. A provider that cannot embed fails the document with embedding_failed.
 import { embeddingCharge, embeddingInput, embeddingTokens } from '../../domain/embedding.js';

@@ -1,4 +1,4 @@
-// `extracting`: the model reads the page outputs (SPEC.md "Model choice", ExtractionResult,
+// `extracting`: the model reads the page outputs (docs/api.md "Model choice", ExtractionResult,
 // picture rule 6) and fills the requested fields and schema and answers the submitted questions.
 // The tier is chosen from the document's length; every value and answer goes through the
 // grounding check before it is kept, and the tokens read and written are charged per SKU.

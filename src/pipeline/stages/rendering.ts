@@ -1,4 +1,4 @@
-// `rendering`: pictures of figures and of picture-like pages, per SPEC.md's picture rules.
+// `rendering`: pictures of figures and of picture-like pages, per docs/api.md's picture rules.
 import { DocumentFailure, type RunContext } from '../context.js';
 import { planPictures } from '../outputs/pictures.js';
 

@@ -1,4 +1,4 @@
-// Idempotency keys (DECISIONS D12): the first answer to a POST, remembered for 24 hours.
+// Idempotency keys (docs/decisions.md#beyond-the-spec): the first answer to a POST, remembered for 24 hours.
 import type { Kysely } from 'kysely';
 
 export const name = 'idempotency';

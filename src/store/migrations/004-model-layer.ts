@@ -1,5 +1,5 @@
 // The model layer: the document's extraction result, each page's per-page result, and queries
-// (DECISIONS D4) with their own queue columns, claimed like documents.
+// (docs/decisions.md#queries) with their own queue columns, claimed like documents.
 import type { Kysely } from 'kysely';
 
 export const name = 'model-layer';

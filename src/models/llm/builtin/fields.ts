@@ -1,4 +1,4 @@
-// SPEC.md's built-in fields, read from the document view without a language model: the title
+// docs/api.md's built-in fields, read from the document view without a language model: the title
 // from the layout, the type from a word classifier, dates with chrono-node, money with its
 // currency, parties from labels, company suffixes and contract openings, and the summary and key
 // facts as the document's most informative sentences. What is not found is left out.

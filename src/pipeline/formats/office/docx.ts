@@ -4,7 +4,7 @@
 // text boxes, figures with their captions, footnotes at the end of the page that cites them,
 // hyperlinks' text, equations as LaTeX (omml.ts), and reviewer comments at the end of the page
 // holding their anchor (comments.ts). Headers and footers stay out. Pages follow
-// DECISIONS D9: where Word last laid the document out (rendered page breaks), else at explicit
+// docs/decisions.md#pages: where Word last laid the document out (rendered page breaks), else at explicit
 // page breaks. Written against the XML because no JavaScript library keeps these: mammoth (the
 // usual choice) drops page breaks and text boxes and flattens numbering into HTML lists.
 import { child, children, descendants, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
@@ -98,7 +98,7 @@ export function readDocx(bytes: Uint8Array): OfficeItem[][] {
 }
 
 /**
- * The page count of a Word document from its small parts (DECISIONS D9): the pages Word counted
+ * The page count of a Word document from its small parts (docs/decisions.md#pages): the pages Word counted
  * when it last laid the document out and saved it (docProps/app.xml), which are the rendered page
  * breaks the reader follows; 1 when the file does not say (a file written by a program, read at
  * its explicit page breaks, if any). The body is not read.

@@ -1,4 +1,4 @@
-// PPTX reader: one page per slide in presentation order (DECISIONS D9), each the size of the
+// PPTX reader: one page per slide in presentation order (docs/decisions.md#pages), each the size of the
 // slide. Shapes keep their positions (group transforms applied, placeholders without a position
 // taking the one of their layout or master), so text is read in reading order by position; titles
 // become the page's title, body text keeps its bullets, numbers and levels, tables their merged
@@ -66,7 +66,7 @@ export function readPptx(bytes: Uint8Array): Slide[] {
 
 /**
  * The slide parts in presentation order that the package holds. Only the presentation part and
- * its relationships are read, so this is also the page count at submission (D9: one page per
+ * its relationships are read, so this is also the page count at submission (docs/decisions.md#pages: one page per
  * slide; a hidden slide, marked in its own part, is dropped when read).
  */
 function slideParts(pkg: OfficePackage, presentation: XmlNode): string[] {

@@ -1,4 +1,4 @@
-// XLSX reader: one page per sheet that holds anything (DECISIONS D9), in workbook order, headed by
+// XLSX reader: one page per sheet that holds anything (docs/decisions.md#pages), in workbook order, headed by
 // the sheet's name. Each cell is shown as Excel displays it: its number format (dates,
 // percentages, currency, decimals) applied with SSF, SheetJS's implementation of Excel's format
 // language; formulas by their saved results. Merged ranges become spanning cells. Blank rows and
@@ -68,7 +68,7 @@ export function readXlsx(bytes: Uint8Array): OfficeItem[][] {
 /**
  * The sheets that may give a page, in workbook order: not hidden, and present in the package.
  * Only the workbook part and its relationships are read, so this is also the page count at
- * submission (D9: one page per non-empty sheet; a visible sheet that turns out empty is dropped
+ * submission (docs/decisions.md#pages: one page per non-empty sheet; a visible sheet that turns out empty is dropped
  * when read, and the credit hold re-sized then).
  */
 function visibleSheets(pkg: OfficePackage, workbook: XmlNode): { name: string | undefined; part: string }[] {
