@@ -3,7 +3,7 @@
 // the order the engine returned them, each with the engine's line and paragraph.
 import { describe, expect, it } from 'vitest';
 import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
-import { engineOrder } from '../../src/pipeline/scans/ocr-layout.js';
+import { engineOrder } from '../../src/pipeline/analysis/ocr-layout.js';
 import { NO_GRAPHICS, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
 import type { OrderItem } from '../../src/pipeline/analysis/reading-order.js';
 import { word } from '../helpers/words.js';

@@ -21,7 +21,7 @@ import { printedKeyValues } from './printed-key-values.js';
 import { drawsInSequence, joinInterleaved, linesInDrawingOrder } from './drawing-order.js';
 import { buildLines, centerY, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
-import { engineBlocks, engineLines, engineOrder } from '../scans/ocr-layout.js';
+import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
 
@@ -351,7 +351,7 @@ function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'r
   const inDrawings = layout ? drawn.words : new Set<number>();
   const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale);
   const notText = new Set([...inDrawings, ...found.words.flat()]);
-  // OCR pages keep the engine's page segmentation (scans/ocr-layout.ts).
+  // OCR pages keep the engine's page segmentation (ocr-layout.ts).
   const ocr = raw.textSource === 'ocr';
   const lines = ocr ? engineLines(words, notText) : buildLines(words, notText);
   const groups = ocr ? engineBlocks(lines, words) : groupBlocks(lines, words);

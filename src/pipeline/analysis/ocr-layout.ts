@@ -6,8 +6,8 @@
 // such lines at their widest gaps and read their pieces across columns; so on OCR pages the
 // engine's lines are the lines, its paragraphs the blocks, and its order the reading order.
 import { unionBox, type Line, type Word } from '../page-model.js';
-import { RTL } from '../analysis/lines.js';
-import type { OrderItem } from '../analysis/reading-order.js';
+import { RTL } from './lines.js';
+import type { OrderItem } from './reading-order.js';
 
 /** The engine's text lines, words left to right (as read, for right-to-left script); `skip` holds words that are not running text. */
 export function engineLines(words: Word[], skip?: Set<number>): Line[] {
