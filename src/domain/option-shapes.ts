@@ -1,9 +1,8 @@
 // DocumentOptions as sent by clients, and the same options with defaults filled in, as stored
 // with the document and shown with `include=options` (docs/api.md, DocumentOptions). Cross-field
 // rules (markdown with read, duplicate queries, retention against the plan) live in options.ts;
-// this file is the shape only, and the one reader of options stored as JSON.
+// this file is the shape only.
 import { Type, type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { StringEnum } from './wire.js';
 
 export const EXTRACTION_FIELDS = [
@@ -80,30 +79,3 @@ export const ResolvedOptions = Type.Object(
   { $id: 'ResolvedOptions', description: 'DocumentOptions with defaults filled in.' },
 );
 export type ResolvedOptions = Static<typeof ResolvedOptions>;
-
-/** What a stored options object lacks takes these: the defaults of options added after it was written. */
-const STORED_DEFAULTS: ResolvedOptions = {
-  analysis: 'layout',
-  embeddings: false,
-  extraction: null,
-  images: true,
-  markdown: false,
-  model: 'auto',
-  queries: [],
-  retention_seconds: 86_400,
-};
-
-const resolvedShape = Compile(ResolvedOptions);
-
-/**
- * The options stored with a document (the JSON written at submission), read back and checked
- * against their shape, so a damaged row fails where it is read rather than deep in a stage; with
- * a TypeError, as any value of the wrong type, which the queue treats as a fault that another
- * attempt would meet again.
- */
-export function readStoredOptions(json: string): ResolvedOptions {
-  const stored: unknown = JSON.parse(json);
-  const options = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? { ...STORED_DEFAULTS, ...stored } : stored;
-  if (!resolvedShape.Check(options)) throw new TypeError('The options stored with the document are not options Folio wrote.');
-  return options;
-}

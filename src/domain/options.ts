@@ -1,6 +1,7 @@
 // Rules on DocumentOptions that a JSON Schema cannot say: defaults, rules across fields, and the
 // plan's retention ceiling and features (docs/api.md DocumentOptions and Limits; docs/decisions.md#errors).
-import type { DocumentOptions, ResolvedOptions } from './option-shapes.js';
+import { Compile } from 'typebox/compile';
+import { ResolvedOptions as ResolvedOptionsShape, type DocumentOptions, type ResolvedOptions } from './option-shapes.js';
 import { addDetail, FolioError, type ErrorDetails } from './errors.js';
 import { schemaLimitProblems } from './json-limits.js';
 import { planAllows, type Plan, type PlanFeature } from './plans.js';
@@ -139,4 +140,21 @@ export function assertEntitled(options: ResolvedOptions, plan: Pick<Plan, 'featu
 /** Whether the document needs the model (docs/api.md: only for extraction or queries). */
 export function modelRuns(options: ResolvedOptions): boolean {
   return options.extraction !== null || options.queries.length > 0;
+}
+
+const resolvedShape = Compile(ResolvedOptionsShape);
+
+/**
+ * The options stored with a document (the JSON written at submission), read back and checked
+ * against their shape, so a damaged row fails where it is read rather than deep in a stage; with
+ * a TypeError, as any value of the wrong type, which the queue treats as a fault that another
+ * attempt would meet again. What a row written before an option existed lacks takes the option's
+ * default.
+ */
+export function readStoredOptions(json: string): ResolvedOptions {
+  const stored: unknown = JSON.parse(json);
+  const defaults = resolveOptions({}, { max_retention_seconds: 0 }).options;
+  const options = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? { ...defaults, ...stored } : stored;
+  if (!resolvedShape.Check(options)) throw new TypeError('The options stored with the document are not options Folio wrote.');
+  return options;
 }

@@ -4,7 +4,7 @@
 // hands the rest back to the queue.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import { readStoredOptions } from '../domain/option-shapes.js';
+import { readStoredOptions } from '../domain/options.js';
 import { newId } from '../domain/ids.js';
 import { getPlan } from '../store/accounts.js';
 import type { Store } from '../store/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readStoredOptions, type DocumentOptions } from '../../src/domain/option-shapes.js';
+import type { DocumentOptions } from '../../src/domain/option-shapes.js';
 import { FolioError } from '../../src/domain/errors.js';
-import { assertEntitled, DEFAULT_RETENTION_SECONDS, featuresUsed, modelRuns, resolveOptions } from '../../src/domain/options.js';
+import { assertEntitled, DEFAULT_RETENTION_SECONDS, featuresUsed, modelRuns, readStoredOptions, resolveOptions } from '../../src/domain/options.js';
 
 const UNCAPPED = { max_retention_seconds: 0 };
 const CAPPED = { max_retention_seconds: 604_800 };

@@ -11,7 +11,7 @@ import { parseIncludes } from '../includes.js';
 import { expiredError } from '../completed-document.js';
 import { scopeOf } from '../auth.js';
 import { sendError } from '../errors.js';
-import { readStoredOptions } from '../../domain/option-shapes.js';
+import { readStoredOptions } from '../../domain/options.js';
 import { StringEnum } from '../../domain/wire.js';
 import { errorResponses, ListQuery } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';

@@ -8,7 +8,7 @@ import { parsePageRange } from '../../domain/page-range.js';
 import { getPages, pageGeometry } from '../../store/documents.js';
 import { baseUrlOf, type AppDeps } from '../deps.js';
 import { errorResponses } from '../schemas/common.js';
-import { readStoredOptions } from '../../domain/option-shapes.js';
+import { readStoredOptions } from '../../domain/options.js';
 import type { Image } from '../schemas/resources.js';
 import { pageToWire } from '../serialize.js';
 import { parseIncludes } from '../includes.js';
