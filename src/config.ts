@@ -16,6 +16,8 @@ export interface Config {
   metricsPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
+  /** Redis for the request counters (rate limit and monthly quota) when set. */
+  redisUrl: string | null;
   /** Where uploads and pictures live: `local` files under dataDir, `database` rows, or `s3` objects. */
   blobStore: StoreSettings['blobStore'];
   s3: S3Settings | null;
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsPort: env.FOLIO_METRICS_PORT ? intFromEnv(env, 'FOLIO_METRICS_PORT', 0) : null,
     dataDir: path.resolve(env.FOLIO_DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
+    redisUrl: env.FOLIO_REDIS_URL || null,
     // With PostgreSQL every process shares the blobs through the database, so no shared disk is
     // needed; a single SQLite machine keeps plain files.
     blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['local', 'database', 's3'] as const, env.FOLIO_S3_BUCKET ? 's3' : env.DATABASE_URL ? 'database' : 'local'),

@@ -8,9 +8,9 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AppDeps } from './deps.js';
-import { authenticate } from './auth.js';
+import { Authenticator } from './auth.js';
 import { enforceLimits } from './limits.js';
-import { requestCounters } from '../store/counters.js';
+import { requestCounters } from '../store/open-counters.js';
 import { serverOptions, useBoundedJson, useEnvelope } from './envelope.js';
 import { ErrorBody } from './schemas/common.js';
 import { SHARED_SCHEMAS } from './schemas/resources.js';
@@ -85,9 +85,15 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 
   await app.register(async (api) => {
     api.decorateRequest('principal', null as never);
-    const counters = requestCounters(deps.store);
+    const counters = requestCounters(deps.store, deps.config, api.log);
+    const authenticator = new Authenticator(deps.store);
+    api.addHook('onClose', async () => {
+      await counters.close();
+      await authenticator.close();
+    });
+    await Promise.all([counters.started(), authenticator.start()]);
     api.addHook('onRequest', async (request, reply) => {
-      request.principal = await authenticate(deps.store.db, request);
+      request.principal = await authenticator.authenticate(request);
       await enforceLimits(request.principal, reply, counters, deps.config);
     });
     await api.register(documentRoutes(deps));

@@ -21,6 +21,7 @@ import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions, schemaShapeProblems } from '../domain/options.js';
 import { holdCredit, insertDocument } from '../store/documents.js';
+import { availableCredit } from '../store/accounts.js';
 import { detectFile } from '../pipeline/intake/detect.js';
 import { filenameFromUrl } from '../pipeline/intake/fetch-url.js';
 import { schemaProblem } from '../pipeline/extraction/result.js';
@@ -65,18 +66,15 @@ export function checkOptions(raw: unknown, principal: Principal, prefix = 'optio
   return options;
 }
 
-function availableCredit(principal: Principal): number {
-  return principal.balanceMicro - principal.heldMicro;
-}
-
 function insufficient(available: number, deps: AppDeps, message: string): FolioError {
   return new FolioError('insufficient_credits', message, { balance_micro: available, top_up_url: deps.config.topUpUrl });
 }
 
 /** docs/decisions.md#money: with no credit left, a live POST that would be charged is refused at once. */
-export function assertSomeCredit(principal: Principal, deps: AppDeps): void {
-  const available = availableCredit(principal);
-  if (principal.key.mode === 'live' && available <= 0) {
+export async function assertSomeCredit(principal: Principal, deps: AppDeps): Promise<void> {
+  if (principal.key.mode !== 'live') return;
+  const available = await availableCredit(deps.store.db, principal.workspaceId);
+  if (available <= 0) {
     throw insufficient(available, deps, 'The workspace has no credit left. Top up to submit documents.');
   }
 }
@@ -116,7 +114,7 @@ export async function submitUrl(deps: AppDeps, principal: Principal, body: { url
   const protocol = new URL(body.url).protocol;
   if (protocol !== 'http:' && protocol !== 'https:') throw invalidRequest({ url: ['must be an http or https URL'] });
   const options = checkOptions(body.options, principal);
-  assertSomeCredit(principal, deps);
+  await assertSomeCredit(principal, deps);
   const id = newId('doc');
   const accepted = acceptedToWire(id, null, baseUrl);
   await deps.store.writeTransaction(async (tx) => {
@@ -252,7 +250,7 @@ export async function acceptUpload(
     if (holdsNul(rawOptions)) throw invalidRequest({ options: [NUL_REFUSED] });
   }
   const options = checkOptions(rawOptions, principal);
-  assertSomeCredit(principal, deps);
+  await assertSomeCredit(principal, deps);
 
   // A single file's refusal is the answer; in a batch it is that file's entry.
   const prepared: (PreparedFile | FolioError)[] = [];

@@ -7,6 +7,7 @@ import type { Mode } from '../domain/states.js';
 import { preparedQuery, type Db, type Tx } from './database.js';
 import type { PlansTable } from './schema.js';
 import * as clock from '../domain/clock.js';
+import { announceAccountChange } from './account-changes.js';
 
 export function planFromRow(row: PlansTable): Plan {
   return {
@@ -100,9 +101,18 @@ export async function revokeKey(db: Tx, id: string): Promise<number | null> {
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 1) return now;
+  if (Number(result.numUpdatedRows) === 1) {
+    await announceAccountChange(db);
+    return now;
+  }
   const existing = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
   return existing ? existing.revoked_at : null;
+}
+
+/** A workspace's available credit now: its balance less what is held. */
+export async function availableCredit(db: Tx, workspaceId: string): Promise<number> {
+  const row = await db.selectFrom('workspaces').select(['balance_micro', 'held_micro']).where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  return row.balance_micro - row.held_micro;
 }
 
 /** Adds (or with a negative amount removes) credit; returns the new available credit. */
@@ -126,7 +136,9 @@ export async function setSuspended(db: Tx, workspaceId: string, suspended: boole
     .set({ suspended_at: suspended ? clock.now() : null })
     .where('id', '=', workspaceId)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await announceAccountChange(db);
+  return true;
 }
 
 /** Everything a request needs to know about its key, in one indexed query. */
@@ -145,8 +157,6 @@ const principalQuery = preparedQuery((db: Tx, secretHash: string) =>
       'k.revoked_at as key_revoked_at',
       'w.id as workspace_id',
       'w.suspended_at as workspace_suspended_at',
-      'w.balance_micro',
-      'w.held_micro',
       'o.id as organization_id',
       'o.name as organization_name',
       'o.slug as organization_slug',

@@ -1,7 +1,9 @@
-// Request counters behind one interface. The per-second rate counter lives in memory for the
-// embedded (SQLite) setup, which runs one API process, and in PostgreSQL when several API
-// processes share it; the monthly quota is always in the database, counted with one atomic
-// increment-if-below-limit statement.
+// Request counters behind one interface. Without Redis: the per-second rate counter lives in
+// memory for the embedded (SQLite) setup, which runs one API process, and in PostgreSQL when
+// several API processes share it; the monthly quota is in the database, counted with one atomic
+// increment-if-below-limit statement. Every request then writes the database once or twice,
+// which is what limits how fast PostgreSQL answers polling; with FOLIO_REDIS_URL both counters
+// live in Redis instead (store/redis-counters.ts; store/open-counters.ts chooses).
 import { sql } from 'kysely';
 import type { Store } from './index.js';
 
@@ -10,9 +12,20 @@ export interface RequestCounters {
   hitRate(keyId: string, window: number): Promise<number>;
   /** Counts a request against the quota unless it is spent; `allowed` false leaves it unchanged. */
   hitQuota(workspaceId: string, period: string, limit: number): Promise<{ allowed: boolean; used: number }>;
+  /** Resolves once the counters can count where they are meant to (Redis connected, or given up on). */
+  started(): Promise<void>;
+  /** Writes what is only in memory and lets go of connections. */
+  close(): Promise<void>;
 }
 
-export function requestCounters(store: Store): RequestCounters {
+/** Warnings the counters log (Redis going away and coming back), so an operator can see them. */
+export interface CounterLog {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
+
+/** The counters in the database (and the rate in memory on SQLite); exact across processes. */
+export function databaseCounters(store: Store): RequestCounters {
   // One entry per key, overwritten when its window moves on.
   const memory = new Map<string, { window: number; count: number }>();
   const hitQuota = async (workspaceId: string, period: string, limit: number) => {
@@ -22,14 +35,10 @@ export function requestCounters(store: Store): RequestCounters {
       WHERE request_quota.count < ${limit}
       RETURNING count`.execute(store.db);
     if (result.rows[0]) return { allowed: true, used: Number(result.rows[0].count) };
-    const row = await store.db
-      .selectFrom('request_quota')
-      .select('count')
-      .where('workspace_id', '=', workspaceId)
-      .where('period', '=', period)
-      .executeTakeFirst();
-    return { allowed: false, used: row?.count ?? limit };
+    return { allowed: false, used: (await storedQuota(store, workspaceId, period)) ?? limit };
   };
+  const close = async () => undefined;
+  const started = async () => undefined;
 
   if (store.dialect === 'postgres') {
     return {
@@ -41,6 +50,8 @@ export function requestCounters(store: Store): RequestCounters {
         return Number(result.rows[0].count);
       },
       hitQuota,
+      started,
+      close,
     };
   }
   return {
@@ -54,5 +65,25 @@ export function requestCounters(store: Store): RequestCounters {
       return entry.count;
     },
     hitQuota,
+    started,
+    close,
   };
+}
+
+/** A workspace's requests counted in the database for a month, or null when it has none yet. */
+export async function storedQuota(store: Store, workspaceId: string, period: string): Promise<number | null> {
+  const row = await store.db
+    .selectFrom('request_quota')
+    .select('count')
+    .where('workspace_id', '=', workspaceId)
+    .where('period', '=', period)
+    .executeTakeFirst();
+  return row ? Number(row.count) : null;
+}
+
+/** Raises a month's stored count to `count` (never lowers it): how Redis' counts are kept. */
+export async function raiseStoredQuota(store: Store, workspaceId: string, period: string, count: number): Promise<void> {
+  await sql`
+    INSERT INTO request_quota (workspace_id, period, count) VALUES (${workspaceId}, ${period}, ${count})
+    ON CONFLICT (workspace_id, period) DO UPDATE SET count = ${store.dialect === 'postgres' ? sql`GREATEST` : sql`MAX`}(request_quota.count, excluded.count)`.execute(store.db);
 }

@@ -59,7 +59,7 @@ export const queryRoutes =
           if (issues.length) throw invalidRequest({ schema: issues });
         }
         const doc = await completedDocument(deps.store.db, id, principal);
-        assertSomeCredit(principal, deps);
+        await assertSomeCredit(principal, deps);
         const mode = principal.key.mode;
         const query = {
           question: body.question,
