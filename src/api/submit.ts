@@ -20,8 +20,7 @@ import { newId } from '../domain/ids.js';
 import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions, schemaShapeProblems } from '../domain/options.js';
-import { holdCredit, insertDocument } from '../store/documents.js';
-import { availableCredit } from '../store/accounts.js';
+import { availableCredit, holdCredit, insertDocument } from '../store/documents.js';
 import { detectFile } from '../pipeline/intake/detect.js';
 import { filenameFromUrl } from '../pipeline/intake/fetch-url.js';
 import { schemaProblem } from '../pipeline/extraction/result.js';
@@ -314,8 +313,7 @@ async function prepareFile(deps: AppDeps, principal: Principal, options: Resolve
 /** The document row and its credit hold; a FolioError when the credit cannot cover it. */
 async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, options: ResolvedOptions, item: PreparedFile, baseUrl: string): Promise<Accepted | FolioError> {
   if (!(await holdCredit(tx, principal.workspaceId, item.estimate))) {
-    const available = await tx.selectFrom('workspaces').select(['balance_micro', 'held_micro']).where('id', '=', principal.workspaceId).executeTakeFirstOrThrow();
-    return insufficient(available.balance_micro - available.held_micro, deps, `"${item.file.filename}" is estimated at ${item.estimate} micro-USD, more than the available credit.`);
+    return insufficient(await availableCredit(tx, principal.workspaceId), deps, `"${item.file.filename}" is estimated at ${item.estimate} micro-USD, more than the available credit.`);
   }
   await insertDocument(tx, {
     ...baseRow(principal, options, clock.now()),

@@ -109,12 +109,6 @@ export async function revokeKey(db: Tx, id: string): Promise<number | null> {
   return existing ? existing.revoked_at : null;
 }
 
-/** A workspace's available credit now: its balance less what is held. */
-export async function availableCredit(db: Tx, workspaceId: string): Promise<number> {
-  const row = await db.selectFrom('workspaces').select(['balance_micro', 'held_micro']).where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  return row.balance_micro - row.held_micro;
-}
-
 /** Adds (or with a negative amount removes) credit; returns the new available credit. */
 export async function addCredits(db: Tx, workspaceId: string, micro: number): Promise<number | null> {
   await db
