@@ -29,6 +29,14 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   });
   setClockOffset(config.clockOffsetMs);
   const log = pino({ level: config.logLevel, base: { pid: process.pid, role: mode.api ? 'api' : 'worker' } });
+  // Signals are handled from the start: one that comes while the process is still starting (its
+  // 'listening' line already printed, a worker connecting) is acted on once it has started, where
+  // Node's default would kill it mid-way.
+  let shutdown: ((signal: string) => Promise<void>) | null = null;
+  let signalled: string | null = null;
+  const onSignal = (signal: string) => (shutdown ? void shutdown(signal) : (signalled ??= signal));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   const store = await openStore(config);
   const wakeup = new Wakeup(store);
   const withWorkers = !mode.api || !values['no-workers'];
@@ -73,13 +81,12 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   if (runner) {
     await wakeup.listen();
     runner.start();
-    log.info({ worker: runner.workerId, concurrency: config.queue.concurrency, store: store.dialect }, 'worker started');
   }
 
   const stopSweeper = startSweeper(store, config.sweepMs, log);
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down');
@@ -97,6 +104,6 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     }
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (runner) log.info({ worker: runner.workerId, concurrency: config.queue.concurrency, store: store.dialect }, 'worker started');
+  if (signalled) void shutdown(signalled);
 }

@@ -6,6 +6,9 @@ import type { Page, RawPage } from '../page-model.js';
 import type { PictureRequest } from '../outputs/pictures.js';
 import type { Analysis, PreviewRequest, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 
+/** How long closing waits for a thread to finish loading before it stops them all. */
+const SETTLE_MS = 2_000;
+
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
 
@@ -49,6 +52,14 @@ export class ReaderPool {
   }
 
   async close(): Promise<void> {
+    // A thread stopped while it still loads its module crashes the whole process on Node 20
+    // (V8's "IsGraphAsync must be used on an instantiated module", seen when SIGTERM came just
+    // after start). One empty task, answered once a thread is loaded, lets it finish loading
+    // first; a thread busy with a long file is not waited for beyond SETTLE_MS.
+    if (this.pool.threads.length > 0) {
+      const settled = this.pool.run({ kind: 'layout', raw: [], analysis: 'layout' } satisfies ReaderTask).catch(() => undefined);
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
+    }
     await this.pool.destroy();
   }
 }
