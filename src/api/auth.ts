@@ -12,7 +12,8 @@ import { hashKeySecret, keyModeOf } from '../domain/keys.js';
 import type { Plan } from '../domain/plans.js';
 import type { Mode } from '../domain/states.js';
 import { findPrincipal, planFromRow } from '../store/accounts.js';
-import { AccountChanges } from '../store/account-changes.js';
+import { accountChanges } from '../store/account-changes.js';
+import type { ChannelListener } from '../store/channel-listener.js';
 import type { Store } from '../store/index.js';
 import * as clock from '../domain/clock.js';
 
@@ -30,7 +31,7 @@ declare module 'fastify' {
 }
 
 /** How long a process answers from what it read about a key, when it hears of every change. */
-export const KEY_CACHE_MS = 5_000;
+const KEY_CACHE_MS = 5_000;
 /** Keys remembered at most; past it the memory starts again. */
 const KEY_CACHE_ENTRIES = 10_000;
 
@@ -40,11 +41,10 @@ const unauthorized = (message: string) => new FolioError('unauthorized', message
 
 export class Authenticator {
   private readonly remembered = new Map<string, { row: PrincipalRow; until: number }>();
-  private readonly changes: AccountChanges | null;
+  private readonly changes: ChannelListener | null;
 
   constructor(private readonly store: Store) {
-    this.changes = store.dialect === 'postgres' ? new AccountChanges(store) : null;
-    this.changes?.on('change', () => this.remembered.clear());
+    this.changes = store.dialect === 'postgres' ? accountChanges(store, () => this.remembered.clear()) : null;
   }
 
   async start(): Promise<void> {

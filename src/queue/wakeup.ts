@@ -2,15 +2,14 @@
 // PostgreSQL LISTEN/NOTIFY across processes. Workers still poll as a fallback, so a lost
 // notification only delays work, never loses it.
 import { EventEmitter } from 'node:events';
-import type pg from 'pg';
+import { ChannelListener } from '../store/channel-listener.js';
 import type { Store } from '../store/index.js';
 
 const CHANNEL = 'folio_documents';
 
 export class Wakeup {
   private readonly local = new EventEmitter();
-  private listener: pg.PoolClient | null = null;
-  private closed = false;
+  private readonly listener: ChannelListener;
   /**
    * Wake-ups so far. A worker reads it before it looks for work and waits only if it has not
    * moved since: a notification that lands while the claim query runs (the new document not yet
@@ -21,6 +20,7 @@ export class Wakeup {
   constructor(private readonly store: Store) {
     this.local.setMaxListeners(100);
     this.local.on('wake', () => this.count++);
+    this.listener = new ChannelListener(store, CHANNEL, { notified: () => this.local.emit('wake') });
   }
 
   /** The wake-ups seen so far, to pass to `wait` after looking for work. */
@@ -29,23 +29,8 @@ export class Wakeup {
   }
 
   /** Starts listening for other processes' notifications (PostgreSQL only). */
-  async listen(): Promise<void> {
-    if (!this.store.pool || this.listener || this.closed) return;
-    try {
-      const client = await this.store.pool.connect();
-      client.on('notification', () => this.local.emit('wake'));
-      client.on('error', () => this.reconnect(client));
-      await client.query(`LISTEN ${CHANNEL}`);
-      this.listener = client;
-    } catch {
-      setTimeout(() => void this.listen(), 1000).unref();
-    }
-  }
-
-  private reconnect(client: pg.PoolClient): void {
-    if (this.listener === client) this.listener = null;
-    client.release(true);
-    if (!this.closed) setTimeout(() => void this.listen(), 500).unref();
+  listen(): Promise<void> {
+    return this.listener.listen();
   }
 
   /** Tells workers here and elsewhere that there may be new work. */
@@ -69,13 +54,7 @@ export class Wakeup {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.local.emit('wake');
-    if (this.listener) {
-      const client = this.listener;
-      this.listener = null;
-      await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-      client.release();
-    }
+    await this.listener.close();
   }
 }

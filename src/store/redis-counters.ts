@@ -15,7 +15,7 @@ import { raiseStoredQuota, storedQuota, type CounterLog, type RequestCounters } 
 import type { Store } from './index.js';
 
 /** How often the quota counts a process touched are written to the database. */
-export const QUOTA_FLUSH_MS = 1_000;
+const QUOTA_FLUSH_MS = 1_000;
 /** A month's counter outlives its month, so a late flush still finds it. */
 const QUOTA_TTL_S = 40 * 24 * 3600;
 const RATE_TTL_MS = 2_000;
