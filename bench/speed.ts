@@ -5,15 +5,20 @@
 // Measures, on a fresh SQLite installation with the API (`folio serve --no-workers`) and one
 // worker (`folio worker`) as separate processes:
 //   1. born-digital PDF pages per second, from the start of the HTTP upload until the document
-//      reads `status: completed`, on the 117-page GeoTopo book of the shared corpus and on a
-//      generated 1,000-page PDF (median of RUNS each), with the worker's peak RSS;
-//   2. OCR pages per second on A4 scans at 300 dpi: the three pages of the corpus' multicolumn.pdf
+//      reads `status: completed`, on the 117-page GeoTopo book of the shared corpus, on the book
+//      joined JOIN_TIMES times (1,053 pages) and on a generated 1,000-page PDF (median of RUNS
+//      each), with the worker's peak RSS; GeoTopo is also the worker's first document after start,
+//      and what that first run costs beyond the later ones is its warm-up;
+//   2. a leak check: LEAK_DOCS joined books in a row, the worker's RSS after each;
+//   3. OCR pages per second on A4 scans at 300 dpi: the three pages of the corpus' multicolumn.pdf
 //      rendered to pictures and put back into a PDF without text layer, and how many of those
-//      pages the worker read more than one way (its log says so for each);
-//   3. Office documents per second: the corpus' DOCX, XLSX and PPTX files, OFFICE_BATCH at once;
-//   4. requests per second and p99 latency of `GET /api/v1/documents/{id}` (autocannon, as in
+//      pages the worker read more than one way (its log says so for each); beside it the
+//      `tesseract` CLI on the same pictures with the same languages, as many processes at once as
+//      Folio's OCR workers;
+//   4. Office documents per second: the corpus' DOCX, XLSX and PPTX files, OFFICE_BATCH at once;
+//   5. requests per second and p99 latency of `GET /api/v1/documents/{id}` (autocannon, as in
 //      bench/api.ts);
-//   5. poppler's `pdftotext` and the `tesseract` CLI on the same files (median of RUNS), with Folio's
+//   6. poppler's `pdftotext` and the `tesseract` CLI on the same files (median of RUNS), with Folio's
 //      time as a multiple of theirs. They are optional (apt-get install poppler-utils tesseract-ocr).
 //
 // Prints a table and a one-line `speed:` summary and writes bench/results/speed-<ISO date>.json.
@@ -31,7 +36,8 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { countPdfPages } from '../src/pipeline/formats/pdf.js';
 import { scanPdfPage } from '../src/pipeline/formats/pdf-render.js';
-import { findTool, notInstalled, timePeer, type PeerFigures, type PeerTool } from './speed/peers.js';
+import { findTool, notInstalled, tesseractBatch, timePeer, type PeerFigures, type PeerTool } from './speed/peers.js';
+import { loadConfig } from '../src/config.js';
 import { RssSampler, type PhasePeak } from './speed/rss.js';
 import { megabytes, median, rate, ratio, secs, table } from './speed/stats.js';
 
@@ -49,29 +55,41 @@ async function officeThroughput(client: Client, files: { name: string; bytes: Ui
 }
 
 /** Each page of a PDF rendered at 300 dpi and put back into a PDF as a picture only, as a scanner would. */
-async function a4Scans(source: string, dir: string): Promise<{ file: string; bytes: Uint8Array; pages: number; firstPage: string }> {
+async function a4Scans(source: string, dir: string): Promise<{ file: string; bytes: Uint8Array; pages: number; firstPage: string; pageFiles: string[] }> {
   const original = new Uint8Array(await readFile(source));
   const doc = await PDFDocument.create();
   const count = await countPdfPages(original);
-  let firstPage = '';
+  const pageFiles: string[] = [];
   for (let page = 1; page <= count; page++) {
     const { image } = await scanPdfPage(original, page, 0);
     const png = await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 1 } }).png().toBuffer();
-    if (page === 1) {
-      firstPage = path.join(dir, 'scan-page-1.png');
-      await writeFile(firstPage, png);
-    }
+    pageFiles.push(path.join(dir, `scan-page-${page}.png`));
+    await writeFile(pageFiles[page - 1], png);
     const embedded = await doc.embedPng(png);
     doc.addPage([595.28, 841.89]).drawImage(embedded, { x: 0, y: 0, width: 595.28, height: 841.89 });
   }
   const bytes = await doc.save();
   const file = path.join(dir, 'a4-scans.pdf');
   await writeFile(file, bytes);
-  return { file, bytes, pages: count, firstPage };
+  return { file, bytes, pages: count, firstPage: pageFiles[0], pageFiles };
+}
+
+/** A book joined to itself `times` times: a long born-digital document with real text and figures. */
+async function joinedPdf(bytes: Uint8Array, times: number): Promise<Uint8Array> {
+  const source = await PDFDocument.load(bytes);
+  const joined = await PDFDocument.create();
+  for (let i = 0; i < times; i++) {
+    for (const page of await joined.copyPages(source, source.getPageIndices())) joined.addPage(page);
+  }
+  return joined.save();
 }
 
 const RUNS = 3;
 const LONG_PAGES = 1000;
+/** GeoTopo joined this many times: 1,053 pages. */
+const JOIN_TIMES = 9;
+/** Joined books processed in a row for the leak check (FOLIO_BENCH_LEAK_DOCS; 0 leaves it out). */
+const LEAK_DOCS = Number(process.env.FOLIO_BENCH_LEAK_DOCS ?? 20);
 const GEOTOPO = path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf');
 const SCAN_SOURCE = path.join(CORPUS, 'text_pdf/samplefiles-multicolumn/multicolumn.pdf');
 /** How often the bench polls a document while timing it (the helper's waitFor polls every 100 ms). */
@@ -81,7 +99,7 @@ const GET_CONNECTIONS = 10;
 const GET_WARMUP_S = 2;
 const GET_DURATION_S = 10;
 /** The whole run is stopped (and cleaned up) after this long. */
-const WATCHDOG_MS = 14 * 60_000;
+const WATCHDOG_MS = 25 * 60_000;
 
 const log = (message: string) => process.stderr.write(`[bench:speed] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -313,6 +331,9 @@ async function main(): Promise<void> {
   const longFile = path.join(state.tmp, `long-${LONG_PAGES}.pdf`);
   await writeFile(longFile, longBytes);
   log(`generated a ${LONG_PAGES}-page PDF (${(longBytes.byteLength / 1e6).toFixed(1)} MB) in ${secs(generateSeconds)} s`);
+  const joinBytes = await joinedPdf(geotopoBytes, JOIN_TIMES);
+  const joinFile = path.join(state.tmp, `geotopo-x${JOIN_TIMES}.pdf`);
+  await writeFile(joinFile, joinBytes);
 
   // Peers, while no Folio process is running.
   const pdftotext = findTool('pdftotext');
@@ -326,6 +347,7 @@ async function main(): Promise<void> {
   const peers = {
     geotopo: await peer(pdftotext, [GEOTOPO, '-'], 'GeoTopo'),
     long: await peer(pdftotext, [longFile, '-'], `${LONG_PAGES} p`),
+    join: await peer(pdftotext, [joinFile, '-'], `GeoTopo x${JOIN_TIMES}`),
     ocr: await peer(tesseract, [scans.firstPage, '-'], 'one A4 page at 300 dpi'),
   };
   for (const tool of [pdftotext, tesseract]) if (!tool.version) log(notInstalled(tool));
@@ -358,8 +380,12 @@ async function main(): Promise<void> {
   log(`API at ${api.url} (store ${STORE}), worker pid ${workerPid} (concurrency ${workerStarted?.concurrency ?? '?'})`);
   const client = new Client(api.url, test);
 
-  // Warm-up: one small document (loads PDFium in a reader thread); its id also serves the GET bench.
+  // The worker's first document after start, GeoTopo: what it costs beyond the later runs of the
+  // same book is the warm-up a first user pays.
   const workerIdleKb = await rss.current();
+  const firstRun = await processOnce(client, 'GeoTopo.pdf', geotopoBytes);
+  log(`first document after start (geotopo): ${firstRun.status} in ${secs(firstRun.seconds)} s`);
+  // A small document; its id serves the GET bench.
   const warm = await processOnce(client, 'warm-up.pdf', await textPdf([['Benchmark warm-up', 'A few words on one page.']]));
   if (warm.status !== 'completed') throw new Error(`warm-up document ended ${warm.status}: ${JSON.stringify(warm.error)}`);
   log(`warm-up document ${warm.id} completed in ${secs(warm.seconds)} s`);
@@ -377,12 +403,26 @@ async function main(): Promise<void> {
   }
   const extractionMsPerPage = extractionRuns.length ? median(extractionRuns) : null;
   log(`extraction (built-in, all fields and a question) on geotopo: ${extractionMsPerPage === null ? 'failed' : `${extractionMsPerPage.toFixed(2)} ms per page`}`);
+  const join = await measureDocument(client, rss, `geotopo x${JOIN_TIMES}`, joinFile, joinBytes, RUNS);
   const long = await measureDocument(client, rss, `generated ${LONG_PAGES} p`, longFile, longBytes, RUNS);
+  // Leak check: the worker's RSS after each of LEAK_DOCS joined books in a row.
+  const leakRssMb: number[] = [];
+  for (let i = 0; i < LEAK_DOCS; i++) {
+    const run = await processOnce(client, 'joined.pdf', joinBytes);
+    if (run.status !== 'completed') throw new Error(`leak check: document ${i + 1} ended ${run.status}`);
+    leakRssMb.push(((await rss.current()) ?? NaN) / 1024);
+  }
+  if (LEAK_DOCS > 0) log(`leak check: worker RSS after each of ${LEAK_DOCS} joined books: ${leakRssMb.map((mb) => Math.round(mb)).join(', ')} MB`);
   const workerLifetimePeakKb = await rss.kernelPeak();
   const ocrLogStart = worker.logs.length;
   const ocr = await measureDocument(client, rss, 'A4 scans OCR', scans.file, scans.bytes, RUNS);
   const ocrRereads = rereadPages(worker.logs.slice(ocrLogStart));
   log(`OCR: ${ocrRereads.pages} of ${(ocr.pages ?? 0) * ocr.completed_runs} pages read more than one way${ocrRereads.pages ? ` (${ocrRereads.readings} readings beyond the first)` : ''}`);
+  // The engine alone on the same pictures: the languages Folio reads, its models, as many
+  // processes at once as it runs (FOLIO_OCR_WORKERS).
+  const ocrConfig = loadConfig(install.env).ocr;
+  const ocrBatch = tesseract.version ? await tesseractBatch(scans.pageFiles, ocrConfig.languages, ocrConfig.modelDir, ocrConfig.workers, RUNS) : null;
+  if (ocrBatch) log(`tesseract on the ${scans.pages} pictures, ${ocrConfig.workers} at once (${ocrConfig.languages.join('+')}): ${ocrBatch.runs.map(secs).join(', ')} s`);
 
   // Office documents.
   const officeFiles: { name: string; bytes: Uint8Array }[] = [];
@@ -440,14 +480,38 @@ async function main(): Promise<void> {
 
   const rows: string[][] = [
     [`geotopo ${geotopo.pages ?? 117} p, end to end (median of ${RUNS})`, folioCell(geotopo), peerCell(peers.geotopo, pdftotext, geotopo.pages), ratioCell(geotopo, peers.geotopo)],
+    [
+      `geotopo, first document after start`,
+      firstRun.status === 'completed' ? `${secs(firstRun.seconds)} s (warm-up ${geotopo.median_s !== null ? secs(firstRun.seconds - geotopo.median_s) : '?'} s)` : `failed`,
+      peerCell(peers.geotopo, pdftotext, geotopo.pages),
+      firstRun.status === 'completed' && peers.geotopo && !peers.geotopo.error ? ratio(firstRun.seconds, peers.geotopo.median_s) : '-',
+    ],
+    [`geotopo x${JOIN_TIMES} ${join.pages ?? ''} p, end to end (median of ${RUNS})`, folioCell(join), peerCell(peers.join, pdftotext, join.pages), ratioCell(join, peers.join)],
     [`generated ${LONG_PAGES} p, end to end (median of ${RUNS})`, folioCell(long), peerCell(peers.long, pdftotext, long.pages), ratioCell(long, peers.long)],
-    [`worker peak RSS, geotopo / ${LONG_PAGES} p`, `${megabytes(geotopo.worker_rss?.peakKb ?? null)} / ${megabytes(long.worker_rss?.peakKb ?? null)} (idle ${megabytes(workerIdleKb)})`, '-', '-'],
+    [
+      `worker peak RSS, geotopo / x${JOIN_TIMES} / ${LONG_PAGES} p`,
+      `${megabytes(geotopo.worker_rss?.peakKb ?? null)} / ${megabytes(join.worker_rss?.peakKb ?? null)} / ${megabytes(long.worker_rss?.peakKb ?? null)} (idle ${megabytes(workerIdleKb)})`,
+      '-',
+      '-',
+    ],
+    [
+      `worker RSS after each of ${LEAK_DOCS} x${JOIN_TIMES} books in a row`,
+      leakRssMb.length ? `first ${Math.round(leakRssMb[0])} MB, last ${Math.round(leakRssMb.at(-1)!)} MB, highest ${Math.round(Math.max(...leakRssMb))} MB` : 'left out',
+      '-',
+      '-',
+    ],
     [
       `OCR ${ocrPages} A4 pages at 300 dpi (median of ${RUNS})`,
       ocrNa ? 'n/a (failed)' : folioCell(ocr),
       peerCell(peers.ocr, tesseract, 1),
       // Per page: Folio's seconds per page over the tesseract CLI's for one page.
       ocrNa || !peers.ocr || peers.ocr.error ? '-' : ratio(ocr.median_s! / ocrPages, peers.ocr.median_s),
+    ],
+    [
+      `OCR ${ocrPages} A4 pages, the same languages and processes`,
+      ocrNa ? 'n/a (failed)' : folioCell(ocr),
+      !tesseract.version ? notInstalled(tesseract) : !ocrBatch || ocrBatch.error ? `tesseract failed (${ocrBatch?.error})` : `tesseract ${secs(ocrBatch.median_s)} s, ${ocrConfig.workers} at once (${ocrConfig.languages.join('+')})`,
+      ocrNa || !ocrBatch || ocrBatch.error ? '-' : ratio(ocr.median_s!, ocrBatch.median_s),
     ],
     [`${office.documents} Office documents at once (${officeFiles.length} corpus files)`, `${secs(office.seconds)} s, ${rate(office.per_s)} documents/s${office.failed ? ` (${office.failed} failed)` : ''}`, '-', '-'],
     [
@@ -472,7 +536,7 @@ async function main(): Promise<void> {
   console.log('');
   if (ocrNa) console.log(`OCR A4 scans: ${ocrNa}`);
   for (const tool of [pdftotext, tesseract]) if (!tool.version) console.log(notInstalled(tool));
-  for (const f of [geotopo, long]) if (f.completed_runs) console.log(stageLine(f));
+  for (const f of [geotopo, join, long]) if (f.completed_runs) console.log(stageLine(f));
 
   const summaryPdf = (f: DocumentFigures, label: string, withRss: boolean, figures: PeerFigures | null) => {
     if (f.median_s === null || f.pages_per_s === null) return `${label} failed`;
@@ -484,8 +548,11 @@ async function main(): Promise<void> {
   };
   const summary = [
     summaryPdf(geotopo, `geotopo ${geotopo.pages ?? 117} p`, false, peers.geotopo),
+    `first document ${secs(firstRun.seconds)} s`,
+    summaryPdf(join, `geotopo x${JOIN_TIMES}`, true, peers.join),
+    ...(leakRssMb.length ? [`RSS after ${LEAK_DOCS} books ${Math.round(leakRssMb[0])}→${Math.round(leakRssMb.at(-1)!)} MB`] : []),
     summaryPdf(long, `${LONG_PAGES} p`, true, peers.long),
-    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s, ${ocrRereads.pages}/${ocrPages * ocr.completed_runs} pages read again)`,
+    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s, ${ocrRereads.pages}/${ocrPages * ocr.completed_runs} pages read again${ocrBatch && !ocrBatch.error ? `, ${ratio(ocr.median_s!, ocrBatch.median_s)} tesseract` : ''})`,
     `Office ${rate(office.per_s)} docs/s`,
     extractionMsPerPage === null ? 'extraction n/a' : `built-in extraction ${extractionMsPerPage.toFixed(1)} ms/page`,
     `GET ${get.requests_per_s.average.toFixed(0)} req/s p99 ${get.latency_ms.p99} ms`,
@@ -515,23 +582,29 @@ async function main(): Promise<void> {
     },
     inputs: {
       generated_pdf: { pages: LONG_PAGES, bytes: longBytes.byteLength, generate_s: generateSeconds },
+      joined_pdf: { times: JOIN_TIMES, bytes: joinBytes.byteLength },
     },
     summary: `speed: ${summary}`,
     folio: {
+      first_document_after_start: firstRun,
       warm_up: warm,
+      leak_check_rss_mb: leakRssMb,
       worker_rss_idle_kb: workerIdleKb,
       worker_rss_lifetime_peak_kb: workerLifetimePeakKb,
-      documents: { geotopo, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, office },
+      documents: { geotopo, join, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, office },
       builtin_extraction_ms_per_page: extractionMsPerPage,
       get,
     },
     peers: {
-      pdftotext: pdftotext.version ? { version: pdftotext.version, geotopo: peers.geotopo, long: peers.long } : { installed: false, hint: notInstalled(pdftotext) },
-      tesseract: tesseract.version ? { version: tesseract.version, ocr: peers.ocr } : { installed: false, hint: notInstalled(tesseract) },
+      pdftotext: pdftotext.version ? { version: pdftotext.version, geotopo: peers.geotopo, join: peers.join, long: peers.long } : { installed: false, hint: notInstalled(pdftotext) },
+      tesseract: tesseract.version ? { version: tesseract.version, ocr: peers.ocr, ocr_batch: ocrBatch } : { installed: false, hint: notInstalled(tesseract) },
     },
     ratios: {
       geotopo_vs_pdftotext: geotopo.median_s !== null && peers.geotopo && !peers.geotopo.error ? geotopo.median_s / peers.geotopo.median_s : null,
+      first_document_vs_pdftotext: firstRun.status === 'completed' && peers.geotopo && !peers.geotopo.error ? firstRun.seconds / peers.geotopo.median_s : null,
+      join_vs_pdftotext: join.median_s !== null && peers.join && !peers.join.error ? join.median_s / peers.join.median_s : null,
       long_vs_pdftotext: long.median_s !== null && peers.long && !peers.long.error ? long.median_s / peers.long.median_s : null,
+      ocr_vs_tesseract_same_processes: ocr.median_s !== null && ocrBatch && !ocrBatch.error ? ocr.median_s / ocrBatch.median_s : null,
       ocr_vs_tesseract: ocr.median_s !== null && peers.ocr && !peers.ocr.error ? ocr.median_s / peers.ocr.median_s : null,
     },
   };

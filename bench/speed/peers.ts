@@ -84,3 +84,34 @@ export async function timePeer(tool: PeerTool, args: string[], runs: number): Pr
   }
   return { tool: tool.name, version: tool.version ?? 'unknown', command: [tool.name, ...args].join(' '), runs: times, median_s: median(times), error };
 }
+
+/**
+ * The `tesseract` CLI on every picture, `processes` at a time, with `languages` and the models in
+ * `modelDir` (Folio's own, unpacked): the engine's own speed for the work Folio's OCR does.
+ * `runs` timed runs of the whole batch.
+ */
+export async function tesseractBatch(pictures: string[], languages: string[], modelDir: string, processes: number, runs: number): Promise<PeerFigures> {
+  const args = (picture: string) => [picture, '-', '--tessdata-dir', modelDir, '-l', languages.join('+')];
+  const times: number[] = [];
+  let error: string | null = null;
+  for (let i = 0; i < runs && !error; i++) {
+    const started = performance.now();
+    const queue = [...pictures];
+    const worker = async () => {
+      for (let picture = queue.shift(); picture; picture = queue.shift()) {
+        const run = await timeCommand('tesseract', args(picture));
+        if (run.exitCode !== 0) error ??= `exit ${run.exitCode}: ${run.stderr.trim().split('\n').slice(-2).join(' ')}`;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(processes, pictures.length)) }, worker));
+    times.push((performance.now() - started) / 1000);
+  }
+  return {
+    tool: 'tesseract',
+    version: findTool('tesseract').version ?? 'unknown',
+    command: `${processes} at once: tesseract <page>.png - ${args('').slice(2).join(' ')}`,
+    runs: times,
+    median_s: median(times),
+    error,
+  };
+}

@@ -8,14 +8,13 @@ import type { DocumentErrorType } from '../domain/states.js';
 import type { DocumentRow } from '../store/documents.js';
 import type { Store } from '../store/index.js';
 import type { DocumentHold } from './hold.js';
-import type { Page } from './page-model.js';
-import type { RenderedPicture } from './threads/reader-thread.js';
+import type { PageSummary } from './outputs/page-batch.js';
+import type { PictureRequest } from './outputs/pictures.js';
 import type { ReaderPool } from './threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
 import type { PageOutputs } from '../page-outputs/shapes.js';
 import type { EmbeddingRun } from '../domain/embedding.js';
 import type { ModelRun } from './extraction/result.js';
-import { pageOutputs } from './outputs/page-outputs.js';
 
 export interface RunContext {
   store: Store;
@@ -34,16 +33,31 @@ export interface RunContext {
   /** Filled as the stages run. */
   mediaType: SupportedMediaType | null;
   bytes: Uint8Array | null;
-  pages: Page[] | null;
-  pictures: RenderedPicture[];
+  /** What later stages need of each page, once `analyzing` ran (the page models are gone by then). */
+  pages: PageSummary[] | null;
+  /** Every page's outputs, computed from its page model in the reader thread that analysed it. */
+  outputs: PageOutputs[] | null;
+  /** The pictures docs/api.md's rules ask for, planned from the page models. */
+  pictureRequests: PictureRequest[];
+  /** Pictures rendered and already in the blob store. */
+  pictures: StoredPicture[];
   /** Pages read so far, which a failure still charges (docs/api.md: the work done before it). */
   pagesRead: number;
-  /** Every page's outputs, once computed from the page model. */
-  outputs: PageOutputs[] | null;
   /** What the model read and wrote, once `extracting` ran; a later failure still charges it. */
   model: ModelRun | null;
   /** Each page's vector and the charge for them, once `embedding` ran. */
   embeddings: EmbeddingRun | null;
+}
+
+/** A rendered picture, written to the blob store under `blobKey`; its row is written at `finalizing`. */
+export interface StoredPicture {
+  id: string;
+  blobKey: string;
+  request: PictureRequest;
+  mediaType: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+  byteSize: number;
 }
 
 /** The document fails with a type from docs/api.md; the stage it happened at is recorded. */
@@ -65,8 +79,8 @@ export class HoldLost extends Error {
   }
 }
 
-/** Every page's outputs, computed once from the page model and shared by the later stages. */
+/** Every page's outputs, shared by the stages after `analyzing`. */
 export function documentOutputs(ctx: RunContext): PageOutputs[] {
-  ctx.outputs ??= ctx.pages!.map((page) => pageOutputs(page, ctx.options.markdown));
+  if (!ctx.outputs) throw new Error('the page outputs are read before analyzing ran');
   return ctx.outputs;
 }

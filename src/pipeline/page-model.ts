@@ -139,6 +139,12 @@ export interface PageGraphics {
 export const NO_GRAPHICS: PageGraphics = Object.freeze({ segments: [], rects: [], shapes: [], images: [] }) as PageGraphics;
 
 /** What a format reader gives: the page and its words, before any analysis. */
+/** Pages `first` to `last` of a document, numbered from 1, both included. */
+export interface PageSpan {
+  first: number;
+  last: number;
+}
+
 export interface RawPage {
   number: number;
   width: number;

@@ -10,7 +10,7 @@ import { DocumentFailure, HoldLost, type RunContext } from './context.js';
 import { analyzeDocumentStage } from './stages/analyzing.js';
 import { fetchDocument } from './stages/fetching.js';
 import { finalizeDocument } from './stages/finalizing.js';
-import { picturesPlanned, renderPictures } from './stages/rendering.js';
+import { discardPictures, picturesPlanned, renderPictures } from './stages/rendering.js';
 import { reserveCredit } from './stages/reserving.js';
 import { extractDocument } from './stages/extracting.js';
 import { embedDocument } from './stages/embedding.js';
@@ -59,6 +59,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
     workMetrics.finished.inc({ outcome: 'completed' });
     return 'completed';
   } catch (error) {
+    await discardPictures(ctx);
     if (error instanceof HoldLost) return 'hold_lost';
     if (deadline.aborted && !outer.signal.aborted) {
       const failure = new DocumentFailure('analysis_failed', `Processing took longer than the ${Math.round(limitMs / 1000)} s time limit for this document; it was stopped.`);

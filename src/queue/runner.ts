@@ -177,6 +177,7 @@ export class WorkerRunner {
         mediaType: null,
         bytes: null,
         pages: null,
+        pictureRequests: [],
         pictures: [],
         pagesRead: 0,
         outputs: null,

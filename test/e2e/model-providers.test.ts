@@ -5,6 +5,8 @@
 // timeouts are retried; quotes the page does not bear out are dropped with a warning; a final
 // failure is processing_failed on the document and query_failed on a query; test keys never
 // reach the vendor.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
 import { ModelVendor } from '../helpers/model-vendor.js';
@@ -17,7 +19,7 @@ let vendor: ModelVendor;
 const installs: Installation[] = [];
 const servers: Server[] = [];
 
-async function folioWith(env: NodeJS.ProcessEnv): Promise<{ live: Client; test: Client; server: Server }> {
+async function folioWith(env: NodeJS.ProcessEnv): Promise<{ live: Client; test: Client; server: Server; install: Installation }> {
   const install = await Installation.create({
     FOLIO_MODEL_API_KEY: 'sk-mock',
     FOLIO_MODEL_SWIFT: 'mock-small',
@@ -31,12 +33,21 @@ async function folioWith(env: NodeJS.ProcessEnv): Promise<{ live: Client; test: 
   const server = await install.start();
   servers.push(server);
   const ws = await install.workspace({ credits: 50_000_000 });
-  return { live: new Client(server.url, ws.live), test: new Client(server.url, ws.test), server };
+  return { live: new Client(server.url, ws.live), test: new Client(server.url, ws.test), server, install };
 }
 
-let openai: { live: Client; test: Client; server: Server };
-let anthropic: { live: Client; test: Client; server: Server };
+let openai: Awaited<ReturnType<typeof folioWith>>;
+let anthropic: Awaited<ReturnType<typeof folioWith>>;
 let invoice: Uint8Array;
+
+/** Blobs stored under a document's pictures, wherever the installation keeps blobs. */
+async function pictureBlobs(install: Installation, documentId: string): Promise<number> {
+  if (install.env.DATABASE_URL) {
+    const found = await install.database((db) => db.query(`SELECT count(DISTINCT key)::int AS n FROM blob_chunks WHERE key LIKE $1`, [`images/${documentId}/%`]));
+    return found.rows[0].n;
+  }
+  return (await readdir(path.join(install.dataDir, 'blobs', 'images', documentId)).catch(() => [])).length;
+}
 
 beforeAll(async () => {
   vendor = await ModelVendor.start();
@@ -117,6 +128,9 @@ describe('OpenAI-compatible provider', () => {
     // The first attempt and three more (FOLIO_MODEL_RETRIES=3).
     expect(vendor.requests).toHaveLength(4);
     expect((await usageOf(openai.live, doc.id)).map((r: any) => r.sku)).toEqual(['pages.layout']);
+    // Its page picture was stored at rendering, before extracting failed, and is removed again.
+    expect(doc.timings.rendering_ms).toEqual(expect.any(Number));
+    expect(await pictureBlobs(openai.install, doc.id)).toBe(0);
   });
 
   it('gives up at once on a request the vendor refuses for good (401), and retries a request that times out', async () => {

@@ -187,7 +187,8 @@ describe('limits', { timeout: 120_000 }, () => {
 
   it('comes out of the reader thread as document_too_large, in Folio’s words', async () => {
     const bytes = xlsxPackage([{ name: 'Big', rows: MAX_OFFICE_CELLS / 50 + 1, columns: 50 }], 1);
-    const outcome = await run({ kind: 'read', mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes, analysis: 'layout' });
+    const mediaType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    const outcome = await run({ kind: 'readStructured', mediaType, bytes, analysis: 'layout', batch: { markdown: true, mediaType, images: false, uploadBytes: bytes.byteLength, joinsTables: false } });
     expect(outcome).toEqual({
       ok: false,
       errorType: 'document_too_large',

@@ -2,12 +2,17 @@
 // engine's own words kept apart for the log (issue 22).
 import { describe, expect, it } from 'vitest';
 import run from '../../src/pipeline/threads/reader-thread.js';
+import { packPage } from '../../src/pipeline/threads/packed-pages.js';
 import { internalLeak } from '../helpers/leaks.js';
+
+const OFFICE_BATCH = { markdown: true, mediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', images: false, uploadBytes: 0, joinsTables: false };
 
 describe('reader failures', () => {
   it("keep an engine's exception out of the message and in the detail", async () => {
     // Pages no reader would make: the layout analysis meets a TypeError inside itself.
-    const outcome = await run({ kind: 'layout', raw: [{ number: 1 } as never], analysis: 'layout' });
+    const stats = { bodyFontSize: 10, bodyFont: '', headingSizes: [] };
+    const batch = { markdown: true, mediaType: 'application/pdf', images: false, uploadBytes: 0, joinsTables: true };
+    const outcome = await run({ kind: 'analyze', pages: [packPage({ number: 1 } as never)], stats, analysis: 'layout', batch });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.errorType).toBe('analysis_failed');
@@ -17,12 +22,12 @@ describe('reader failures', () => {
 
   it("say what was wrong with a damaged file in Folio's words", async () => {
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
-    const outcome = await run({ kind: 'read', mediaType: 'image/png', bytes: png, analysis: 'layout' });
+    const outcome = await run({ kind: 'readRange', mediaType: 'image/png', bytes: png, range: { first: 1, last: 1 } });
     expect(outcome).toMatchObject({ ok: false, errorType: 'analysis_failed', message: expect.stringMatching(/^The document could not be read: the picture/) });
     if (outcome.ok) return;
     expect(internalLeak(outcome.message)).toBeNull();
     const zip = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6]);
-    const office = await run({ kind: 'read', mediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: zip, analysis: 'layout' });
+    const office = await run({ kind: 'readStructured', mediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: zip, analysis: 'layout', batch: OFFICE_BATCH });
     expect(office).toMatchObject({ ok: false, message: expect.stringMatching(/not a valid Office document/) });
     if (!office.ok) expect(internalLeak(office.message)).toBeNull();
   });

@@ -42,21 +42,40 @@ export interface DocumentStats {
  * pictures.
  */
 export function analyzeDocument(raw: RawPage[], analysis: 'layout' | 'read' = 'layout'): Page[] {
-  const stats = documentStats(raw);
+  const stats = documentStats(raw.map(fontWeights));
   const pages = raw.map((page) => analyzePage(page, stats, analysis));
   flagContinuedTables(pages);
   return pages;
 }
 
-function documentStats(pages: RawPage[]): DocumentStats {
+/**
+ * How much text a page sets in each font size and each font: what the document's body and
+ * heading sizes are judged from. Kept per page so that pages read in separate threads, or by OCR
+ * later, add up to the same statistics as the whole document read at once.
+ */
+export interface FontWeights {
+  bySize: [number, number][];
+  byFont: [string, number][];
+}
+
+export function fontWeights(page: RawPage): FontWeights {
+  const bySize = new Map<number, number>();
+  const byFont = new Map<string, number>();
+  for (const word of page.words) {
+    const size = Math.round(word.fontSize * 2) / 2;
+    bySize.set(size, (bySize.get(size) ?? 0) + word.text.length);
+    byFont.set(word.fontName, (byFont.get(word.fontName) ?? 0) + word.text.length);
+  }
+  return { bySize: [...bySize], byFont: [...byFont] };
+}
+
+/** The document's statistics from every page's font weights, in page order. */
+export function documentStats(pages: FontWeights[]): DocumentStats {
   const weightBySize = new Map<number, number>();
   const weightByFont = new Map<string, number>();
   for (const page of pages) {
-    for (const word of page.words) {
-      const size = Math.round(word.fontSize * 2) / 2;
-      weightBySize.set(size, (weightBySize.get(size) ?? 0) + word.text.length);
-      weightByFont.set(word.fontName, (weightByFont.get(word.fontName) ?? 0) + word.text.length);
-    }
+    for (const [size, weight] of page.bySize) weightBySize.set(size, (weightBySize.get(size) ?? 0) + weight);
+    for (const [font, weight] of page.byFont) weightByFont.set(font, (weightByFont.get(font) ?? 0) + weight);
   }
   const bodyFont = [...weightByFont].reduce((a, b) => (b[1] > a[1] ? b : a), ['', -1])[0];
   let bodyFontSize = 10;
@@ -310,17 +329,38 @@ function labelText(words: Word[], labels: number[], inSequence: boolean): string
  * A table that ends one page's body and one that starts the next page's body with as many
  * columns are one table split by the page break; both are flagged.
  */
-function flagContinuedTables(pages: Page[]): void {
-  const body = (page: Page) => page.blocks.filter((b) => b.type !== 'page_header' && b.type !== 'page_footer' && b.type !== 'footnote');
+/** A page's body (no running headers, footers or footnotes) starts or ends with these tables. */
+export interface TableEdges {
+  first: { table: number; columns: number } | null;
+  last: { table: number; columns: number } | null;
+}
+
+export function tableEdges(page: Page): TableEdges {
+  const body = page.blocks.filter((b) => b.type !== 'page_header' && b.type !== 'page_footer' && b.type !== 'footnote');
+  const edge = (block: Block | undefined) => (block?.type === 'table' ? { table: block.table!, columns: page.tables[block.table!].columnCount } : null);
+  return { first: edge(body[0]), last: edge(body.at(-1)) };
+}
+
+/**
+ * A table that ends one page's body and one that starts the next page's, with as many columns,
+ * are one table running across the page break: the pairs of (page, table index) to mark.
+ */
+export function continuedTables(pages: readonly TableEdges[]): { page: number; table: number; continues: boolean }[] {
+  const marks: { page: number; table: number; continues: boolean }[] = [];
   for (let i = 0; i + 1 < pages.length; i++) {
-    const last = body(pages[i]).at(-1);
-    const first = body(pages[i + 1])[0];
-    if (last?.type !== 'table' || first?.type !== 'table') continue;
-    const a = pages[i].tables[last.table!];
-    const b = pages[i + 1].tables[first.table!];
-    if (a.columnCount !== b.columnCount) continue;
-    a.continuesOnNext = true;
-    b.continuedFromPrevious = true;
+    const last = pages[i].last;
+    const first = pages[i + 1].first;
+    if (!last || !first || last.columns !== first.columns) continue;
+    marks.push({ page: i, table: last.table, continues: true }, { page: i + 1, table: first.table, continues: false });
+  }
+  return marks;
+}
+
+function flagContinuedTables(pages: Page[]): void {
+  for (const mark of continuedTables(pages.map(tableEdges))) {
+    const table = pages[mark.page].tables[mark.table];
+    if (mark.continues) table.continuesOnNext = true;
+    else table.continuedFromPrevious = true;
   }
 }
 
@@ -341,7 +381,7 @@ function isRightToLeft(words: Word[]): boolean {
 
 const RTL_ALL = new RegExp(RTL.source, 'g');
 
-function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'read'): Page {
+export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layout' | 'read'): Page {
   const layout = analysis === 'layout';
   const { words } = raw;
   const rightToLeft = isRightToLeft(words);

@@ -3,7 +3,7 @@
 // (textSource 'ocr') and handed out as grey pictures by `scan`. Readers never run OCR themselves.
 import type { GrayImage } from '../../models/ocr/engine.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import type { Page, RawPage } from '../page-model.js';
+import type { Page, PageSpan, RawPage } from '../page-model.js';
 import { office } from './office/index.js';
 import { countImagePages, decodeImagePage, readImage, renderImageRegions } from './image.js';
 import { countPdfPages, readPdf } from './pdf.js';
@@ -19,26 +19,30 @@ export interface Scan {
 
 export interface FormatReader {
   countPages(bytes: Uint8Array): Promise<number>;
-  read(bytes: Uint8Array): Promise<RawPage[]>;
+  /**
+   * The raw pages of `range`, or of the whole document. `key` names the file for readers that
+   * keep it open in their thread between tasks on it (PDF), here and in `scan` and `render`.
+   */
+  read(bytes: Uint8Array, range?: PageSpan, key?: string): Promise<RawPage[]>;
   /**
    * For formats that know their own structure (Office): the analysed pages at once, instead of
    * raw pages for layout analysis.
    */
   readStructured?(bytes: Uint8Array, analysis: 'layout' | 'read'): Promise<Page[]>;
   /** A page to be read by OCR, in grey levels. */
-  scan(bytes: Uint8Array, page: RawPage): Promise<Scan>;
+  scan(bytes: Uint8Array, page: RawPage, key?: string): Promise<Scan>;
   /**
    * Renders pages or regions of them (pictures, page previews); absent for types with no drawing
    * of their own (Office). Which pictures a type gets is docs/api.md's rule, kept in pictures.ts.
    */
-  render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncIterable<RenderedBitmap>;
+  render?(bytes: Uint8Array, requests: RenderRequest[], maxSide: number, key?: string): AsyncIterable<RenderedBitmap>;
 }
 
 const pdf: FormatReader = {
   countPages: countPdfPages,
   read: readPdf,
-  scan: async (bytes, page) => {
-    const { image, dpi } = await scanPdfPage(bytes, page.number, page.rotation);
+  scan: async (bytes, page, key) => {
+    const { image, dpi } = await scanPdfPage(bytes, page.number, page.rotation, key);
     return { image, dpi, unitsPerPixel: 72 / dpi };
   },
   render: renderPdfRegions,
@@ -49,7 +53,7 @@ type ImageType = 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/bmp' | 'imag
 function imageReader(type: ImageType): FormatReader {
   return {
     countPages: (bytes) => countImagePages(bytes, type),
-    read: (bytes) => readImage(bytes, type),
+    read: async (bytes, range) => (await readImage(bytes, type)).filter((p) => !range || (p.number >= range.first && p.number <= range.last)),
     scan: async (bytes, page) => ({ image: await decodeImagePage(bytes, type, page.number), dpi: page.dpi ?? null, unitsPerPixel: 1 }),
     render: (bytes, requests, maxSide) => renderImageRegions(bytes, type, requests, maxSide),
   };

@@ -3,7 +3,7 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
 import type { Box, RawPage } from '../page-model.js';
-import { heaps, PdfDocument } from './pdfium.js';
+import { heaps, openPdf } from './pdfium.js';
 
 export interface RenderedBitmap {
   width: number;
@@ -31,8 +31,8 @@ export interface RenderRequest {
  * Renders pages or regions of them, one at a time with the document kept open, so that the long
  * side is at most `maxSide` pixels. The caller consumes each bitmap before the next is made.
  */
-export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderRequest[], maxSide: number): AsyncGenerator<RenderedBitmap> {
-  const doc = await PdfDocument.open(bytes);
+export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderRequest[], maxSide: number, key?: string): AsyncGenerator<RenderedBitmap> {
+  const { doc, release } = await openPdf(bytes, key);
   const { lib } = doc;
   // Consecutive requests for one page (its figures) share the loaded page.
   let openNumber = -1;
@@ -49,7 +49,7 @@ export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderReque
     }
   } finally {
     if (openHandle) lib.FPDF_ClosePage(openHandle);
-    doc.close();
+    release();
   }
 }
 
@@ -90,8 +90,8 @@ export const SCAN_DPI = 300;
 const SCAN_MAX_PIXELS = 40_000_000;
 
 /** A page rendered in grey levels for OCR, turned as the page model is, and its resolution. */
-export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation']): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
-  return PdfDocument.open(bytes).then((doc) => {
+export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation'], key?: string): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
+  return openPdf(bytes, key).then(({ doc, release }) => {
     const { lib } = doc;
     try {
       const page = lib.FPDF_LoadPage(doc.handle, pageNumber - 1);
@@ -110,7 +110,7 @@ export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: Raw
         lib.FPDF_ClosePage(page);
       }
     } finally {
-      doc.close();
+      release();
     }
   });
 }

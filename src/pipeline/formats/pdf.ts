@@ -1,12 +1,12 @@
 // PDF reader: pages with words (pdf-words.ts), drawings and pictures (pdf-graphics.ts) and form
 // fields (pdf-forms.ts), each page in the frame where its text reads left to right
 // (pdf-direction.ts). It reads; layout analysis and OCR come after, and rendering is pdf-render.ts.
-import { boxArea, type PageGraphics, type RawPage, type Word } from '../page-model.js';
+import { boxArea, type PageGraphics, type PageSpan, type RawPage, type Word } from '../page-model.js';
 import { turned, uprightRotation } from './pdf-direction.js';
 import { readFormFields } from './pdf-forms.js';
 import { readGraphics } from './pdf-graphics.js';
 import { FontCache, readWords } from './pdf-words.js';
-import { PdfDocument, pageTransform, Scratch } from './pdfium.js';
+import { openPdf, PdfDocument, pageTransform, Scratch } from './pdfium.js';
 
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
   const doc = await PdfDocument.open(bytes);
@@ -17,16 +17,20 @@ export async function countPdfPages(bytes: Uint8Array): Promise<number> {
   }
 }
 
-export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
-  const doc = await PdfDocument.open(bytes);
+/** Pages `range.first` to `range.last` (numbered from 1, both included), or all of them. */
+/** `key` keeps the document open in this thread for the next span (pdfium.ts openPdf). */
+export async function readPdf(bytes: Uint8Array, range?: PageSpan, key?: string): Promise<RawPage[]> {
+  const { doc, release } = await openPdf(bytes, key);
   const { lib } = doc;
   const scratch = new Scratch(lib, 64);
-  const fonts = new FontCache(lib);
+  // Fonts are read once for all the spans of a kept document.
+  const fonts = doc.resource('fonts', () => new FontCache(lib), (cache) => cache.free());
   const formInfo = lib.PDFiumExt_OpenFormFillInfo();
   const form = lib.PDFiumExt_InitFormFillEnvironment(doc.handle, formInfo);
   try {
     const pages: RawPage[] = [];
-    for (let index = 0; index < doc.pageCount; index++) {
+    const last = Math.min(doc.pageCount, range?.last ?? doc.pageCount);
+    for (let index = (range?.first ?? 1) - 1; index < last; index++) {
       const page = lib.FPDF_LoadPage(doc.handle, index);
       if (!page) throw new Error(`page ${index + 1} could not be loaded`);
       try {
@@ -64,8 +68,7 @@ export async function readPdf(bytes: Uint8Array): Promise<RawPage[]> {
     if (form) lib.PDFiumExt_ExitFormFillEnvironment(form);
     lib.PDFiumExt_CloseFormFillInfo(formInfo);
     scratch.free();
-    fonts.free();
-    doc.close();
+    release();
   }
 }
 

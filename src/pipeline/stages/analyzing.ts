@@ -1,11 +1,28 @@
-// `analyzing`: the format reader and the layout analysis, in a reader thread.
-import { isSupported } from '../../domain/media-types.js';
+// `analyzing`: the format reader and the layout analysis, in the reader threads, a span of pages
+// at a time. A long document is read in spans shared among the threads; the raw pages wait in the
+// worker packed as bytes until the document's font statistics are known (headings are judged
+// against the whole document), then each span is analysed down to its outputs in a thread and
+// its page models are dropped there. What stays for the later stages is the outputs and a summary
+// of each page, so the memory a document takes follows its text, not its page models.
+import { isOffice, isSupported } from '../../domain/media-types.js';
+import { documentStats, fontWeights } from '../analysis/analyze-page.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
+import { joinBatches, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
 import { readScan } from '../scans/read-scan.js';
-import type { Page, RawPage } from '../page-model.js';
+import { packPage, unpackPage, type ReadPage } from '../threads/packed-pages.js';
+import type { ReaderOutcome } from '../threads/reader-thread.js';
 
 /** docs/api.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
+
+/**
+ * Pages in one span: enough that opening the file and its fonts again is a small share of a
+ * span's work, few enough that a span's page models stay small and the threads share the work.
+ */
+const SPAN_MIN_PAGES = 8;
+const SPAN_MAX_PAGES = 32;
+/** Spans per reader thread, at least, so that a thread that finishes early takes another. */
+const SPANS_PER_THREAD = 3;
 
 export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
   const { doc, store } = ctx;
@@ -14,33 +31,84 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
   }
   ctx.mediaType = doc.content_type;
   ctx.bytes ??= await store.blobs.get(doc.upload_key);
-  const read = await ctx.pool.read(ctx.mediaType, ctx.bytes, ctx.options.analysis, ctx.signal);
-  if (!read.ok) throw new DocumentFailure(read.errorType, read.message, { cause: read.detail });
-  let pages: Page[];
-  if ('pages' in read.value) {
-    pages = read.value.pages;
-  } else {
-    const raw = read.value.raw;
-    checkPageCount(ctx, raw.length);
-    await ocrPages(ctx, raw);
-    const laid = await ctx.pool.layout(raw, ctx.options.analysis, ctx.signal);
-    if (!laid.ok) throw new DocumentFailure(laid.errorType, laid.message, { cause: laid.detail });
-    pages = laid.value;
+  const batch: BatchOptions = {
+    markdown: ctx.options.markdown,
+    mediaType: doc.content_type,
+    images: ctx.options.images,
+    uploadBytes: doc.byte_size,
+    joinsTables: !isOffice(doc.content_type),
+  };
+  const read = isOffice(doc.content_type)
+    ? [succeeded(await ctx.pool.readStructured(ctx.mediaType, ctx.bytes, ctx.options.analysis, batch, ctx.signal))]
+    : await readBySpans(ctx, batch);
+  const { outputs, summaries, pictures } = joinBatches(read);
+  if (summaries.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
+  ctx.outputs = outputs;
+  ctx.pages = summaries;
+  ctx.pictureRequests = pictures;
+  ctx.pagesRead = summaries.length;
+  if (summaries.length !== doc.page_count) {
+    if (!(await ctx.hold.update(store.db, { page_count: summaries.length }))) throw new HoldLost();
+    doc.page_count = summaries.length;
   }
-  if (pages.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
-  ctx.pages = pages;
-  ctx.pagesRead = pages.length;
-  if (pages.length !== doc.page_count) {
-    if (!(await ctx.hold.update(store.db, { page_count: pages.length }))) throw new HoldLost();
-    doc.page_count = pages.length;
-  }
-  checkPageCount(ctx, pages.length);
-  if (ctx.options.extraction?.per_page && pages.length > MAX_PER_PAGE_PAGES) {
+  checkPageCount(ctx, summaries.length);
+  if (ctx.options.extraction?.per_page && summaries.length > MAX_PER_PAGE_PAGES) {
     throw new DocumentFailure(
       'document_too_large',
-      `extraction.per_page runs on at most ${MAX_PER_PAGE_PAGES} pages; the document has ${pages.length}.`,
+      `extraction.per_page runs on at most ${MAX_PER_PAGE_PAGES} pages; the document has ${summaries.length}.`,
     );
   }
+}
+
+function succeeded<T>(outcome: ReaderOutcome<T>): T {
+  if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message, { cause: outcome.detail });
+  return outcome.value;
+}
+
+/** Formats read page by page (PDF, pictures): spans read, OCR where needed, spans analysed. */
+async function readBySpans(ctx: RunContext, batch: BatchOptions): Promise<PageBatch[]> {
+  checkPageCount(ctx, ctx.doc.page_count);
+  // The file is shared with the threads, not copied to each task of this stage and of `rendering`.
+  const bytes = (ctx.bytes = shared(ctx.bytes!));
+  const spans = pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
+  const read = (await Promise.all(spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, ctx.doc.id, ctx.signal))))).flat();
+  checkPageCount(ctx, read.length);
+  await ocrPages(ctx, bytes, read);
+  const stats = documentStats(read.map((page) => page.weights));
+  const groups = spanGroups(read, spans.length);
+  return Promise.all(
+    groups.map(async (group) => {
+      const packed = group.map((page) => page.packed);
+      // Sent to the thread: the worker keeps no copy.
+      for (const page of group) page.packed = new Uint8Array();
+      return succeeded(await ctx.pool.analyze(packed, stats, ctx.options.analysis, batch, ctx.signal));
+    }),
+  );
+}
+
+/** Contiguous spans covering `pages`, sized for `threads` (see SPAN_MIN_PAGES). */
+export function pageSpans(pages: number, threads: number): { first: number; last: number }[] {
+  const size = Math.min(SPAN_MAX_PAGES, Math.max(SPAN_MIN_PAGES, Math.ceil(pages / (Math.max(1, threads) * SPANS_PER_THREAD))));
+  const spans = [];
+  for (let first = 1; first <= pages; first += size) spans.push({ first, last: Math.min(pages, first + size - 1) });
+  // A file may hold more pages than were counted at submission; the last span reads to its end.
+  spans[spans.length - 1].last = Number.MAX_SAFE_INTEGER;
+  return spans;
+}
+
+/** The pages read, cut again into `count` contiguous groups of about the same size. */
+function spanGroups<T>(pages: T[], count: number): T[][] {
+  const size = Math.max(1, Math.ceil(pages.length / Math.max(1, count)));
+  const groups = [];
+  for (let i = 0; i < pages.length; i += size) groups.push(pages.slice(i, i + size));
+  return groups;
+}
+
+function shared(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  copy.set(bytes);
+  return copy;
 }
 
 function checkPageCount(ctx: RunContext, count: number): void {
@@ -53,14 +121,14 @@ function checkPageCount(ctx: RunContext, count: number): void {
  * Reads the pages marked for OCR, as many at once as the engine reads, each fetched as a grey
  * picture from a reader thread and dropped once read, so a long scan never sits in memory whole.
  */
-async function ocrPages(ctx: RunContext, raw: RawPage[]): Promise<void> {
+async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: ReadPage[]): Promise<void> {
+  const queue = pages.filter((p) => p.ocr);
+  if (queue.length === 0) return;
   const engine = await ctx.ocr();
-  const queue = raw.filter((p) => p.textSource === 'ocr');
   const worker = async () => {
-    for (let page = queue.shift(); page; page = queue.shift()) {
-      const scanned = await ctx.pool.scan(ctx.mediaType!, ctx.bytes!, page, ctx.signal);
-      if (!scanned.ok) throw new DocumentFailure(scanned.errorType, scanned.message, { cause: scanned.detail });
-      const { image, dpi, unitsPerPixel } = scanned.value;
+    for (let read = queue.shift(); read; read = queue.shift()) {
+      const page = unpackPage(read.packed);
+      const { image, dpi, unitsPerPixel } = succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal));
       let reading;
       try {
         reading = await readScan(engine, image, dpi, unitsPerPixel, ctx.signal);
@@ -84,6 +152,8 @@ async function ocrPages(ctx: RunContext, raw: RawPage[]): Promise<void> {
         graphics: { segments: reading.segments, rects: [], shapes: [], images: [] },
         ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
       });
+      read.packed = packPage(page);
+      read.weights = fontWeights(page);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(engine.concurrency, queue.length)) }, worker));

@@ -16,7 +16,7 @@ import {
 } from '../../domain/model.js';
 import { modelProvider, MODEL_VERSION } from '../../models/llm/index.js';
 import { BUILTIN_FIELDS, ModelUnavailable, type BuiltinField, type JsonSchema, type ModelPicture, type ModelReply, type ModelTask } from '../../models/llm/types.js';
-import { DocumentFailure, documentOutputs, type RunContext } from '../context.js';
+import { DocumentFailure, documentOutputs, type RunContext, type StoredPicture } from '../context.js';
 import { PageTexts } from '../extraction/grounding.js';
 import { conform, groundAnswer, groundData, resultSchema, type ExtractionResult, type PageResult, type WireAnswer } from '../extraction/result.js';
 import type { PageOutputs } from '../../page-outputs/shapes.js';
@@ -25,10 +25,10 @@ import { documentText } from '../../page-outputs/document-text.js';
 const MAX_OUTPUT_TOKENS = MAX_OUTPUT_TOKENS_PER_REQUEST;
 
 
-/** The document's pictures as the model reads them, when the configured provider reads pictures. */
-export function documentPictures(ctx: RunContext): ModelPicture[] {
+/** The document's pictures the model may read, when the configured provider reads pictures; their bytes stay in the blob store until a request carries them. */
+function documentPictures(ctx: RunContext): StoredPicture[] {
   if (!modelProvider(ctx.config.model, ctx.doc.mode).readsPictures) return [];
-  return ctx.pictures.map((p) => ({ page: p.request.page, mediaType: p.mediaType, width: p.width, height: p.height, bytes: p.bytes, caption: p.request.caption }));
+  return ctx.pictures;
 }
 
 /** Tokens of the pictures the model reads (picture rule 6), for the credit hold. */
@@ -36,6 +36,24 @@ export function documentPictureTokens(ctx: RunContext): number {
   const perRequest = documentPictures(ctx).reduce((sum, p) => sum + pictureTokens(p.width, p.height), 0);
   // Per-page extraction and the questions are separate requests that each read the pictures.
   return ctx.options.extraction?.per_page && ctx.options.queries.length > 0 ? 2 * perRequest : perRequest;
+}
+
+/** The pictures one request carries (picture rule 6), read from the blob store. */
+async function carriedPictures(ctx: RunContext, pictures: StoredPicture[]): Promise<{ kept: ModelPicture[]; leftOut: number }> {
+  const { kept, leftOut } = picturesForRequest(pictures.map((picture) => ({ picture, width: picture.width, height: picture.height, bytes: { length: picture.byteSize } })));
+  return {
+    kept: await Promise.all(
+      kept.map(async ({ picture }) => ({
+        page: picture.request.page,
+        mediaType: picture.mediaType,
+        width: picture.width,
+        height: picture.height,
+        bytes: await ctx.store.blobs.get(picture.blobKey),
+        caption: picture.request.caption,
+      })),
+    ),
+    leftOut,
+  };
 }
 
 /** Tokens of the text the model reads: every page under its `=== Page N ===` line. */
@@ -69,7 +87,7 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
   let picturesLeftOut = 0;
   const run = async (task: Omit<ModelTask, 'tier' | 'instructions' | 'pictures' | 'maxOutputTokens' | 'signal'>): Promise<ModelReply> => {
     const pages = new Set(task.pages.map((p) => p.page));
-    const carried = picturesForRequest(pictures.filter((p) => pages.has(p.page)));
+    const carried = await carriedPictures(ctx, pictures.filter((p) => pages.has(p.request.page)));
     picturesLeftOut += carried.leftOut;
     let reply: ModelReply;
     try {

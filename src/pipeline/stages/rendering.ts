@@ -1,26 +1,57 @@
 // `rendering`: pictures of figures and of picture-like pages, per docs/api.md's picture rules.
-import { DocumentFailure, type RunContext } from '../context.js';
-import { planPictures } from '../outputs/pictures.js';
+// They were planned from the page models as each span was analysed (outputs/page-batch.ts). Each
+// picture goes to the blob store as soon as its thread hands it back, under a fresh id, so a
+// document's pictures never sit in memory together; if the run does not complete they are removed
+// (discardPictures), and nothing refers to them.
+import { newId } from '../../domain/ids.js';
+import { DocumentFailure, type RunContext, type StoredPicture } from '../context.js';
+import type { PictureRequest } from '../outputs/pictures.js';
 
-export function picturesPlanned(ctx: RunContext) {
-  return planPictures(ctx.pages ?? [], ctx.doc.content_type, ctx.options.images, ctx.doc.byte_size);
+export function picturesPlanned(ctx: RunContext): PictureRequest[] {
+  return ctx.pictureRequests;
 }
 
-/** Fewer pictures than this are rendered by one thread; more are shared among the threads. */
-const PER_THREAD_MIN = 4;
+/** Pictures one thread renders in one task: the threads share the work and a task's pictures stay few. */
+const PICTURES_PER_TASK = 24;
 
 export async function renderPictures(ctx: RunContext): Promise<void> {
-  const requests = picturesPlanned(ctx);
-  // Pictures are independent: contiguous shares go to the reader threads at once, and come back
-  // in page order.
-  const shares = Math.max(1, Math.min(ctx.config.readerThreads, Math.floor(requests.length / PER_THREAD_MIN)));
-  const size = Math.ceil(requests.length / shares);
-  const chunks = Array.from({ length: shares }, (_, i) => requests.slice(i * size, (i + 1) * size)).filter((c) => c.length > 0);
-  const outcomes = await Promise.all(chunks.map((chunk) => ctx.pool.render(ctx.mediaType!, ctx.bytes!, chunk, ctx.signal)));
-  const pictures = [];
-  for (const outcome of outcomes) {
-    if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message, { cause: outcome.detail });
-    pictures.push(...outcome.value);
-  }
-  ctx.pictures = pictures;
+  const tasks: PictureRequest[][] = [];
+  for (let i = 0; i < ctx.pictureRequests.length; i += PICTURES_PER_TASK) tasks.push(ctx.pictureRequests.slice(i, i + PICTURES_PER_TASK));
+  // Pictures come back in page order: each task's are stored in its own slot.
+  const stored: StoredPicture[][] = tasks.map(() => []);
+  const writes: Promise<void>[] = [];
+  let next = 0;
+  let stopped = false;
+  const worker = async () => {
+    for (let task = next++; task < tasks.length && !stopped; task = next++) {
+      const outcome = await ctx.pool.render(ctx.mediaType!, ctx.bytes!, tasks[task], ctx.doc.id, ctx.signal);
+      if (!outcome.ok) {
+        stopped = true;
+        throw new DocumentFailure(outcome.errorType, outcome.message, { cause: outcome.detail });
+      }
+      for (const picture of outcome.value) {
+        const id = newId('img');
+        const blobKey = `images/${ctx.doc.id}/${id}.${picture.mediaType === 'image/png' ? 'png' : 'jpg'}`;
+        // Recorded before it is written, so that a failed write is removed with the rest.
+        const entry: StoredPicture = { id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength };
+        ctx.pictures.push(entry);
+        stored[task].push(entry);
+        // Written while the threads render the next pictures.
+        writes.push(ctx.store.blobs.put(blobKey, Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength)));
+      }
+    }
+  };
+  const threads = Math.max(1, Math.min(ctx.config.readerThreads, tasks.length));
+  const rendered = await Promise.allSettled(Array.from({ length: threads }, worker));
+  const written = await Promise.allSettled(writes);
+  const failure = [...rendered, ...written].find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  ctx.pictures = stored.flat();
+}
+
+/** Removes the pictures a run stored, when it ends without completing (failed, hold lost, fault). */
+export async function discardPictures(ctx: RunContext): Promise<void> {
+  const pictures = ctx.pictures;
+  ctx.pictures = [];
+  await Promise.all(pictures.map((picture) => ctx.store.blobs.delete(picture.blobKey).catch(() => undefined)));
 }

@@ -2,9 +2,12 @@
 import { Piscina } from 'piscina';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
-import type { Page, RawPage } from '../page-model.js';
+import type { PageSpan, RawPage } from '../page-model.js';
 import type { PictureRequest } from '../outputs/pictures.js';
-import type { Analysis, PreviewRequest, ReadResult, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
+import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
+import type { DocumentStats } from '../analysis/analyze-page.js';
+import type { Analysis, PreviewRequest, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
+import type { ReadPage } from './packed-pages.js';
 
 /** How long closing waits for a thread to finish loading before it stops them all. */
 const SETTLE_MS = 2_000;
@@ -27,23 +30,32 @@ export class ReaderPool {
     return this.pool.run({ kind: 'count', mediaType, bytes }, { signal }) as Promise<ReaderOutcome<number>>;
   }
 
-  /** Reads the file; analyses it at once unless some page must be read by OCR first. */
-  read(mediaType: SupportedMediaType, bytes: Uint8Array, analysis: Analysis, signal?: AbortSignal): Promise<ReaderOutcome<ReadResult>> {
-    return this.pool.run({ kind: 'read', mediaType, bytes, analysis }, { signal }) as Promise<ReaderOutcome<ReadResult>>;
+  /**
+   * The raw pages of a span of the file, packed (formats read page by page: PDF, pictures). `key`
+   * (here, in `scan` and in `render`) names the file, which a thread may keep open for the next
+   * task on it.
+   */
+  readRange(mediaType: SupportedMediaType, bytes: Uint8Array, range: PageSpan, key?: string, signal?: AbortSignal): Promise<ReaderOutcome<ReadPage[]>> {
+    return this.pool.run({ kind: 'readRange', mediaType, bytes, range, key }, { signal }) as Promise<ReaderOutcome<ReadPage[]>>;
+  }
+
+  /** Layout analysis of packed raw pages whose words are all known, down to their outputs. */
+  analyze(pages: Uint8Array[], stats: DocumentStats, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
+    return this.pool.run({ kind: 'analyze', pages, stats, analysis, batch }, { signal }) as Promise<ReaderOutcome<PageBatch>>;
+  }
+
+  /** A file that knows its own structure (Office), read and analysed whole, down to its outputs. */
+  readStructured(mediaType: SupportedMediaType, bytes: Uint8Array, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
+    return this.pool.run({ kind: 'readStructured', mediaType, bytes, analysis, batch }, { signal }) as Promise<ReaderOutcome<PageBatch>>;
   }
 
   /** A page as a grey picture for OCR. */
-  scan(mediaType: SupportedMediaType, bytes: Uint8Array, page: RawPage, signal?: AbortSignal): Promise<ReaderOutcome<Scan>> {
-    return this.pool.run({ kind: 'scan', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Scan>>;
+  scan(mediaType: SupportedMediaType, bytes: Uint8Array, page: RawPage, key?: string, signal?: AbortSignal): Promise<ReaderOutcome<Scan>> {
+    return this.pool.run({ kind: 'scan', mediaType, bytes, page, key }, { signal }) as Promise<ReaderOutcome<Scan>>;
   }
 
-  /** Layout analysis of pages whose words are all known. */
-  layout(raw: RawPage[], analysis: Analysis, signal?: AbortSignal): Promise<ReaderOutcome<Page[]>> {
-    return this.pool.run({ kind: 'layout', raw, analysis }, { signal }) as Promise<ReaderOutcome<Page[]>>;
-  }
-
-  render(mediaType: SupportedMediaType, bytes: Uint8Array, requests: PictureRequest[], signal?: AbortSignal): Promise<ReaderOutcome<RenderedPicture[]>> {
-    return this.pool.run({ kind: 'render', mediaType, bytes, requests }, { signal }) as Promise<ReaderOutcome<RenderedPicture[]>>;
+  render(mediaType: SupportedMediaType, bytes: Uint8Array, requests: PictureRequest[], key?: string, signal?: AbortSignal): Promise<ReaderOutcome<RenderedPicture[]>> {
+    return this.pool.run({ kind: 'render', mediaType, bytes, requests, key }, { signal }) as Promise<ReaderOutcome<RenderedPicture[]>>;
   }
 
   /** A JPEG of one whole page, of a type with a drawing of its own (not Office). */
@@ -57,7 +69,7 @@ export class ReaderPool {
     // after start). One empty task, answered once a thread is loaded, lets it finish loading
     // first; a thread busy with a long file is not waited for beyond SETTLE_MS.
     if (this.pool.threads.length > 0) {
-      const settled = this.pool.run({ kind: 'layout', raw: [], analysis: 'layout' } satisfies ReaderTask).catch(() => undefined);
+      const settled = this.pool.run({ kind: 'count', mediaType: 'image/png', bytes: new Uint8Array() } satisfies ReaderTask).catch(() => undefined);
       await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
     }
     await this.pool.destroy();

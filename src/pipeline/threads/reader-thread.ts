@@ -8,18 +8,21 @@ import type { RenderedBitmap } from '../formats/pdf-render.js';
 import { ImageReadError } from '../formats/image.js';
 import { OfficeReadError, OfficeTooLarge } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
-import { analyzeDocument } from '../analysis/analyze-page.js';
-import type { Page, RawPage } from '../page-model.js';
+import { analyzePage, fontWeights, type DocumentStats } from '../analysis/analyze-page.js';
+import type { PageSpan, RawPage } from '../page-model.js';
+import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
+import { packPage, unpackPage, type ReadPage } from './packed-pages.js';
 import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
 
 export type Analysis = 'layout' | 'read';
 
 export type ReaderTask =
   | { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array }
-  | { kind: 'read'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis }
-  | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage }
-  | { kind: 'layout'; raw: RawPage[]; analysis: Analysis }
-  | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[] }
+  | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; key?: string }
+  | { kind: 'analyze'; pages: Uint8Array[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
+  | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
+  | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage; key?: string }
+  | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[]; key?: string }
   | { kind: 'preview'; mediaType: SupportedMediaType; bytes: Uint8Array; page: PreviewRequest };
 
 /** A whole page to look at, turned and straightened as its page model was. */
@@ -31,8 +34,6 @@ export interface PreviewRequest {
   size: number;
 }
 
-/** What reading gives: the analysed pages, or the raw pages when some must be read by OCR first. */
-export type ReadResult = { pages: Page[] } | { raw: RawPage[] };
 
 export interface RenderedPicture {
   request: PictureRequest;
@@ -51,19 +52,24 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
     switch (task.kind) {
       case 'count':
         return { ok: true, value: await readerFor(task.mediaType).countPages(task.bytes) };
-      case 'read': {
-        const reader = readerFor(task.mediaType);
-        if (reader.readStructured) return { ok: true, value: { pages: await reader.readStructured(task.bytes, task.analysis) } satisfies ReadResult };
-        const raw = await reader.read(task.bytes);
-        const value: ReadResult = raw.some((p) => p.textSource === 'ocr') ? { raw } : { pages: analyzeDocument(raw, task.analysis) };
+      case 'readRange': {
+        const raw = await readerFor(task.mediaType).read(task.bytes, task.range, task.key);
+        const value: ReadPage[] = raw.map((page) => ({ number: page.number, packed: packPage(page), ocr: page.textSource === 'ocr', weights: fontWeights(page) }));
         return { ok: true, value };
       }
+      case 'analyze': {
+        const pages = task.pages.map((packed) => analyzePage(unpackPage(packed), task.stats, task.analysis));
+        return { ok: true, value: pageBatch(pages, task.batch) satisfies PageBatch };
+      }
+      case 'readStructured': {
+        const reader = readerFor(task.mediaType);
+        if (!reader.readStructured) throw new Error(`${task.mediaType} files are read page by page`);
+        return { ok: true, value: pageBatch(await reader.readStructured(task.bytes, task.analysis), task.batch) satisfies PageBatch };
+      }
       case 'scan': {
-        const scan: Scan = await readerFor(task.mediaType).scan(task.bytes, task.page);
+        const scan: Scan = await readerFor(task.mediaType).scan(task.bytes, task.page, task.key);
         return { ok: true, value: scan };
       }
-      case 'layout':
-        return { ok: true, value: analyzeDocument(task.raw, task.analysis) };
       case 'render':
         return { ok: true, value: await renderPictures(task) };
       case 'preview':
@@ -116,7 +122,7 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
     maxScale: request.kind === 'figure' ? MAX_FIGURE_SCALE : Number.POSITIVE_INFINITY,
   }));
   let i = 0;
-  for await (const bitmap of reader.render(task.bytes, renders, MAX_PICTURE_SIDE)) {
+  for await (const bitmap of reader.render(task.bytes, renders, MAX_PICTURE_SIDE, task.key)) {
     const request = task.requests[i++];
     if (!request.hasWords && isBlank(bitmap.rgba)) continue;
     const mediaType = request.kind === 'figure' ? 'image/png' : 'image/jpeg';

@@ -1,0 +1,76 @@
+// A document read in spans of pages, each analysed in its own task (issue 25), gives the same
+// outputs as the whole document read and analysed at once: the font statistics are the whole
+// document's, and tables running across a span border are joined like any other.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeDocument, documentStats } from '../../src/pipeline/analysis/analyze-page.js';
+import { readPdf } from '../../src/pipeline/formats/pdf.js';
+import { joinBatches, type BatchOptions, type PageBatch } from '../../src/pipeline/outputs/page-batch.js';
+import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
+import { pageSpans } from '../../src/pipeline/stages/analyzing.js';
+import type { ReadPage } from '../../src/pipeline/threads/packed-pages.js';
+import run from '../../src/pipeline/threads/reader-thread.js';
+import { CORPUS } from '../helpers/folio.js';
+import { tablePdf } from '../helpers/pdfs.js';
+
+const PDF = 'application/pdf';
+const batch: BatchOptions = { markdown: true, mediaType: PDF, images: true, uploadBytes: 0, joinsTables: true };
+
+/** The document as the pipeline reads it: spans read, statistics from all pages, spans analysed. */
+async function bySpans(key: string, bytes: Uint8Array, spans: { first: number; last: number }[]): Promise<ReturnType<typeof joinBatches>> {
+  const read: ReadPage[] = [];
+  for (const range of spans) {
+    const outcome = await run({ kind: 'readRange', mediaType: PDF, bytes, range, key });
+    if (!outcome.ok) throw new Error(outcome.message);
+    read.push(...(outcome.value as ReadPage[]));
+  }
+  const stats = documentStats(read.map((page) => page.weights));
+  const batches: PageBatch[] = [];
+  for (const range of spans) {
+    const pages = read.filter((page) => page.number >= range.first && page.number <= range.last).map((page) => page.packed);
+    const outcome = await run({ kind: 'analyze', pages, stats, analysis: 'layout', batch });
+    if (!outcome.ok) throw new Error(outcome.message);
+    batches.push(outcome.value as PageBatch);
+  }
+  return joinBatches(batches);
+}
+
+async function whole(bytes: Uint8Array) {
+  return analyzeDocument(await readPdf(bytes)).map((page) => pageOutputs(page, true));
+}
+
+describe('a document read in spans', () => {
+  it('gives the outputs of the whole document read at once (a book of 117 pages)', async () => {
+    const bytes = new Uint8Array(await readFile(path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf')));
+    const spans = pageSpans(117, 2);
+    expect(spans.length).toBeGreaterThan(1);
+    const joined = await bySpans('book', bytes, spans);
+    expect(joined.outputs).toEqual(await whole(bytes));
+    expect(joined.summaries.map((s) => s.number)).toEqual(Array.from({ length: 117 }, (_, i) => i + 1));
+  }, 60_000);
+
+  it('joins a table that runs across the border between two spans', async () => {
+    const header = ['Region', 'Quarter', 'Sales'];
+    const rows = (from: number) => Array.from({ length: 10 }, (_, i) => [`Region ${from + i}`, `Q${(i % 4) + 1}`, `${100 + from + i}`]);
+    const bytes = await tablePdf([
+      { header, rows: rows(0), ruled: true },
+      { header, rows: rows(10), ruled: true },
+      { header, rows: rows(20), ruled: true },
+    ]);
+    const joined = await bySpans('table', bytes, [{ first: 1, last: 1 }, { first: 2, last: Number.MAX_SAFE_INTEGER }]);
+    expect(joined.outputs).toEqual(await whole(bytes));
+    const flags = joined.outputs.map((page) => page.tables.map((t) => [t.continued_from_previous_page, t.continues_on_next_page]));
+    expect(flags).toEqual([[[false, true]], [[true, true]], [[true, false]]]);
+  });
+
+  it('are contiguous, cover every page and let the last read to the end of the file', () => {
+    for (const [pages, threads] of [[1, 2], [7, 1], [117, 2], [1053, 2], [5000, 8]]) {
+      const spans = pageSpans(pages, threads);
+      expect(spans[0].first).toBe(1);
+      for (let i = 1; i < spans.length; i++) expect(spans[i].first).toBe(spans[i - 1].last + 1);
+      expect(spans.at(-1)!.last).toBe(Number.MAX_SAFE_INTEGER);
+      expect(spans.length).toBeLessThanOrEqual(Math.ceil(pages / 8));
+    }
+  });
+});
