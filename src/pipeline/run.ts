@@ -2,6 +2,7 @@
 // received, fetching (URL only), analyzing, rendering, reserving, extracting, embedding,
 // finalizing, done. Steps with nothing to do are skipped. Each stage is recorded on the document
 // (`stage`, `timings.<stage>_ms`) as it starts and ends.
+import { setMaxListeners } from 'node:events';
 import { pageCharge } from '../domain/billing.js';
 import { modelRuns } from '../domain/options.js';
 import type { Stage } from '../domain/states.js';
@@ -27,7 +28,10 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
   // threads working on it are stopped and the document fails.
   const limitMs = outer.config.queue.timeLimitBaseMs + outer.config.queue.timeLimitPerPageMs * Math.max(outer.doc.page_count, TIME_LIMIT_MIN_PAGES);
   const deadline = AbortSignal.timeout(limitMs);
-  const ctx: RunContext = { ...outer, signal: AbortSignal.any([outer.signal, deadline]) };
+  const signal = AbortSignal.any([outer.signal, deadline]);
+  // Every reader task of the document listens to it: a long document has dozens at once.
+  setMaxListeners(0, signal);
+  const ctx: RunContext = { ...outer, signal };
   const { doc } = ctx;
   const timings: Record<string, number> = JSON.parse(doc.timings);
   let current: Stage = doc.stage as Stage;
