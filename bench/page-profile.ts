@@ -10,7 +10,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzePage, documentStats, fontWeights } from '../src/pipeline/analysis/analyze-page.js';
-import { readPdf } from '../src/pipeline/formats/pdf.js';
+import { countPdfPages, readPdf } from '../src/pipeline/formats/pdf.js';
 import { pageBatch } from '../src/pipeline/outputs/page-batch.js';
 import { pageSpans } from '../src/pipeline/stages/analyzing.js';
 import { CORPUS } from '../test/helpers/folio.js';
@@ -30,7 +30,7 @@ async function pass(bytes: Uint8Array): Promise<{ pages: number; readMs: number;
   let analyzeMs = 0;
   let outputsMs = 0;
   const raw = [];
-  for (const span of pageSpans(117, 2)) {
+  for (const span of pageSpans(await countPdfPages(bytes), 2)) {
     const started = performance.now();
     raw.push(...(await readPdf(bytes, span, 'profile')));
     readMs += performance.now() - started;
