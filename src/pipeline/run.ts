@@ -11,7 +11,7 @@ import { DocumentFailure, HoldLost, type RunContext } from './context.js';
 import { analyzeDocumentStage } from './stages/analyzing.js';
 import { fetchDocument } from './stages/fetching.js';
 import { finalizeDocument } from './stages/finalizing.js';
-import { discardPictures, picturesPlanned, renderPictures } from './stages/rendering.js';
+import { discardPictures, renderPictures } from './stages/rendering.js';
 import { reserveCredit } from './stages/reserving.js';
 import { extractDocument } from './stages/extracting.js';
 import { embedDocument } from './stages/embedding.js';
@@ -51,7 +51,7 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
   try {
     if (doc.source_url && !doc.upload_key) await step('fetching', () => fetchDocument(ctx));
     await step('analyzing', () => analyzeDocumentStage(ctx));
-    if (picturesPlanned(ctx).length > 0) await step('rendering', () => renderPictures(ctx));
+    if (ctx.pictureRequests.length > 0) await step('rendering', () => renderPictures(ctx));
     if (doc.mode === 'live') await step('reserving', () => reserveCredit(ctx));
     if (modelRuns(ctx.options)) {
       await step('extracting', () => extractDocument(ctx));

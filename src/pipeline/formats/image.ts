@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import type { GrayImage } from '../../models/ocr/engine.js';
-import { NO_GRAPHICS, type Box, type RawPage } from '../page-model.js';
+import { NO_GRAPHICS, type Box, type PageSpan, type RawPage } from '../page-model.js';
 
 /** The largest picture read: 60 megapixels (A3 at 500 dpi), at most 40,000 pixels a side. */
 export const MAX_PIXELS = 60_000_000;
@@ -21,6 +21,8 @@ export class ImageReadError extends Error {}
 const require = createRequire(import.meta.url);
 
 interface Frame {
+  /** From 1, in file order. */
+  number: number;
   width: number;
   height: number;
   /** As the file states it; null when it states none or a screen resolution. */
@@ -43,34 +45,41 @@ function open(bytes: Uint8Array, page?: number): Sharp {
   return sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error', ...(page !== undefined ? { page } : {}) });
 }
 
-/** Frames of the file with their sizes as displayed (EXIF orientation applied). */
-async function frames(bytes: Uint8Array, type: ImageType): Promise<Frame[]> {
+/**
+ * Frames of the file with their sizes as displayed (EXIF orientation applied): those of `range`,
+ * or all of them. Each frame read is checked against the size limits; counting reads them all.
+ */
+async function frames(bytes: Uint8Array, type: ImageType, range?: PageSpan): Promise<Frame[]> {
+  const inRange = (number: number) => !range || (number >= range.first && number <= range.last);
   try {
     switch (type) {
       case 'image/bmp': {
         const { width, height } = bmpHeader(bytes);
         checkSize(width, height);
-        return [{ width, height, dpi: null }];
+        return [{ number: 1, width, height, dpi: null }].filter((frame) => inRange(frame.number));
       }
       case 'image/heic':
       case 'image/heif': {
         const images = await heifImages(bytes);
-        return images.map((i) => {
-          checkSize(i.width, i.height);
-          return { width: i.width, height: i.height, dpi: null };
-        });
+        return images
+          .map((image, i) => ({ number: i + 1, width: image.width, height: image.height, dpi: null }))
+          .filter((frame) => {
+            if (inRange(frame.number)) checkSize(frame.width, frame.height);
+            return inRange(frame.number);
+          });
       }
       default: {
         const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
         checkSize(meta.width ?? 0, meta.height ?? 0);
         const count = type === 'image/tiff' ? (meta.pages ?? 1) : 1;
         const out: Frame[] = [];
-        for (let page = 0; page < count; page++) {
+        const last = Math.min(count, range?.last ?? count);
+        for (let page = (range?.first ?? 1) - 1; page < last; page++) {
           const m = count > 1 ? await sharp(bytes, { limitInputPixels: false, page }).metadata() : meta;
           checkSize(m.width ?? 0, m.height ?? 0);
           // EXIF orientations 5-8 turn the picture a quarter.
           const turned = (m.orientation ?? 1) >= 5;
-          out.push({ width: turned ? m.height! : m.width!, height: turned ? m.width! : m.height!, dpi: plausibleDpi(m.density) });
+          out.push({ number: page + 1, width: turned ? m.height! : m.width!, height: turned ? m.width! : m.height!, dpi: plausibleDpi(m.density) });
         }
         return out;
       }
@@ -85,10 +94,10 @@ export async function countImagePages(bytes: Uint8Array, type: ImageType): Promi
   return (await frames(bytes, type)).length;
 }
 
-/** One page per frame, with no words yet: every page of a picture is read by OCR. */
-export async function readImage(bytes: Uint8Array, type: ImageType): Promise<RawPage[]> {
-  return (await frames(bytes, type)).map((frame, i) => ({
-    number: i + 1,
+/** One page per frame (of `range`, or all), with no words yet: every page of a picture is read by OCR. */
+export async function readImage(bytes: Uint8Array, type: ImageType, range?: PageSpan): Promise<RawPage[]> {
+  return (await frames(bytes, type, range)).map((frame) => ({
+    number: frame.number,
     width: frame.width,
     height: frame.height,
     unit: 'px',
@@ -104,7 +113,7 @@ export async function readImage(bytes: Uint8Array, type: ImageType): Promise<Raw
 
 /** A frame as grey levels, upright as displayed. */
 export async function decodeImagePage(bytes: Uint8Array, type: ImageType, page: number): Promise<GrayImage> {
-  await frames(bytes, type);
+  await frames(bytes, type, { first: page, last: page });
   try {
     const pipeline = await decodedPipeline(bytes, type, page - 1);
     const { data, info } = await pipeline.greyscale().raw().toBuffer({ resolveWithObject: true });

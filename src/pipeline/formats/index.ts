@@ -53,7 +53,7 @@ type ImageType = 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/bmp' | 'imag
 function imageReader(type: ImageType): FormatReader {
   return {
     countPages: (bytes) => countImagePages(bytes, type),
-    read: async (bytes, range) => (await readImage(bytes, type)).filter((p) => !range || (p.number >= range.first && p.number <= range.last)),
+    read: (bytes, range) => readImage(bytes, type, range),
     scan: async (bytes, page) => ({ image: await decodeImagePage(bytes, type, page.number), dpi: page.dpi ?? null, unitsPerPixel: 1 }),
     render: (bytes, requests, maxSide) => renderImageRegions(bytes, type, requests, maxSide),
   };

@@ -71,13 +71,13 @@ async function readBySpans(ctx: RunContext, batch: BatchOptions): Promise<PageBa
   // The file is shared with the threads, not copied to each task of this stage and of `rendering`.
   const bytes = (ctx.bytes = shared(ctx.bytes!));
   const spans = pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
-  const read = (await Promise.all(spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, ctx.doc.id, ctx.signal))))).flat();
+  const bySpan = await Promise.all(spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, ctx.doc.id, ctx.signal))));
+  const read = bySpan.flat();
   checkPageCount(ctx, read.length);
   await ocrPages(ctx, bytes, read);
   const stats = documentStats(read.map((page) => page.weights));
-  const groups = spanGroups(read, spans.length);
   return Promise.all(
-    groups.map(async (group) => {
+    bySpan.filter((group) => group.length > 0).map(async (group) => {
       const packed = group.map((page) => page.packed);
       // Sent to the thread: the worker keeps no copy.
       for (const page of group) page.packed = new Uint8Array();
@@ -94,14 +94,6 @@ export function pageSpans(pages: number, threads: number): { first: number; last
   // A file may hold more pages than were counted at submission; the last span reads to its end.
   spans[spans.length - 1].last = Number.MAX_SAFE_INTEGER;
   return spans;
-}
-
-/** The pages read, cut again into `count` contiguous groups of about the same size. */
-function spanGroups<T>(pages: T[], count: number): T[][] {
-  const size = Math.max(1, Math.ceil(pages.length / Math.max(1, count)));
-  const groups = [];
-  for (let i = 0; i < pages.length; i += size) groups.push(pages.slice(i, i + size));
-  return groups;
 }
 
 function shared(bytes: Uint8Array): Uint8Array {

@@ -1,15 +1,11 @@
 // `rendering`: pictures of figures and of picture-like pages, per docs/api.md's picture rules.
-// They were planned from the page models as each span was analysed (outputs/page-batch.ts). Each
+// They were planned from the page models as each span was analysed (ctx.pictureRequests). Each
 // picture goes to the blob store as soon as its thread hands it back, under a fresh id, so a
 // document's pictures never sit in memory together; if the run does not complete they are removed
 // (discardPictures), and nothing refers to them.
 import { newId } from '../../domain/ids.js';
 import { DocumentFailure, type RunContext, type StoredPicture } from '../context.js';
 import type { PictureRequest } from '../outputs/pictures.js';
-
-export function picturesPlanned(ctx: RunContext): PictureRequest[] {
-  return ctx.pictureRequests;
-}
 
 /** Pictures one thread renders in one task: the threads share the work and a task's pictures stay few. */
 const PICTURES_PER_TASK = 24;
@@ -33,9 +29,7 @@ export async function renderPictures(ctx: RunContext): Promise<void> {
         const id = newId('img');
         const blobKey = `images/${ctx.doc.id}/${id}.${picture.mediaType === 'image/png' ? 'png' : 'jpg'}`;
         // Recorded before it is written, so that a failed write is removed with the rest.
-        const entry: StoredPicture = { id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength };
-        ctx.pictures.push(entry);
-        stored[task].push(entry);
+        stored[task].push({ id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength });
         // Written while the threads render the next pictures.
         writes.push(ctx.store.blobs.put(blobKey, Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength)));
       }
@@ -44,9 +38,10 @@ export async function renderPictures(ctx: RunContext): Promise<void> {
   const threads = Math.max(1, Math.min(ctx.config.readerThreads, tasks.length));
   const rendered = await Promise.allSettled(Array.from({ length: threads }, worker));
   const written = await Promise.allSettled(writes);
+  // Whatever was stored, in page order; discardPictures removes it if the run does not complete.
+  ctx.pictures = stored.flat();
   const failure = [...rendered, ...written].find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failure) throw failure.reason;
-  ctx.pictures = stored.flat();
 }
 
 /** Removes the pictures a run stored, when it ends without completing (failed, hold lost, fault). */
