@@ -17,6 +17,13 @@
 // process; documents per minute from the backlog's first claim to its last completion, read from
 // the database.
 //
+// Part 3, uploads during a book: one `serve` process (API and worker together, as the README's
+// first command runs it) reads GeoTopo joined 3 times (351 pages) while BURST_UPLOADS small
+// uploads arrive, 4 at a time; the POST latencies, next to the same uploads with nothing being
+// read. Each upload's pages are counted before it is answered, so this shows whether counting
+// waits behind a document's reading. LOAD_SKIP_LOAD, LOAD_SKIP_SCALING and LOAD_SKIP_BURST leave
+// a part out.
+//
 // Writes bench/results/load-<ISO date>.json. Client and servers share this machine (2 cores),
 // so the figures compare configurations here, not absolute capacity. Nothing asserts on time.
 import { readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
@@ -39,6 +46,7 @@ const RATE_PER_KEY = 20;
 const POLL_MS = Number(process.env.LOAD_POLL_MS ?? 1000);
 const WORKER_COUNTS = [1, 2, 4];
 const BACKLOG_ROUNDS = 6;
+const BURST_UPLOADS = 24;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -303,7 +311,64 @@ for (const setting of process.env.LOAD_SKIP_SCALING ? [] : SETTINGS) {
     scaling.push({ setting: setting.name, ...run });
   }
 }
+/** POST latencies of `files` sent 4 at a time to `base`. */
+async function uploadLatencies(base: string, key: string, files: { name: string; bytes: Uint8Array }[]): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < files.length) {
+        const file = files[next++];
+        const form = new FormData();
+        form.append('file', new Blob([file.bytes]), file.name);
+        const started = performance.now();
+        const response = await fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+        await response.arrayBuffer();
+        if (response.status !== 202) throw new Error(`upload answered ${response.status}`);
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  return latencies;
+}
+
+async function burstPart(): Promise<Record<string, unknown>> {
+  const install = await Installation.create();
+  let server: Server | null = null;
+  try {
+    server = await install.start([]);
+    await install.admin('plan', 'create', '--id', 'wide', '--name', 'Wide', '--max-concurrent-jobs', '64', '--rate-limit-per-second', '1000', '--max-pages-per-document', '5000');
+    const ws = await install.workspace({ plan: 'wide', credits: 1e12 });
+    const small = (await corpusPdfs('tables')).slice(0, BURST_UPLOADS);
+    const geotopo = new Uint8Array(await readFile(path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf')));
+    const { PDFDocument } = await import('pdf-lib');
+    const source = await PDFDocument.load(geotopo);
+    const joined = await PDFDocument.create();
+    for (let i = 0; i < 3; i++) for (const page of await joined.copyPages(source, source.getPageIndices())) joined.addPage(page);
+    const book = { name: 'geotopo-x3.pdf', bytes: await joined.save() };
+    // The first uploads start the process's threads; they are not counted.
+    await uploadLatencies(server.url, ws.test, small.slice(0, 4));
+    const idle = await uploadLatencies(server.url, ws.test, small);
+    const [bookId] = await uploadAll(server.url, ws.test, [book]);
+    for (;;) {
+      const response = await fetch(`${server.url}/api/v1/documents/${bookId}`, { headers: { authorization: `Bearer ${ws.test}` } });
+      const status = ((await response.json()) as { status: string }).status;
+      if (status === 'processing') break;
+      if (status === 'completed' || status === 'failed') throw new Error(`the book was ${status} before the burst`);
+      await sleep(20);
+    }
+    const during = await uploadLatencies(server.url, ws.test, small);
+    const figures = { uploads: small.length, idle: summary(idle), during_a_book: summary(during) };
+    console.log(`burst: ${small.length} uploads, POST p50/p90/max idle ${figures.idle.p50_ms}/${figures.idle.p90_ms}/${figures.idle.max_ms} ms, while a 351-page book is read ${figures.during_a_book.p50_ms}/${figures.during_a_book.p90_ms}/${figures.during_a_book.max_ms} ms`);
+    return figures;
+  } finally {
+    await server?.stop();
+    await install.destroy();
+  }
+}
+
+const burst = process.env.LOAD_SKIP_BURST ? null : await burstPart();
 const out = path.join(ROOT, 'bench/results', `load-${new Date().toISOString().replace(/:/g, '-')}.json`);
 await mkdir(path.dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version }, load, scaling }, null, 1)}\n`);
+await writeFile(out, `${JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version }, load, scaling, burst }, null, 1)}\n`);
 console.log(`wrote ${path.relative(ROOT, out)}`);

@@ -1,5 +1,6 @@
 // What the API's routes are given, and the address the links they answer with are built on.
 import type { Config } from '../config.js';
+import type { PageCounter } from '../pipeline/threads/page-counter.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { Wakeup } from '../queue/wakeup.js';
 import type { Store } from '../store/index.js';
@@ -7,8 +8,10 @@ import type { Store } from '../store/index.js';
 export interface AppDeps {
   store: Store;
   config: Config;
-  /** Reader threads for counting pages at submission. */
+  /** Reader threads, for page pictures drawn on request. */
   pool: ReaderPool;
+  /** Counts pages at submission; only processes that serve the API have one. */
+  counter?: PageCounter;
   wakeup: Wakeup;
 }
 

@@ -333,9 +333,9 @@ async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, optio
 /** Types with pages of their own are counted now; one-page pictures are 1. */
 async function countPages(deps: AppDeps, mediaType: SupportedMediaType, filePath: string): Promise<number> {
   if (mediaType === 'application/pdf' || mediaType === 'image/tiff' || isOffice(mediaType)) {
-    const outcome = await deps.pool.countPages(mediaType, await readFile(filePath));
+    if (!deps.counter) throw new Error('this process counts no pages: it serves no API');
     // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
-    return outcome.ok ? outcome.value : 0;
+    return (await deps.counter.count(mediaType, await readFile(filePath))) ?? 0;
   }
   if (mediaType === 'image/png' || mediaType === 'image/jpeg' || mediaType === 'image/bmp' || mediaType === 'image/heic' || mediaType === 'image/heif') return 1;
   return 0;

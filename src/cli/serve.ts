@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../config.js';
 import { buildApp, buildOperationsApp } from '../api/app.js';
 import { openStore } from '../store/index.js';
+import { PageCounter } from '../pipeline/threads/page-counter.js';
 import { ReaderPool } from '../pipeline/threads/pool.js';
 import { WorkerRunner } from '../queue/runner.js';
 import { Wakeup } from '../queue/wakeup.js';
@@ -41,7 +42,8 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   const wakeup = new Wakeup(store);
   const withWorkers = !mode.api || !values['no-workers'];
   // Document work yields to requests: an API on the same machine stays responsive under load
-  // (bench/load.ts). The API-only pool (page counting at upload) keeps normal priority.
+  // (bench/load.ts). The API-only pool (page pictures on request) and the page counter keep
+  // normal priority.
   if (!mode.api && config.queue.nice > 0) {
     try {
       os.setPriority(Math.min(19, os.getPriority() + config.queue.nice));
@@ -51,7 +53,8 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   }
   const pool = new ReaderPool(withWorkers ? config.readerThreads : 1, { minThreads: withWorkers ? 1 : 0, nice: withWorkers && mode.api ? config.queue.nice : 0 });
 
-  const app = mode.api ? await buildApp({ store, config, pool, wakeup }, { logger: log }) : null;
+  const counter = mode.api ? new PageCounter() : undefined;
+  const app = mode.api ? await buildApp({ store, config, pool, counter, wakeup }, { logger: log }) : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -97,6 +100,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
       await stopSweeper();
       await wakeup.close();
       await pool.close();
+      await counter?.close();
       if (ocrEngine) await (await ocrEngine.catch(() => null))?.close();
       await store.close();
     } catch (error) {

@@ -26,10 +26,6 @@ export class ReaderPool {
     });
   }
 
-  countPages(mediaType: SupportedMediaType, bytes: Uint8Array, signal?: AbortSignal): Promise<ReaderOutcome<number>> {
-    return this.pool.run({ kind: 'count', mediaType, bytes }, { signal }) as Promise<ReaderOutcome<number>>;
-  }
-
   /**
    * The raw pages of a span of the file, packed (formats read page by page: PDF, pictures). `key`
    * (here, in `scan` and in `render`) names the file, which a thread may keep open for the next
@@ -66,10 +62,10 @@ export class ReaderPool {
   async close(): Promise<void> {
     // A thread stopped while it still loads its module crashes the whole process on Node 20
     // (V8's "IsGraphAsync must be used on an instantiated module", seen when SIGTERM came just
-    // after start). One empty task, answered once a thread is loaded, lets it finish loading
-    // first; a thread busy with a long file is not waited for beyond SETTLE_MS.
+    // after start). A ping, answered once a thread is loaded, lets it finish loading first; a
+    // thread busy with a long file is not waited for beyond SETTLE_MS.
     if (this.pool.threads.length > 0) {
-      const settled = this.pool.run({ kind: 'count', mediaType: 'image/png', bytes: new Uint8Array() } satisfies ReaderTask).catch(() => undefined);
+      const settled = this.pool.run({ kind: 'ping' } satisfies ReaderTask).catch(() => undefined);
       await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
     }
     await this.pool.destroy();

@@ -17,7 +17,7 @@ import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from
 export type Analysis = 'layout' | 'read';
 
 export type ReaderTask =
-  | { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array }
+  | { kind: 'ping' }
   | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; key?: string }
   | { kind: 'analyze'; pages: Uint8Array[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
   | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
@@ -50,8 +50,8 @@ export type ReaderOutcome<T> = { ok: true; value: T } | ReaderFailure;
 export default async function run(task: ReaderTask): Promise<ReaderOutcome<unknown>> {
   try {
     switch (task.kind) {
-      case 'count':
-        return { ok: true, value: await readerFor(task.mediaType).countPages(task.bytes) };
+      case 'ping':
+        return { ok: true, value: null };
       case 'readRange': {
         const raw = await readerFor(task.mediaType).read(task.bytes, task.range, task.key);
         const value: ReadPage[] = raw.map((page) => ({ number: page.number, packed: packPage(page), ocr: page.textSource === 'ocr', weights: fontWeights(page) }));

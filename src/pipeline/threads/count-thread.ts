@@ -1,0 +1,21 @@
+// Runs in the page-counting thread (page-counter.ts): it loads the format readers' page counts
+// only, not layout analysis or rendering, so it is ready in a fraction of a reader thread's start.
+import type { SupportedMediaType } from '../../domain/media-types.js';
+import { readerFor } from '../formats/index.js';
+import { pdfium } from '../formats/pdfium.js';
+
+export type CountTask = { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array } | { kind: 'warm' };
+
+/** The page count, or null when the file cannot be opened (it then fails in `analyzing`, with the reason). */
+export default async function run(task: CountTask): Promise<number | null> {
+  if (task.kind === 'warm') {
+    // PDFium's WebAssembly is compiled and set up here rather than under the first upload.
+    await pdfium();
+    return null;
+  }
+  try {
+    return await readerFor(task.mediaType).countPages(task.bytes);
+  } catch {
+    return null;
+  }
+}

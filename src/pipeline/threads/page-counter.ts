@@ -1,0 +1,34 @@
+// The thread that counts a file's pages while its upload is answered. It is its own pool of one
+// thread, apart from the reader threads: a count takes about a millisecond, but behind a book's
+// reading in the same queue, or behind a reader thread's start, an upload waited seconds
+// (bench/load.ts). It starts with the API and stays, so no upload pays for its start.
+import { Piscina } from 'piscina';
+import type { SupportedMediaType } from '../../domain/media-types.js';
+import type { CountTask } from './count-thread.js';
+
+/** How long closing waits for the thread to finish loading (see ReaderPool.close). */
+const SETTLE_MS = 2_000;
+
+export class PageCounter {
+  private readonly pool: Piscina<CountTask, number | null>;
+  private readonly warmed: Promise<unknown>;
+
+  constructor() {
+    this.pool = new Piscina({
+      filename: new URL('./count-thread.js', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: 1,
+    });
+    this.warmed = this.pool.run({ kind: 'warm' }).catch(() => undefined);
+  }
+
+  /** The file's page count, or null when it cannot be opened. */
+  count(mediaType: SupportedMediaType, bytes: Uint8Array): Promise<number | null> {
+    return this.pool.run({ kind: 'count', mediaType, bytes });
+  }
+
+  async close(): Promise<void> {
+    await Promise.race([this.warmed, new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
+    await this.pool.destroy();
+  }
+}
