@@ -11,6 +11,8 @@ import { joinBatches, type BatchOptions, type PageBatch } from '../outputs/page-
 import { readScan } from '../scans/read-scan.js';
 import { packPage, unpackPage, type ReadPage } from '../threads/packed-pages.js';
 import type { ReaderOutcome } from '../threads/reader-thread.js';
+import type { Scan } from '../formats/index.js';
+import type { RawPage } from '../page-model.js';
 
 /** docs/api.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
@@ -112,15 +114,32 @@ function checkPageCount(ctx: RunContext, count: number): void {
 /**
  * Reads the pages marked for OCR, as many at once as the engine reads, each fetched as a grey
  * picture from a reader thread and dropped once read, so a long scan never sits in memory whole.
+ * The next page's picture is drawn while the engine reads, so an engine that finishes a page
+ * starts the next at once instead of waiting for its drawing (bench/speed's scans): at most one
+ * picture more than the engine reads at once is held.
  */
 async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: ReadPage[]): Promise<void> {
   const queue = pages.filter((p) => p.ocr);
   if (queue.length === 0) return;
   const engine = await ctx.ocr();
+  const drawn = new Map<ReadPage, { page: RawPage; scan: Promise<Scan> }>();
+  const draw = (read: ReadPage) => {
+    let entry = drawn.get(read);
+    if (!entry) {
+      const page = unpackPage(read.packed);
+      const scan = ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal).then(succeeded);
+      // A failure is met when the page is taken; a drawing ahead of an aborted run is not waited for.
+      scan.catch(() => undefined);
+      drawn.set(read, (entry = { page, scan }));
+    }
+    return entry;
+  };
   const worker = async () => {
     for (let read = queue.shift(); read; read = queue.shift()) {
-      const page = unpackPage(read.packed);
-      const { image, dpi, unitsPerPixel } = succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal));
+      const { page, scan } = draw(read);
+      if (queue.length > 0) draw(queue[0]);
+      const { image, dpi, unitsPerPixel } = await scan;
+      drawn.delete(read);
       let reading;
       try {
         reading = await readScan(engine, image, dpi, unitsPerPixel, ctx.signal);

@@ -7,12 +7,14 @@ import { newId } from '../../domain/ids.js';
 import { DocumentFailure, type RunContext, type StoredPicture } from '../context.js';
 import type { PictureRequest } from '../outputs/pictures.js';
 
-/** Pictures one thread renders in one task: the threads share the work and a task's pictures stay few. */
+/** Most pictures one thread renders in one task, so a task's pictures stay few. */
 const PICTURES_PER_TASK = 24;
 
 export async function renderPictures(ctx: RunContext): Promise<void> {
+  // A document with few pictures still has them shared among all the threads.
+  const size = Math.min(PICTURES_PER_TASK, Math.ceil(ctx.pictureRequests.length / Math.max(1, ctx.config.readerThreads)));
   const tasks: PictureRequest[][] = [];
-  for (let i = 0; i < ctx.pictureRequests.length; i += PICTURES_PER_TASK) tasks.push(ctx.pictureRequests.slice(i, i + PICTURES_PER_TASK));
+  for (let i = 0; i < ctx.pictureRequests.length; i += size) tasks.push(ctx.pictureRequests.slice(i, i + size));
   // Pictures come back in page order: each task's are stored in its own slot.
   const stored: StoredPicture[][] = tasks.map(() => []);
   const writes: Promise<void>[] = [];
