@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AppDeps } from './deps.js';
+import type { AppDeps, OperationsDeps } from './deps.js';
 import { Authenticator } from './auth.js';
 import { enforceLimits } from './limits.js';
 import { requestCounters } from '../store/open-counters.js';
@@ -138,7 +138,7 @@ async function servePlayground(app: FastifyInstance): Promise<void> {
 }
 
 /** Only /healthz, /readyz and /metrics: what a worker-only process offers (FOLIO_METRICS_PORT). */
-export async function buildOperationsApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildOperationsApp(deps: OperationsDeps): Promise<FastifyInstance> {
   const app = Fastify(serverOptions());
   useEnvelope(app);
   await app.register(operationsRoutes(deps));

@@ -10,10 +10,13 @@ export interface AppDeps {
   config: Config;
   /** Reader threads, for page pictures drawn on request. */
   pool: ReaderPool;
-  /** Counts pages at submission; only processes that serve the API have one. */
-  counter?: PageCounter;
+  /** Counts pages at submission. */
+  counter: PageCounter;
   wakeup: Wakeup;
 }
+
+/** What the operations endpoints (health, metrics) need: a worker-only process serves them too. */
+export type OperationsDeps = Omit<AppDeps, 'counter'>;
 
 /** The address clients should use for links: FOLIO_PUBLIC_URL, else the request's own host. */
 export function baseUrlOf(config: Config, request: { protocol: string; host: string }): string {

@@ -333,7 +333,6 @@ async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, optio
 /** Types with pages of their own are counted now; one-page pictures are 1. */
 async function countPages(deps: AppDeps, mediaType: SupportedMediaType, filePath: string): Promise<number> {
   if (mediaType === 'application/pdf' || mediaType === 'image/tiff' || isOffice(mediaType)) {
-    if (!deps.counter) throw new Error('this process counts no pages: it serves no API');
     // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
     return (await deps.counter.count(mediaType, await readFile(filePath))) ?? 0;
   }

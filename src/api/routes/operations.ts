@@ -2,7 +2,7 @@
 // it can reach its database and blob store (a load balancer sends it no traffic otherwise), and
 // `/metrics` is the Prometheus text of this process.
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../deps.js';
+import type { OperationsDeps } from '../deps.js';
 import { registry, watchDatabase } from '../../metrics.js';
 
 /** 'ok' or 'unreachable'. The driver's own words name hosts, ports and paths, and `/readyz`
@@ -18,7 +18,7 @@ async function probe(what: string, check: () => Promise<unknown>, log: FastifyBa
 }
 
 export const operationsRoutes =
-  (deps: AppDeps): FastifyPluginAsync =>
+  (deps: OperationsDeps): FastifyPluginAsync =>
   async (app) => {
     watchDatabase(deps.store);
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
