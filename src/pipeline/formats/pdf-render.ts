@@ -99,13 +99,18 @@ export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: Raw
       try {
         const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
         const dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
-        const bitmap = renderOne(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER);
-        const data = new Uint8Array(bitmap.width * bitmap.height);
-        for (let i = 0, j = 0; j < data.length; i += 4, j++) {
-          // Rec. 601 luma from RGBA.
-          data[j] = (bitmap.rgba[i] * 299 + bitmap.rgba[i + 1] * 587 + bitmap.rgba[i + 2] * 114) / 1000;
-        }
-        return { image: { width: bitmap.width, height: bitmap.height, data }, dpi };
+        // Grey levels are taken straight from PDFium's bitmap, without a copy of its colours.
+        const image = renderBitmap(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER, (heap, base, stride, width, height) => {
+          const data = new Uint8Array(width * height);
+          for (let y = 0, j = 0; y < height; y++) {
+            for (let i = base + y * stride, end = i + width * 4; i < end; i += 4, j++) {
+              // Rec. 601 luma from RGBA.
+              data[j] = (heap[i] * 299 + heap[i + 1] * 587 + heap[i + 2] * 114) / 1000;
+            }
+          }
+          return { width, height, data };
+        });
+        return { image, dpi };
       } finally {
         lib.FPDF_ClosePage(page);
       }
@@ -116,6 +121,21 @@ export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: Raw
 }
 
 function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): RenderedBitmap {
+  return renderBitmap(lib, page, request, maxSide, (heap, base, stride, width, height) => {
+    const rgba = Buffer.allocUnsafe(width * height * 4);
+    for (let y = 0; y < height; y++) rgba.set(heap.subarray(base + y * stride, base + y * stride + width * 4), y * width * 4);
+    return { width, height, rgba };
+  });
+}
+
+/** Draws the request into a PDFium bitmap (RGBA) and hands its pixels, in PDFium's memory, to `take`. */
+function renderBitmap<T>(
+  lib: WrappedPdfiumModule,
+  page: number,
+  request: RenderRequest,
+  maxSide: number,
+  take: (heap: Uint8Array, base: number, stride: number, width: number, height: number) => T,
+): T {
   const sideways = request.rotation === 90 || request.rotation === 270;
   const width = sideways ? lib.FPDF_GetPageHeightF(page) : lib.FPDF_GetPageWidthF(page);
   const height = sideways ? lib.FPDF_GetPageWidthF(page) : lib.FPDF_GetPageHeightF(page);
@@ -139,14 +159,7 @@ function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderReques
       request.rotation / 90,
       RENDER_ANNOTATIONS | RENDER_RGBA_ORDER,
     );
-    const stride = lib.FPDFBitmap_GetStride(bitmap);
-    const base = lib.FPDFBitmap_GetBuffer(bitmap);
-    const heap = heaps(lib).HEAPU8;
-    const rgba = Buffer.allocUnsafe(bw * bh * 4);
-    for (let y = 0; y < bh; y++) {
-      rgba.set(heap.subarray(base + y * stride, base + y * stride + bw * 4), y * bw * 4);
-    }
-    return { width: bw, height: bh, rgba };
+    return take(heaps(lib).HEAPU8, lib.FPDFBitmap_GetBuffer(bitmap), lib.FPDFBitmap_GetStride(bitmap), bw, bh);
   } finally {
     lib.FPDFBitmap_Destroy(bitmap);
   }
