@@ -2,8 +2,10 @@
 // image type read by OCR, pages turned upright, a page read again with a local threshold (issue
 // 23), scanned PDF pages, rulings found in a scan, the pictures kept for PNG and JPEG only, and
 // pictures that cannot or must not be read.
-import { readFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,5 +157,56 @@ describe('pictures that cannot or must not be read', () => {
     const { doc, pages } = await read('banner.png', wide);
     expect(doc.status).toBe('completed');
     expect(pages[0].images).toEqual([]);
+  });
+});
+
+describe('an OCR engine that fails on a page', () => {
+  it('fails the document with that page named, and the other engine processes start no further pages', async () => {
+    // A stand-in for the system's tesseract: the first page it is given fails, every other reads
+    // as an empty page (which Folio tries several ways). Each call leaves a line in calls.log.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-fake-tesseract-'));
+    const fake = path.join(dir, 'tesseract');
+    await writeFile(
+      fake,
+      [
+        '#!/bin/sh',
+        'if [ "$1" = "--version" ]; then echo "tesseract 5.3.0"; exit 0; fi',
+        'cat > /dev/null',
+        `echo call >> "${dir}/calls.log"`,
+        `if mkdir "${dir}/failed" 2>/dev/null; then echo "engine broke" >&2; exit 3; fi`,
+        'printf "level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n"',
+      ].join('\n'),
+    );
+    await chmod(fake, 0o755);
+    // An installation of its own, so that no other worker takes the document.
+    const separate = await Installation.create();
+    const failing = await separate.start([], { FOLIO_OCR_ENGINE: 'system', FOLIO_TESSERACT_PATH: fake, FOLIO_OCR_WORKERS: '2' });
+    try {
+      const pages = 6;
+      const doc = await PDFDocument.create();
+      const png = await toSharp(await textPicture(['A page of a scanned report'])).png().toBuffer();
+      for (let i = 0; i < pages; i++) doc.addPage([420, 300]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: 420, height: 300 });
+      const other = new Client(failing.url, (await separate.workspace()).test);
+      const accepted = await other.upload([['file', 'scans.pdf', await doc.save()]]);
+      const done = await other.waitFor(accepted.json.id, 120_000);
+      expect(done).toMatchObject({ status: 'failed', error: { type: 'analysis_failed', stage: 'analyzing' } });
+      expect(done.error.message).toMatch(/^Page \d could not be read by OCR\.$/);
+      // The failed call, and the one page the other process was reading (a blank reading is tried
+      // at most 8 ways); reading on through the 5 other pages, after the document has failed,
+      // would take dozens of calls. Counted once no call has come for 3 s.
+      const callCount = async () => (await readFile(path.join(dir, 'calls.log'), 'utf8')).trim().split('\n').length;
+      let calls = await callCount();
+      for (let settled = 0; settled < 3; ) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const now = await callCount();
+        settled = now === calls ? settled + 1 : 0;
+        calls = now;
+      }
+      expect(calls).toBeLessThanOrEqual(1 + 8);
+    } finally {
+      await failing.stop();
+      await separate.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -167,5 +167,11 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: ReadPage[]): 
       read.weights = fontWeights(page);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(engine.concurrency, queue.length)) }, worker));
+  // A page that fails ends the document: the other engines start no further pages.
+  const reader = () =>
+    worker().catch((error: unknown) => {
+      queue.length = 0;
+      throw error;
+    });
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(engine.concurrency, queue.length)) }, reader));
 }
