@@ -32,8 +32,12 @@ export async function renderPictures(ctx: RunContext): Promise<void> {
         const blobKey = `images/${ctx.doc.id}/${id}.${picture.mediaType === 'image/png' ? 'png' : 'jpg'}`;
         // Recorded before it is written, so that a failed write is removed with the rest.
         stored[task].push({ id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength });
-        // Written while the threads render the next pictures.
-        writes.push(ctx.store.blobs.put(blobKey, Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength)));
+        // Written while the threads render the next pictures. A failed write is met when every
+        // write is settled below; until then it must not count as an unhandled rejection, which
+        // would stop the process.
+        const write = ctx.store.blobs.put(blobKey, Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength));
+        write.catch(() => undefined);
+        writes.push(write);
       }
     }
   };
