@@ -4,10 +4,8 @@
 // (bench/load.ts). It starts with the API and stays, so no upload pays for its start.
 import { Piscina } from 'piscina';
 import type { SupportedMediaType } from '../../domain/media-types.js';
+import { destroyWhenLoaded } from './closing.js';
 import type { CountTask } from './count-thread.js';
-
-/** How long closing waits for the thread to finish loading (see ReaderPool.close). */
-const SETTLE_MS = 2_000;
 
 export class PageCounter {
   private readonly pool: Piscina<CountTask, number | null>;
@@ -19,7 +17,8 @@ export class PageCounter {
       minThreads: 1,
       maxThreads: 1,
     });
-    this.warmed = this.pool.run({ kind: 'warm' }).catch(() => undefined);
+    this.warmed = this.pool.run({ kind: 'warm' });
+    this.warmed.catch(() => undefined);
   }
 
   /** The file's page count, or null when it cannot be opened. */
@@ -28,7 +27,6 @@ export class PageCounter {
   }
 
   async close(): Promise<void> {
-    await Promise.race([this.warmed, new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
-    await this.pool.destroy();
+    await destroyWhenLoaded(this.pool, this.warmed);
   }
 }

@@ -1,5 +1,6 @@
 // A pool of reader threads (Piscina). Each thread keeps its own PDFium instance warm.
 import { Piscina } from 'piscina';
+import { destroyWhenLoaded } from './closing.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
 import type { PageSpan, RawPage } from '../page-model.js';
@@ -8,9 +9,6 @@ import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
 import type { DocumentStats } from '../analysis/analyze-page.js';
 import type { Analysis, PreviewRequest, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 import type { ReadPage } from './packed-pages.js';
-
-/** How long closing waits for a thread to finish loading before it stops them all. */
-const SETTLE_MS = 2_000;
 
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
@@ -60,14 +58,8 @@ export class ReaderPool {
   }
 
   async close(): Promise<void> {
-    // A thread stopped while it still loads its module crashes the whole process on Node 20
-    // (V8's "IsGraphAsync must be used on an instantiated module", seen when SIGTERM came just
-    // after start). A ping, answered once a thread is loaded, lets it finish loading first; a
-    // thread busy with a long file is not waited for beyond SETTLE_MS.
-    if (this.pool.threads.length > 0) {
-      const settled = this.pool.run({ kind: 'ping' } satisfies ReaderTask).catch(() => undefined);
-      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
-    }
-    await this.pool.destroy();
+    // A ping is answered once a thread has loaded (closing.ts).
+    const loaded = this.pool.threads.length > 0 ? this.pool.run({ kind: 'ping' } satisfies ReaderTask) : Promise.resolve();
+    await destroyWhenLoaded(this.pool, loaded);
   }
 }
