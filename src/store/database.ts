@@ -22,6 +22,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** The PostgreSQL pool, for LISTEN/NOTIFY; null on SQLite. */
   pool: pg.Pool | null;
+  /** The SQLite database file, beside which its processes signal each other (file-signal.ts); null on PostgreSQL. */
+  sqliteFile: string | null;
   /**
    * Runs `fn` in a transaction that holds the write lock from its first statement: SQLite's
    * BEGIN IMMEDIATE (so two processes never deadlock upgrading a read lock), PostgreSQL's
@@ -48,6 +50,7 @@ function openSqlite(file: string): DatabaseHandle {
     db,
     dialect: 'sqlite',
     pool: null,
+    sqliteFile: file,
     writeTransaction: (fn) =>
       // The SQLite driver has one connection guarded by a mutex; reserving it for the whole
       // callback keeps other queries of this process out of the transaction.
@@ -100,6 +103,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     db,
     dialect: 'postgres',
     pool,
+    sqliteFile: null,
     writeTransaction: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
   };

@@ -1,5 +1,8 @@
 // Wake-ups are not lost in the gap between a worker looking for work and starting to wait: a
 // notification that arrives while the claim query runs makes the wait end at once.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Wakeup } from '../../src/queue/wakeup.js';
 import type { Store } from '../../src/store/index.js';
@@ -26,5 +29,31 @@ describe('Wakeup.wait', () => {
     await wakeup.notify();
     await waiting;
     expect(woke).toBe(true);
+  });
+});
+
+describe('Wakeup across processes on SQLite', () => {
+  it('wakes a worker of another process through the file beside the database, long before its poll', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'folio-wakeup-'));
+    const sqliteFile = path.join(dir, 'folio.sqlite');
+    // Two Wakeups share nothing but the database's path, as an API and a worker started apart.
+    const api = new Wakeup({ pool: null, sqliteFile } as unknown as Store);
+    const worker = new Wakeup({ pool: null, sqliteFile } as unknown as Store);
+    try {
+      await worker.listen();
+      const seen = worker.seen;
+      let woke = false;
+      const waiting = worker.wait(600_000, seen).then(() => (woke = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(woke).toBe(false);
+      await api.notify();
+      // Resolves on the signal; without it the wait would last its 600 s poll and time the test out.
+      await waiting;
+      expect(woke).toBe(true);
+    } finally {
+      await api.close();
+      await worker.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
