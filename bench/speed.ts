@@ -7,7 +7,8 @@
 //   1. born-digital PDF pages per second, from the start of the HTTP upload until the document
 //      reads `status: completed`, on the 117-page GeoTopo book of the shared corpus, on the book
 //      joined JOIN_TIMES times (1,053 pages) and on a generated 1,000-page PDF (median of RUNS
-//      each), with the worker's peak RSS; GeoTopo is also the worker's first document after start,
+//      each), with the worker's peak RSS; the book joined LARGE_JOIN_TIMES times (3,159 pages)
+//      once, to show how that peak follows a document's length; GeoTopo is also the worker's first document after start,
 //      and what that first run costs beyond the later ones is its warm-up;
 //   2. a leak check: LEAK_DOCS joined books in a row, the worker's RSS after each;
 //   3. OCR pages per second on A4 scans at 300 dpi: the three pages of the corpus' multicolumn.pdf
@@ -88,6 +89,8 @@ const RUNS = 3;
 const LONG_PAGES = 1000;
 /** GeoTopo joined this many times: 1,053 pages. */
 const JOIN_TIMES = 9;
+/** And this many times, read once, to show how the worker's memory follows a document's length: 3,159 pages. */
+const LARGE_JOIN_TIMES = 27;
 /** Joined books processed in a row for the leak check (FOLIO_BENCH_LEAK_DOCS; 0 leaves it out). */
 const LEAK_DOCS = Number(process.env.FOLIO_BENCH_LEAK_DOCS ?? 20);
 const GEOTOPO = path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf');
@@ -334,6 +337,9 @@ async function main(): Promise<void> {
   const joinBytes = await joinedPdf(geotopoBytes, JOIN_TIMES);
   const joinFile = path.join(state.tmp, `geotopo-x${JOIN_TIMES}.pdf`);
   await writeFile(joinFile, joinBytes);
+  const largeBytes = await joinedPdf(geotopoBytes, LARGE_JOIN_TIMES);
+  const largeFile = path.join(state.tmp, `geotopo-x${LARGE_JOIN_TIMES}.pdf`);
+  await writeFile(largeFile, largeBytes);
 
   // Peers, while no Folio process is running.
   const pdftotext = findTool('pdftotext');
@@ -348,6 +354,7 @@ async function main(): Promise<void> {
     geotopo: await peer(pdftotext, [GEOTOPO, '-'], 'GeoTopo'),
     long: await peer(pdftotext, [longFile, '-'], `${LONG_PAGES} p`),
     join: await peer(pdftotext, [joinFile, '-'], `GeoTopo x${JOIN_TIMES}`),
+    large: await peer(pdftotext, [largeFile, '-'], `GeoTopo x${LARGE_JOIN_TIMES}`),
     ocr: await peer(tesseract, [scans.firstPage, '-'], 'one A4 page at 300 dpi'),
   };
   for (const tool of [pdftotext, tesseract]) if (!tool.version) log(notInstalled(tool));
@@ -404,6 +411,7 @@ async function main(): Promise<void> {
   const extractionMsPerPage = extractionRuns.length ? median(extractionRuns) : null;
   log(`extraction (built-in, all fields and a question) on geotopo: ${extractionMsPerPage === null ? 'failed' : `${extractionMsPerPage.toFixed(2)} ms per page`}`);
   const join = await measureDocument(client, rss, `geotopo x${JOIN_TIMES}`, joinFile, joinBytes, RUNS);
+  const large = await measureDocument(client, rss, `geotopo x${LARGE_JOIN_TIMES}`, largeFile, largeBytes, 1);
   const long = await measureDocument(client, rss, `generated ${LONG_PAGES} p`, longFile, longBytes, RUNS);
   // Leak check: the worker's RSS after each of LEAK_DOCS joined books in a row.
   const leakRssMb: number[] = [];
@@ -487,10 +495,11 @@ async function main(): Promise<void> {
       firstRun.status === 'completed' && peers.geotopo && !peers.geotopo.error ? ratio(firstRun.seconds, peers.geotopo.median_s) : '-',
     ],
     [`geotopo x${JOIN_TIMES} ${join.pages ?? ''} p, end to end (median of ${RUNS})`, folioCell(join), peerCell(peers.join, pdftotext, join.pages), ratioCell(join, peers.join)],
+    [`geotopo x${LARGE_JOIN_TIMES} ${large.pages ?? ''} p, end to end (once)`, folioCell(large), peerCell(peers.large, pdftotext, large.pages), ratioCell(large, peers.large)],
     [`generated ${LONG_PAGES} p, end to end (median of ${RUNS})`, folioCell(long), peerCell(peers.long, pdftotext, long.pages), ratioCell(long, peers.long)],
     [
-      `worker peak RSS, geotopo / x${JOIN_TIMES} / ${LONG_PAGES} p`,
-      `${megabytes(geotopo.worker_rss?.peakKb ?? null)} / ${megabytes(join.worker_rss?.peakKb ?? null)} / ${megabytes(long.worker_rss?.peakKb ?? null)} (idle ${megabytes(workerIdleKb)})`,
+      `worker peak RSS, geotopo / x${JOIN_TIMES} / x${LARGE_JOIN_TIMES} / ${LONG_PAGES} p`,
+      `${megabytes(geotopo.worker_rss?.peakKb ?? null)} / ${megabytes(join.worker_rss?.peakKb ?? null)} / ${megabytes(large.worker_rss?.peakKb ?? null)} / ${megabytes(long.worker_rss?.peakKb ?? null)} (idle ${megabytes(workerIdleKb)})`,
       '-',
       '-',
     ],
@@ -536,7 +545,7 @@ async function main(): Promise<void> {
   console.log('');
   if (ocrNa) console.log(`OCR A4 scans: ${ocrNa}`);
   for (const tool of [pdftotext, tesseract]) if (!tool.version) console.log(notInstalled(tool));
-  for (const f of [geotopo, join, long]) if (f.completed_runs) console.log(stageLine(f));
+  for (const f of [geotopo, join, large, long]) if (f.completed_runs) console.log(stageLine(f));
 
   const summaryPdf = (f: DocumentFigures, label: string, withRss: boolean, figures: PeerFigures | null) => {
     if (f.median_s === null || f.pages_per_s === null) return `${label} failed`;
@@ -550,6 +559,7 @@ async function main(): Promise<void> {
     summaryPdf(geotopo, `geotopo ${geotopo.pages ?? 117} p`, false, peers.geotopo),
     `first document ${secs(firstRun.seconds)} s`,
     summaryPdf(join, `geotopo x${JOIN_TIMES}`, true, peers.join),
+    summaryPdf(large, `geotopo x${LARGE_JOIN_TIMES}`, true, peers.large),
     ...(leakRssMb.length ? [`RSS after ${LEAK_DOCS} books ${Math.round(leakRssMb[0])}→${Math.round(leakRssMb.at(-1)!)} MB`] : []),
     summaryPdf(long, `${LONG_PAGES} p`, true, peers.long),
     ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s, ${ocrRereads.pages}/${ocrPages * ocr.completed_runs} pages read again${ocrBatch && !ocrBatch.error ? `, ${ratio(ocr.median_s!, ocrBatch.median_s)} tesseract` : ''})`,
@@ -591,12 +601,12 @@ async function main(): Promise<void> {
       leak_check_rss_mb: leakRssMb,
       worker_rss_idle_kb: workerIdleKb,
       worker_rss_lifetime_peak_kb: workerLifetimePeakKb,
-      documents: { geotopo, join, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, office },
+      documents: { geotopo, join, large, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, office },
       builtin_extraction_ms_per_page: extractionMsPerPage,
       get,
     },
     peers: {
-      pdftotext: pdftotext.version ? { version: pdftotext.version, geotopo: peers.geotopo, join: peers.join, long: peers.long } : { installed: false, hint: notInstalled(pdftotext) },
+      pdftotext: pdftotext.version ? { version: pdftotext.version, geotopo: peers.geotopo, join: peers.join, large: peers.large, long: peers.long } : { installed: false, hint: notInstalled(pdftotext) },
       tesseract: tesseract.version ? { version: tesseract.version, ocr: peers.ocr, ocr_batch: ocrBatch } : { installed: false, hint: notInstalled(tesseract) },
     },
     ratios: {

@@ -10,6 +10,7 @@ import { PageCounter } from '../pipeline/threads/page-counter.js';
 import { ReaderPool } from '../pipeline/threads/pool.js';
 import { WorkerRunner } from '../queue/runner.js';
 import { Wakeup } from '../queue/wakeup.js';
+import { removeDeadSpools } from '../pipeline/threads/page-spool.js';
 import { startSweeper } from '../queue/sweeper.js';
 import { setClockOffset } from '../domain/clock.js';
 import { createOcrEngine, type OcrEngine } from '../models/ocr/index.js';
@@ -82,6 +83,8 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   };
   const runner = withWorkers ? new WorkerRunner({ store, pool, config, wakeup, log, ocr }) : null;
   if (runner) {
+    // Raw pages a killed worker left waiting on disk (pipeline/threads/page-spool.ts).
+    await removeDeadSpools(config.dataDir);
     await wakeup.listen();
     runner.start();
   }

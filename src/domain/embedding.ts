@@ -58,8 +58,7 @@ export function unpackEmbedding(stored: string): { model: string; dimensions: nu
   return { model, dimensions, vector: Array.from(floats, (v) => Number(v.toPrecision(7))) };
 }
 
-/** A document's page vectors and what they cost, once the embedding stage ran. */
+/** What a document's page vectors cost, once the embedding stage stored them with its pages. */
 export interface EmbeddingRun {
-  pages: Map<number, PageEmbedding>;
   charge: Charge;
 }

@@ -25,7 +25,12 @@ const PICTURE_TOKEN_CAP = 1_600;
  * with the vendors' tokenizers; it is the same count for every provider, so a price is a price.
  */
 export function textTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return lengthTokens(text.length);
+}
+
+/** Tokens of a text of `length` characters (UTF-16 code units), for a text not at hand. */
+export function lengthTokens(length: number): number {
+  return Math.ceil(length / 4);
 }
 
 /** A picture read by the model: about width x height / 750 tokens, at most about 1,600. */

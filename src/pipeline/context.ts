@@ -12,7 +12,6 @@ import type { PageSummary } from './outputs/page-batch.js';
 import type { PictureRequest } from './outputs/pictures.js';
 import type { ReaderPool } from './threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
-import type { PageOutputs } from '../page-outputs/shapes.js';
 import type { EmbeddingRun } from '../domain/embedding.js';
 import type { ModelRun } from './extraction/result.js';
 
@@ -33,13 +32,14 @@ export interface RunContext {
   /** Filled as the stages run. */
   mediaType: SupportedMediaType | null;
   bytes: Uint8Array | null;
-  /** What later stages need of each page, once `analyzing` ran (the page models are gone by then). */
+  /**
+   * What later stages need of each page, once `analyzing` ran (the page models are gone by then,
+   * and the pages' outputs are in the store: page-rows.ts).
+   */
   pages: PageSummary[] | null;
-  /** Every page's outputs, computed from its page model in the reader thread that analysed it. */
-  outputs: PageOutputs[] | null;
-  /** The pictures docs/api.md's rules ask for, planned from the page models. */
-  pictureRequests: PictureRequest[];
-  /** Pictures rendered and already in the blob store. */
+  /** The pictures docs/api.md's rules ask for, being rendered as their pages are analysed; null until `analyzing` plans them. */
+  pictureWork: PictureWork | null;
+  /** Pictures rendered and already in the blob store, once `rendering` ran. */
   pictures: StoredPicture[];
   /** Pages read so far, which a failure still charges (docs/api.md: the work done before it). */
   pagesRead: number;
@@ -60,6 +60,16 @@ export interface StoredPicture {
   byteSize: number;
 }
 
+/** Pictures rendered while the pages are still being analysed (stages/rendering.ts). */
+export interface PictureWork {
+  /** Pictures planned so far. */
+  readonly count: number;
+  /** Waits for every planned picture; the stored pictures in page order, or the first failure. */
+  finish(): Promise<StoredPicture[]>;
+  /** Removes whatever was stored, once nothing is rendering or being written. */
+  discard(): Promise<void>;
+}
+
 /** The document fails with a type from docs/api.md; the stage it happened at is recorded. */
 /** `message` is the client's, in Folio's words; an engine's own error goes in `cause`, for the log. */
 export class DocumentFailure extends Error {
@@ -77,10 +87,4 @@ export class HoldLost extends Error {
   constructor() {
     super('hold lost');
   }
-}
-
-/** Every page's outputs, shared by the stages after `analyzing`. */
-export function documentOutputs(ctx: RunContext): PageOutputs[] {
-  if (!ctx.outputs) throw new Error('the page outputs are read before analyzing ran');
-  return ctx.outputs;
 }

@@ -7,6 +7,7 @@ import { pageCharge } from '../domain/billing.js';
 import { modelRuns } from '../domain/options.js';
 import type { Stage } from '../domain/states.js';
 import { settleDocument } from '../store/settle.js';
+import { deletePages } from '../store/documents.js';
 import { DocumentFailure, HoldLost, type RunContext } from './context.js';
 import { analyzeDocumentStage } from './stages/analyzing.js';
 import { fetchDocument } from './stages/fetching.js';
@@ -51,7 +52,8 @@ export async function runDocument(outer: RunContext): Promise<RunOutcome> {
   try {
     if (doc.source_url && !doc.upload_key) await step('fetching', () => fetchDocument(ctx));
     await step('analyzing', () => analyzeDocumentStage(ctx));
-    if (ctx.pictureRequests.length > 0) await step('rendering', () => renderPictures(ctx));
+    // Pictures of pages already analysed were started while the rest were read; this is what remains.
+    if ((ctx.pictureWork?.count ?? 0) > 0) await step('rendering', () => renderPictures(ctx));
     if (doc.mode === 'live') await step('reserving', () => reserveCredit(ctx));
     if (modelRuns(ctx.options)) {
       await step('extracting', () => extractDocument(ctx));
@@ -84,6 +86,8 @@ async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: St
   const charges = [...(ctx.pagesRead > 0 ? [pageCharge(ctx.pagesRead, ctx.options, ctx.config.prices, doc.mode)] : []), ...(ctx.model?.charges ?? [])];
   return ctx.store.writeTransaction(async (tx) => {
     if (!(await ctx.hold.check(tx))) return false;
+    // Pages stored while it was read (page-rows.ts): a failed document has none.
+    await deletePages(tx, doc.id);
     const settled = await settleDocument(tx, doc, charges);
     return ctx.hold.finish(tx, {
       status: 'failed',
@@ -103,6 +107,7 @@ async function failDocument(ctx: RunContext, failure: DocumentFailure, stage: St
 export async function giveUp(ctx: Pick<RunContext, 'store' | 'hold' | 'doc'>, message: string): Promise<void> {
   await ctx.store.writeTransaction(async (tx) => {
     if (!(await ctx.hold.check(tx))) return;
+    await deletePages(tx, ctx.doc.id);
     await settleDocument(tx, ctx.doc, []);
     await ctx.hold.finish(tx, {
       status: 'failed',

@@ -177,10 +177,9 @@ export class WorkerRunner {
         mediaType: null,
         bytes: null,
         pages: null,
-        pictureRequests: [],
+        pictureWork: null,
         pictures: [],
         pagesRead: 0,
-        outputs: null,
         model: null,
         embeddings: null,
       });

@@ -149,7 +149,7 @@ export async function listUsage(
 export async function deleteDocument(tx: Tx, doc: DocumentRow): Promise<string[]> {
   const images = await tx.selectFrom('images').select('blob_key').where('document_id', '=', doc.id).execute();
   await tx.deleteFrom('images').where('document_id', '=', doc.id).execute();
-  await tx.deleteFrom('document_pages').where('document_id', '=', doc.id).execute();
+  await deletePages(tx, doc.id);
   await tx.deleteFrom('queries').where('document_id', '=', doc.id).execute();
   const removed = await tx.deleteFrom('documents').where('id', '=', doc.id).returning('hold_micro').executeTakeFirst();
   if (removed && removed.hold_micro > 0) await releaseHeld(tx, doc.workspace_id, removed.hold_micro);
@@ -213,6 +213,34 @@ export async function insertPages(tx: Tx, rows: Insertable<DocumentPagesTable>[]
   for (let i = 0; i < rows.length; i += 100) {
     await tx.insertInto('document_pages').values(rows.slice(i, i + 100)).execute();
   }
+}
+
+/** Removes a document's page rows (a run that starts again, or that failed, keeps none). */
+export async function deletePages(tx: Tx, documentId: string): Promise<void> {
+  await tx.deleteFrom('document_pages').where('document_id', '=', documentId).execute();
+}
+
+/** Sets columns of one stored page (written while the document is read, before it completes). */
+export async function updatePage(tx: Tx, documentId: string, pageNumber: number, changes: Pick<Partial<DocumentPagesTable>, 'tables' | 'result' | 'embedding'>): Promise<void> {
+  await tx.updateTable('document_pages').set(changes).where('document_id', '=', documentId).where('page_number', '=', pageNumber).execute();
+}
+
+/** The stored tables of one page, as JSON. */
+export async function pageTables(db: Tx, documentId: string, pageNumber: number): Promise<string | undefined> {
+  const row = await db.selectFrom('document_pages').select('tables').where('document_id', '=', documentId).where('page_number', '=', pageNumber).executeTakeFirst();
+  return row?.tables;
+}
+
+/** The stored text of a run of pages, in page order. */
+export async function pageTexts(db: Tx, documentId: string, first: number, last: number): Promise<{ page_number: number; text: string }[]> {
+  return db
+    .selectFrom('document_pages')
+    .select(['page_number', 'text'])
+    .where('document_id', '=', documentId)
+    .where('page_number', '>=', first)
+    .where('page_number', '<=', last)
+    .orderBy('page_number')
+    .execute();
 }
 
 export async function insertImages(tx: Tx, rows: Insertable<ImagesTable>[]): Promise<void> {

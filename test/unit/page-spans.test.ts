@@ -1,15 +1,17 @@
 // A document read in spans of pages, each analysed in its own task (issue 25), gives the same
 // outputs as the whole document read and analysed at once: the font statistics are the whole
-// document's, and tables running across a span border are joined like any other.
-import { readFile } from 'node:fs/promises';
+// document's, the raw pages come back from the spool as they were read, and tables running across
+// a span border are joined like any other.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeDocument, documentStats } from '../../src/pipeline/analysis/analyze-page.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
-import { joinBatches, type BatchOptions, type PageBatch } from '../../src/pipeline/outputs/page-batch.js';
+import { markContinued, marksAcrossBatches, type BatchOptions, type PageBatch } from '../../src/pipeline/outputs/page-batch.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 import { pageSpans } from '../../src/pipeline/stages/analyzing.js';
-import type { ReadPage } from '../../src/pipeline/threads/packed-pages.js';
+import { PageSpool, removeDeadSpools, type SpooledPage } from '../../src/pipeline/threads/page-spool.js';
 import run from '../../src/pipeline/threads/reader-thread.js';
 import { CORPUS } from '../helpers/folio.js';
 import { tablePdf } from '../helpers/pdfs.js';
@@ -17,23 +19,36 @@ import { tablePdf } from '../helpers/pdfs.js';
 const PDF = 'application/pdf';
 const batch: BatchOptions = { markdown: true, mediaType: PDF, images: true, uploadBytes: 0, joinsTables: true };
 
-/** The document as the pipeline reads it: spans read, statistics from all pages, spans analysed. */
-async function bySpans(key: string, bytes: Uint8Array, spans: { first: number; last: number }[]): Promise<ReturnType<typeof joinBatches>> {
-  const read: ReadPage[] = [];
+let dataDir = '';
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'folio-spans-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+/**
+ * The document as the pipeline reads it: spans read to the spool, statistics from all pages, spans
+ * analysed, tables across span borders marked as page-rows.ts marks them in the store.
+ */
+async function bySpans(key: string, bytes: Uint8Array, spans: { first: number; last: number }[]) {
+  const spool = await PageSpool.create(dataDir, key);
+  const read: SpooledPage[] = [];
   for (const range of spans) {
-    const outcome = await run({ kind: 'readRange', mediaType: PDF, bytes, range, key });
+    const outcome = await run({ kind: 'readRange', mediaType: PDF, bytes, range, spool: spool.nextFile(), key });
     if (!outcome.ok) throw new Error(outcome.message);
-    read.push(...(outcome.value as ReadPage[]));
+    read.push(...(outcome.value as SpooledPage[]));
   }
   const stats = documentStats(read.map((page) => page.weights));
   const batches: PageBatch[] = [];
   for (const range of spans) {
-    const pages = read.filter((page) => page.number >= range.first && page.number <= range.last).map((page) => page.packed);
+    const pages = read.filter((page) => page.number >= range.first && page.number <= range.last);
     const outcome = await run({ kind: 'analyze', pages, stats, analysis: 'layout', batch });
     if (!outcome.ok) throw new Error(outcome.message);
     batches.push(outcome.value as PageBatch);
   }
-  return joinBatches(batches);
+  await spool.remove();
+  const outputs = batches.flatMap((b) => b.outputs);
+  for (const mark of marksAcrossBatches(batches)) markContinued(outputs[mark.page - 1].tables[mark.table], mark.continues);
+  return { outputs, summaries: batches.flatMap((b) => b.summaries) };
 }
 
 async function whole(bytes: Uint8Array) {
@@ -62,6 +77,20 @@ describe('a document read in spans', () => {
     expect(joined.outputs).toEqual(await whole(bytes));
     const flags = joined.outputs.map((page) => page.tables.map((t) => [t.continued_from_previous_page, t.continues_on_next_page]));
     expect(flags).toEqual([[[false, true]], [[true, true]], [[true, false]]]);
+  });
+
+  it('leave nothing in the spool, and a spool left by a process that died is removed when a worker starts', async () => {
+    await bySpans('tidy', await tablePdf([{ header: ['A', 'B'], rows: [['1', '2']], ruled: true }]), [{ first: 1, last: Number.MAX_SAFE_INTEGER }]);
+    expect(await readdir(path.join(dataDir, 'spool'))).toEqual([]);
+    // A pid no process has (above Linux's pid_max), and this process's own run in progress.
+    const dead = await PageSpool.create(dataDir, 'doc_dead');
+    const renamed = path.join(path.dirname(dead.dir), `4194305-${path.basename(dead.dir).split('-').slice(1).join('-')}`);
+    await rm(renamed, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.rename(dead.dir, renamed));
+    const alive = await PageSpool.create(dataDir, 'doc_alive');
+    await removeDeadSpools(dataDir);
+    expect(await readdir(path.join(dataDir, 'spool'))).toEqual([path.basename(alive.dir)]);
+    await alive.remove();
   });
 
   it('are contiguous, cover every page and let the last read to the end of the file', () => {

@@ -1,14 +1,17 @@
 // What a reader thread hands back for a run of analysed pages, so that no page model crosses to
 // the worker's main thread or outlives its batch: each page's outputs, the little the later stages
-// still need of the page (its size and turn), the pictures planned on it, and the tables at the
-// edges of its body, which join tables running across page breaks once every batch is back.
-import type { PageOutputs } from '../../page-outputs/shapes.js';
+// still need of the page (its size, turn and text length), the pictures planned on it, and the
+// tables at the batch's two ends. Tables running across a page break inside the batch are marked
+// here; those across the break between two batches are marked once every batch is back
+// (page-rows.ts), with `marksAcrossBatches`.
+import type { PageOutputs, WireTable } from '../../page-outputs/shapes.js';
+import { embeddingInput, embeddingTokens } from '../../domain/embedding.js';
 import { continuedTables, tableEdges, type TableEdges } from '../analysis/analyze-page.js';
 import type { Page, RawPage } from '../page-model.js';
 import { pageOutputs } from './page-outputs.js';
 import { planPictures, type PictureRequest } from './pictures.js';
 
-/** What stages after `analyzing` need of a page besides its outputs. */
+/** What stages after `analyzing` need of a page besides its stored outputs. */
 export interface PageSummary {
   number: number;
   width: number;
@@ -16,6 +19,10 @@ export interface PageSummary {
   rotation: RawPage['rotation'];
   skew: number;
   ocrRecovered?: string;
+  /** Length of the page's text (UTF-16 code units), for the model's token count before it reads it. */
+  textLength: number;
+  /** Tokens the page's embedding reads. */
+  embeddingTokens: number;
 }
 
 /** How a batch's outputs and pictures are made: the same for every batch of a document. */
@@ -32,35 +39,50 @@ export interface PageBatch {
   outputs: PageOutputs[];
   summaries: PageSummary[];
   pictures: PictureRequest[];
-  /** Per page, when `joinsTables`. */
-  edges: TableEdges[] | null;
+  /** The table edges of the batch's first and last page, when `joinsTables`. */
+  ends: { first: TableEdges; last: TableEdges } | null;
 }
 
 export function pageBatch(pages: Page[], options: BatchOptions): PageBatch {
+  const outputs = pages.map((page) => pageOutputs(page, options.markdown));
+  const edges = options.joinsTables ? pages.map(tableEdges) : null;
+  if (edges) {
+    for (const mark of continuedTables(edges)) markContinued(outputs[mark.page].tables[mark.table], mark.continues);
+  }
   return {
-    outputs: pages.map((page) => pageOutputs(page, options.markdown)),
-    summaries: pages.map((page) => ({
+    outputs,
+    summaries: pages.map((page, i) => ({
       number: page.number,
       width: page.width,
       height: page.height,
       rotation: page.rotation,
       skew: page.skew,
       ...(page.ocrRecovered ? { ocrRecovered: page.ocrRecovered } : {}),
+      textLength: outputs[i].text.length,
+      embeddingTokens: embeddingTokens([embeddingInput(outputs[i].text)]),
     })),
     pictures: planPictures(pages, options.mediaType, options.images, options.uploadBytes),
-    edges: options.joinsTables ? pages.map(tableEdges) : null,
+    ends: edges && edges.length > 0 ? { first: edges[0], last: edges[edges.length - 1] } : null,
   };
 }
 
-/** The batches of one document, in page order, as one: tables that run across any page break, batch borders included, are marked on both sides. */
-export function joinBatches(batches: PageBatch[]): Omit<PageBatch, 'edges'> {
-  const outputs = batches.flatMap((b) => b.outputs);
-  if (batches.every((b) => b.edges)) {
-    for (const mark of continuedTables(batches.flatMap((b) => b.edges!))) {
-      const table = outputs[mark.page].tables[mark.table];
-      if (mark.continues) table.continues_on_next_page = true;
-      else table.continued_from_previous_page = true;
-    }
+/**
+ * The tables to mark across the breaks between consecutive batches of a document (given in page
+ * order): on the earlier batch's last page the table that continues, on the later batch's first
+ * page the one continued, by page number.
+ */
+export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'summaries' | 'ends'>[]): { page: number; table: number; continues: boolean }[] {
+  const marks: { page: number; table: number; continues: boolean }[] = [];
+  for (let i = 0; i + 1 < batches.length; i++) {
+    const [earlier, later] = [batches[i], batches[i + 1]];
+    if (!earlier.ends || !later.ends) continue;
+    const pages = [earlier.summaries.at(-1)!.number, later.summaries[0].number];
+    for (const mark of continuedTables([earlier.ends.last, later.ends.first])) marks.push({ ...mark, page: pages[mark.page] });
   }
-  return { outputs, summaries: batches.flatMap((b) => b.summaries), pictures: batches.flatMap((b) => b.pictures) };
+  return marks;
+}
+
+export function markContinued(table: WireTable, continues: boolean): void {
+  if (continues) table.continues_on_next_page = true;
+  else table.continued_from_previous_page = true;
 }

@@ -1,18 +1,21 @@
 // `analyzing`: the format reader and the layout analysis, in the reader threads, a span of pages
-// at a time. A long document is read in spans shared among the threads; the raw pages wait in the
-// worker packed as bytes until the document's font statistics are known (headings are judged
-// against the whole document), then each span is analysed down to its outputs in a thread and
-// its page models are dropped there. What stays for the later stages is the outputs and a summary
-// of each page, so the memory a document takes follows its text, not its page models.
+// at a time. A long document is read in spans shared among the threads; the raw pages wait on
+// disk (threads/page-spool.ts) until the document's font statistics are known (headings are
+// judged against the whole document) and OCR has read the pages that need it, then each span is
+// analysed down to its outputs in a thread, its page models dropped there, and its pages stored
+// (page-rows.ts) and their pictures started (rendering.ts) as soon as it comes back. What stays in
+// the worker is a summary of each page, so the memory a document takes does not follow its length.
 import { isOffice, isSupported } from '../../domain/media-types.js';
 import { documentStats, fontWeights } from '../analysis/analyze-page.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
-import { joinBatches, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
+import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
+import { PageRows } from '../page-rows.js';
 import { readScan } from '../scans/read-scan.js';
-import { packPage, unpackPage, type ReadPage } from '../threads/packed-pages.js';
+import { PageSpool, type SpooledPage } from '../threads/page-spool.js';
 import type { ReaderOutcome } from '../threads/reader-thread.js';
 import type { Scan } from '../formats/index.js';
 import type { RawPage } from '../page-model.js';
+import { PictureRenderer } from './rendering.js';
 
 /** docs/api.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
@@ -40,26 +43,25 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
     uploadBytes: doc.byte_size,
     joinsTables: !isOffice(doc.content_type),
   };
-  const read = isOffice(doc.content_type)
-    ? [succeeded(await ctx.pool.readStructured(ctx.mediaType, ctx.bytes, ctx.options.analysis, batch, ctx.signal))]
-    : await readBySpans(ctx, batch);
-  const { outputs, summaries, pictures } = joinBatches(read);
+  const rows = new PageRows(ctx);
+  await rows.clear();
+  const renderer = (ctx.pictureWork = new PictureRenderer(ctx));
+  const stored = async (outcome: ReaderOutcome<PageBatch>) => {
+    const read = succeeded(outcome);
+    await rows.add(read);
+    renderer.add(read.pictures);
+  };
+  if (isOffice(doc.content_type)) await stored(await ctx.pool.readStructured(ctx.mediaType, ctx.bytes, ctx.options.analysis, batch, ctx.signal));
+  else await readBySpans(ctx, batch, stored);
+  const summaries = await rows.finish();
   if (summaries.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
-  ctx.outputs = outputs;
   ctx.pages = summaries;
-  ctx.pictureRequests = pictures;
   ctx.pagesRead = summaries.length;
   if (summaries.length !== doc.page_count) {
     if (!(await ctx.hold.update(store.db, { page_count: summaries.length }))) throw new HoldLost();
     doc.page_count = summaries.length;
   }
   checkPageCount(ctx, summaries.length);
-  if (ctx.options.extraction?.per_page && summaries.length > MAX_PER_PAGE_PAGES) {
-    throw new DocumentFailure(
-      'document_too_large',
-      `extraction.per_page runs on at most ${MAX_PER_PAGE_PAGES} pages; the document has ${summaries.length}.`,
-    );
-  }
 }
 
 function succeeded<T>(outcome: ReaderOutcome<T>): T {
@@ -67,25 +69,31 @@ function succeeded<T>(outcome: ReaderOutcome<T>): T {
   return outcome.value;
 }
 
-/** Formats read page by page (PDF, pictures): spans read, OCR where needed, spans analysed. */
-async function readBySpans(ctx: RunContext, batch: BatchOptions): Promise<PageBatch[]> {
+/**
+ * Formats read page by page (PDF, pictures): spans read to the spool, OCR where needed, spans
+ * analysed, each handed to `stored` as it comes back.
+ */
+async function readBySpans(ctx: RunContext, batch: BatchOptions, stored: (outcome: ReaderOutcome<PageBatch>) => Promise<void>): Promise<void> {
   checkPageCount(ctx, ctx.doc.page_count);
   // The file is shared with the threads, not copied to each task of this stage and of `rendering`.
   const bytes = (ctx.bytes = shared(ctx.bytes!));
-  const spans = pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
-  const bySpan = await Promise.all(spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, ctx.doc.id, ctx.signal))));
-  const read = bySpan.flat();
-  checkPageCount(ctx, read.length);
-  await ocrPages(ctx, bytes, read);
-  const stats = documentStats(read.map((page) => page.weights));
-  return Promise.all(
-    bySpan.filter((group) => group.length > 0).map(async (group) => {
-      const packed = group.map((page) => page.packed);
-      // Sent to the thread: the worker keeps no copy.
-      for (const page of group) page.packed = new Uint8Array();
-      return succeeded(await ctx.pool.analyze(packed, stats, ctx.options.analysis, batch, ctx.signal));
-    }),
-  );
+  const spool = await PageSpool.create(ctx.config.dataDir, ctx.doc.id);
+  try {
+    const spans = pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
+    const bySpan = await Promise.all(
+      spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, spool.nextFile(), ctx.doc.id, ctx.signal))),
+    );
+    const read = bySpan.flat();
+    // Known before any page is analysed or drawn.
+    checkPageCount(ctx, read.length);
+    await ocrPages(ctx, bytes, read, spool);
+    const stats = documentStats(read.map((page) => page.weights));
+    await Promise.all(
+      bySpan.filter((group) => group.length > 0).map(async (group) => stored(await ctx.pool.analyze(group, stats, ctx.options.analysis, batch, ctx.signal))),
+    );
+  } finally {
+    await spool.remove();
+  }
 }
 
 /** Contiguous spans covering `pages`, sized for `threads` (see SPAN_MIN_PAGES). */
@@ -105,9 +113,13 @@ function shared(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
+/** The plan's page limit, and per-page extraction's. */
 function checkPageCount(ctx: RunContext, count: number): void {
   if (count > ctx.plan.max_pages_per_document) {
     throw new DocumentFailure('document_too_large', `The document has ${count} pages; the plan allows at most ${ctx.plan.max_pages_per_document}.`);
+  }
+  if (ctx.options.extraction?.per_page && count > MAX_PER_PAGE_PAGES) {
+    throw new DocumentFailure('document_too_large', `extraction.per_page runs on at most ${MAX_PER_PAGE_PAGES} pages; the document has ${count}.`);
   }
 }
 
@@ -118,27 +130,27 @@ function checkPageCount(ctx: RunContext, count: number): void {
  * starts the next at once instead of waiting for its drawing (bench/speed's scans): at most one
  * picture more than the engine reads at once is held.
  */
-async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: ReadPage[]): Promise<void> {
+async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[], spool: PageSpool): Promise<void> {
   const queue = pages.filter((p) => p.ocr);
   if (queue.length === 0) return;
   const engine = await ctx.ocr();
-  const drawn = new Map<ReadPage, { page: RawPage; scan: Promise<Scan> }>();
-  const draw = (read: ReadPage) => {
+  const drawn = new Map<SpooledPage, Promise<{ page: RawPage; scan: Scan }>>();
+  const draw = (read: SpooledPage) => {
     let entry = drawn.get(read);
     if (!entry) {
-      const page = unpackPage(read.packed);
-      const scan = ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal).then(succeeded);
+      entry = spool.read(read).then(async (page) => ({ page, scan: succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal)) }));
       // A failure is met when the page is taken; a drawing ahead of an aborted run is not waited for.
-      scan.catch(() => undefined);
-      drawn.set(read, (entry = { page, scan }));
+      entry.catch(() => undefined);
+      drawn.set(read, entry);
     }
     return entry;
   };
   const worker = async () => {
     for (let read = queue.shift(); read; read = queue.shift()) {
-      const { page, scan } = draw(read);
+      const drawing = draw(read);
       if (queue.length > 0) draw(queue[0]);
-      const { image, dpi, unitsPerPixel } = await scan;
+      const { page, scan } = await drawing;
+      const { image, dpi, unitsPerPixel } = scan;
       drawn.delete(read);
       let reading;
       try {
@@ -163,8 +175,7 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: ReadPage[]): 
         graphics: { segments: reading.segments, rects: [], shapes: [], images: [] },
         ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
       });
-      read.packed = packPage(page);
-      read.weights = fontWeights(page);
+      await spool.replace(read, page, fontWeights(page));
     }
   };
   // A page that fails ends the document: the other engines start no further pages.

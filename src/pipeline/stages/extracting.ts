@@ -16,7 +16,8 @@ import {
 } from '../../domain/model.js';
 import { modelProvider, MODEL_VERSION } from '../../models/llm/index.js';
 import { BUILTIN_FIELDS, ModelUnavailable, type BuiltinField, type JsonSchema, type ModelPicture, type ModelReply, type ModelTask } from '../../models/llm/types.js';
-import { DocumentFailure, documentOutputs, type RunContext, type StoredPicture } from '../context.js';
+import { DocumentFailure, type RunContext, type StoredPicture } from '../context.js';
+import { storedOutputs } from '../page-rows.js';
 import { PageTexts } from '../extraction/grounding.js';
 import { conform, groundAnswer, groundData, resultSchema, type ExtractionResult, type PageResult, type WireAnswer } from '../extraction/result.js';
 import type { PageOutputs } from '../../page-outputs/shapes.js';
@@ -63,7 +64,8 @@ export function documentTokens(outputs: readonly PageOutputs[]): number {
 
 export async function extractDocument(ctx: RunContext): Promise<void> {
   const { options, doc } = ctx;
-  const outputs = documentOutputs(ctx);
+  // The model reads the whole document, so its pages are read back from the store whole.
+  const outputs = await storedOutputs(ctx);
   const extraction = options.extraction;
   const fields = (extraction?.fields ?? []).filter((f): f is BuiltinField => (BUILTIN_FIELDS as readonly string[]).includes(f));
   const schema = (extraction?.schema ?? null) as JsonSchema | null;

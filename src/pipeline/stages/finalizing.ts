@@ -1,36 +1,22 @@
-// `finalizing`: the page outputs (computed at `analyzing`), the pictures stored at `rendering`,
-// the charges and the `completed` status are written in one transaction that first checks the
-// hold: a worker that lost its document writes nothing, so results exist once.
+// `finalizing`: the per-page results of the model, the picture rows (their blobs were stored at
+// `rendering`), the charges and the `completed` status are written in one transaction that first
+// checks the hold: a worker that lost its document writes nothing, so results exist once. The
+// pages themselves were stored as they were analysed (page-rows.ts), out of sight until this
+// transaction completes the document.
 import { fractionBox } from '../../page-outputs/shapes.js';
 import { pageCharge } from '../../domain/billing.js';
 import { expiresAt } from '../../domain/retention.js';
-import { insertImages, insertPages } from '../../store/documents.js';
+import { insertImages, updatePage } from '../../store/documents.js';
 import { settleDocument } from '../../store/settle.js';
-import { documentOutputs, HoldLost, type RunContext } from '../context.js';
-import { packEmbedding } from '../../domain/embedding.js';
+import { HoldLost, type RunContext } from '../context.js';
 import * as clock from '../../domain/clock.js';
 
 export async function finalizeDocument(ctx: RunContext, timings: Record<string, number>, startedStage: number): Promise<void> {
   const { store, doc, options } = ctx;
   const pages = ctx.pages!;
   const now = clock.now();
-  const pageResults = ctx.model?.pageResults;
-  const embeddings = ctx.embeddings?.pages;
+  const pageResults = [...(ctx.model?.pageResults ?? [])];
   const pageSize = new Map(pages.map((p) => [p.number, p]));
-  const pageRows = documentOutputs(ctx).map((outputs) => ({
-    document_id: doc.id,
-    page_number: outputs.page,
-    text: outputs.text,
-    word_count: outputs.wordCount,
-    tables: JSON.stringify(outputs.tables),
-    key_values: JSON.stringify(outputs.keyValues),
-    layout: JSON.stringify(outputs.layout),
-    markdown: outputs.markdown,
-    result: pageResults?.has(outputs.page) ? JSON.stringify(pageResults.get(outputs.page)) : null,
-    embedding: embeddings?.has(outputs.page) ? packEmbedding(embeddings.get(outputs.page)!) : null,
-    rotation: pageSize.get(outputs.page)?.rotation ?? 0,
-    skew: pageSize.get(outputs.page)?.skew ?? 0,
-  }));
   // The pictures' blobs were written at `rendering`; if this transaction does not commit, the
   // run removes them (run.ts).
   const imageRows = ctx.pictures.map((picture) => {
@@ -61,7 +47,8 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     timings.finalizing_ms = finishedAt - startedStage;
     const expires = expiresAt(finishedAt, doc.retention_seconds);
     if (!(await ctx.hold.check(tx))) throw new HoldLost();
-    await insertPages(tx, pageRows);
+    // At most 200 pages (extraction.per_page).
+    for (const [page, result] of pageResults) await updatePage(tx, doc.id, page, { result: JSON.stringify(result) });
     await insertImages(tx, imageRows);
     const settled = await settleDocument(tx, doc, charges);
     const done = await ctx.hold.finish(tx, {

@@ -2,16 +2,19 @@
 // reads (and, when the model runs, to the document's real length in tokens). A URL document is estimated here for the first time; a
 // document whose estimate the credit cannot cover fails.
 import { estimateMicro } from '../../domain/billing.js';
-import { embeddingInput, embeddingTokens } from '../../domain/embedding.js';
 import { holdCredit, releaseHeld } from '../../store/documents.js';
-import { DocumentFailure, documentOutputs, HoldLost, type RunContext } from '../context.js';
+import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import { modelRuns } from '../../domain/options.js';
-import { documentPictureTokens, documentTokens } from './extracting.js';
+import { lengthTokens } from '../../domain/model.js';
+import { documentTextLength } from '../../page-outputs/document-text.js';
+import { documentPictureTokens } from './extracting.js';
 
 export async function reserveCredit(ctx: RunContext): Promise<void> {
   const { doc, store } = ctx;
-  const tokens = modelRuns(ctx.options) ? documentTokens(documentOutputs(ctx)) + documentPictureTokens(ctx) : undefined;
-  const embedded = ctx.options.embeddings === false ? 0 : embeddingTokens(documentOutputs(ctx).map((page) => embeddingInput(page.text)));
+  // The pages' outputs are in the store; their summaries know the lengths the model and the embedding read.
+  const pages = ctx.pages!;
+  const tokens = modelRuns(ctx.options) ? lengthTokens(documentTextLength(pages)) + documentPictureTokens(ctx) : undefined;
+  const embedded = ctx.options.embeddings === false ? 0 : pages.reduce((sum, page) => sum + page.embeddingTokens, 0);
   const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode, tokens, embedded);
   const firstEstimate = doc.source_url !== null && doc.estimated_micro === 0;
   const covered = await store.writeTransaction(async (tx) => {

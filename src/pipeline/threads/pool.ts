@@ -8,7 +8,7 @@ import type { PictureRequest } from '../outputs/pictures.js';
 import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
 import type { DocumentStats } from '../analysis/analyze-page.js';
 import type { Analysis, PreviewRequest, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
-import type { ReadPage } from './packed-pages.js';
+import type { SpooledPage } from './page-spool.js';
 
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
@@ -25,16 +25,16 @@ export class ReaderPool {
   }
 
   /**
-   * The raw pages of a span of the file, packed (formats read page by page: PDF, pictures). `key`
-   * (here, in `scan` and in `render`) names the file, which a thread may keep open for the next
-   * task on it.
+   * The raw pages of a span of the file (formats read page by page: PDF, pictures), written to the
+   * file `spool` (page-spool.ts). `key` (here, in `scan` and in `render`) names the file, which a
+   * thread may keep open for the next task on it.
    */
-  readRange(mediaType: SupportedMediaType, bytes: Uint8Array, range: PageSpan, key?: string, signal?: AbortSignal): Promise<ReaderOutcome<ReadPage[]>> {
-    return this.pool.run({ kind: 'readRange', mediaType, bytes, range, key }, { signal }) as Promise<ReaderOutcome<ReadPage[]>>;
+  readRange(mediaType: SupportedMediaType, bytes: Uint8Array, range: PageSpan, spool: string, key?: string, signal?: AbortSignal): Promise<ReaderOutcome<SpooledPage[]>> {
+    return this.pool.run({ kind: 'readRange', mediaType, bytes, range, spool, key }, { signal }) as Promise<ReaderOutcome<SpooledPage[]>>;
   }
 
-  /** Layout analysis of packed raw pages whose words are all known, down to their outputs. */
-  analyze(pages: Uint8Array[], stats: DocumentStats, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
+  /** Layout analysis of spooled raw pages whose words are all known, down to their outputs. */
+  analyze(pages: SpooledPage[], stats: DocumentStats, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
     return this.pool.run({ kind: 'analyze', pages, stats, analysis, batch }, { signal }) as Promise<ReaderOutcome<PageBatch>>;
   }
 

@@ -11,15 +11,15 @@ import { PdfOpenError } from '../formats/pdfium.js';
 import { analyzePage, fontWeights, type DocumentStats } from '../analysis/analyze-page.js';
 import type { PageSpan, RawPage } from '../page-model.js';
 import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
-import { packPage, unpackPage, type ReadPage } from './packed-pages.js';
+import { readSpooled, spoolPages, type SpooledPage } from './page-spool.js';
 import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
 
 export type Analysis = 'layout' | 'read';
 
 export type ReaderTask =
   | { kind: 'ping' }
-  | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; key?: string }
-  | { kind: 'analyze'; pages: Uint8Array[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
+  | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; spool: string; key?: string }
+  | { kind: 'analyze'; pages: SpooledPage[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
   | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
   | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage; key?: string }
   | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[]; key?: string }
@@ -37,6 +37,8 @@ export interface PreviewRequest {
 
 export interface RenderedPicture {
   request: PictureRequest;
+  /** The request's place in the task (blank pictures are left out). */
+  index: number;
   mediaType: 'image/png' | 'image/jpeg';
   width: number;
   height: number;
@@ -54,11 +56,10 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: null };
       case 'readRange': {
         const raw = await readerFor(task.mediaType).read(task.bytes, task.range, task.key);
-        const value: ReadPage[] = raw.map((page) => ({ number: page.number, packed: packPage(page), ocr: page.textSource === 'ocr', weights: fontWeights(page) }));
-        return { ok: true, value };
+        return { ok: true, value: spoolPages(task.spool, raw, fontWeights) };
       }
       case 'analyze': {
-        const pages = task.pages.map((packed) => analyzePage(unpackPage(packed), task.stats, task.analysis));
+        const pages = readSpooled(task.pages).map((raw) => analyzePage(raw, task.stats, task.analysis));
         return { ok: true, value: pageBatch(pages, task.batch) satisfies PageBatch };
       }
       case 'readStructured': {
@@ -121,12 +122,12 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
     skew: request.skew,
     maxScale: request.kind === 'figure' ? MAX_FIGURE_SCALE : Number.POSITIVE_INFINITY,
   }));
-  let i = 0;
+  let index = 0;
   for await (const bitmap of reader.render(task.bytes, renders, MAX_PICTURE_SIDE, task.key)) {
-    const request = task.requests[i++];
+    const request = task.requests[index++];
     if (!request.hasWords && isBlank(bitmap.rgba)) continue;
     const mediaType = request.kind === 'figure' ? 'image/png' : 'image/jpeg';
-    out.push({ request, mediaType, width: bitmap.width, height: bitmap.height, bytes: await encode(bitmap, mediaType) });
+    out.push({ request, index: index - 1, mediaType, width: bitmap.width, height: bitmap.height, bytes: await encode(bitmap, mediaType) });
   }
   return out;
 }

@@ -1,0 +1,100 @@
+// A document's pages go to the store as each batch of them is analysed, under the run's hold, so
+// the worker never holds every page's outputs at once: what stays in memory is each page's
+// summary (size, turn, text length) and the tables at the ends of each batch. The rows are
+// written before the document completes and nobody reads them until it has (the page endpoints
+// answer only for completed documents). A run that fails removes them in the transaction that
+// records the failure; a run that starts again (its worker died, or lost the document) removes
+// those of the run before it first. Outputs that span pages (the model's text, embeddings) are
+// read back from the store when a later stage needs them.
+import { deletePages, getPages, insertPages, pageTables, pageTexts, updatePage } from '../store/documents.js';
+import { outputsFromRow, type PageOutputs, type WireTable } from '../page-outputs/shapes.js';
+import { HoldLost, type RunContext } from './context.js';
+import { markContinued, marksAcrossBatches, type PageBatch, type PageSummary } from './outputs/page-batch.js';
+
+type Stored = Pick<PageBatch, 'summaries' | 'ends'>;
+
+export class PageRows {
+  /** Each stored batch by its first page number. */
+  private readonly batches = new Map<number, Stored>();
+
+  constructor(private readonly ctx: RunContext) {}
+
+  /** Removes the rows an earlier run of the document left. */
+  async clear(): Promise<void> {
+    const { ctx } = this;
+    await ctx.store.writeTransaction(async (tx) => {
+      if (!(await ctx.hold.check(tx))) throw new HoldLost();
+      await deletePages(tx, ctx.doc.id);
+    });
+  }
+
+  /** Stores a batch's pages; their outputs are not kept. */
+  async add(batch: PageBatch): Promise<void> {
+    const { ctx } = this;
+    const rows = batch.outputs.map((outputs, i) => ({
+      document_id: ctx.doc.id,
+      page_number: outputs.page,
+      text: outputs.text,
+      word_count: outputs.wordCount,
+      tables: JSON.stringify(outputs.tables),
+      key_values: JSON.stringify(outputs.keyValues),
+      layout: JSON.stringify(outputs.layout),
+      markdown: outputs.markdown,
+      result: null,
+      embedding: null,
+      rotation: batch.summaries[i].rotation,
+      skew: batch.summaries[i].skew,
+    }));
+    if (rows.length === 0) return;
+    await ctx.store.writeTransaction(async (tx) => {
+      if (!(await ctx.hold.check(tx))) throw new HoldLost();
+      await insertPages(tx, rows);
+    });
+    this.batches.set(rows[0].page_number, { summaries: batch.summaries, ends: batch.ends });
+  }
+
+  /**
+   * Once every batch is stored: marks the tables that run across the break between two batches
+   * (those inside a batch were marked in its thread), and gives the pages' summaries in page order.
+   */
+  async finish(): Promise<PageSummary[]> {
+    const batches = [...this.batches.entries()].sort((a, b) => a[0] - b[0]).map(([, batch]) => batch);
+    for (const mark of marksAcrossBatches(batches)) await this.markTable(mark.page, mark.table, mark.continues);
+    return batches.flatMap((b) => b.summaries);
+  }
+
+  private async markTable(page: number, table: number, continues: boolean): Promise<void> {
+    const { ctx } = this;
+    await ctx.store.writeTransaction(async (tx) => {
+      if (!(await ctx.hold.check(tx))) throw new HoldLost();
+      const tables = JSON.parse((await pageTables(tx, ctx.doc.id, page)) ?? '[]') as WireTable[];
+      markContinued(tables[table], continues);
+      await updatePage(tx, ctx.doc.id, page, { tables: JSON.stringify(tables) });
+    });
+  }
+}
+
+/** Every stored page's outputs, for the model (which reads the whole text anyway). */
+export async function storedOutputs(ctx: RunContext): Promise<PageOutputs[]> {
+  return (await getPages(ctx.store.db, ctx.doc.id, 1, ctx.doc.page_count)).map(outputsFromRow);
+}
+
+/** Pages whose stored text is read together, so that a long document's text is never read whole. */
+const TEXT_PAGES_AT_ONCE = 64;
+
+/** The stored page texts, a run of pages at a time, in page order. */
+export async function* storedTexts(ctx: RunContext): AsyncGenerator<{ page_number: number; text: string }[]> {
+  for (let first = 1; first <= ctx.doc.page_count; first += TEXT_PAGES_AT_ONCE) {
+    const texts = await pageTexts(ctx.store.db, ctx.doc.id, first, first + TEXT_PAGES_AT_ONCE - 1);
+    if (texts.length > 0) yield texts;
+  }
+}
+
+/** Sets columns of stored pages under the hold (embeddings, per-page results). */
+export async function updateStoredPages(ctx: RunContext, changes: { page: number; embedding?: string; result?: string }[]): Promise<void> {
+  if (changes.length === 0) return;
+  await ctx.store.writeTransaction(async (tx) => {
+    if (!(await ctx.hold.check(tx))) throw new HoldLost();
+    for (const { page, ...columns } of changes) await updatePage(tx, ctx.doc.id, page, columns);
+  });
+}
