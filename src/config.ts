@@ -53,6 +53,8 @@ export interface Config {
   clockOffsetMs: number;
   /** How often each process looks for expired results to purge. */
   sweepMs: number;
+  /** How long an upload's file may wait for its document row before the sweeper takes it for one whose request died. */
+  uploadStaleMs: number;
   /** How long an Idempotency-Key may stay claimed by an unfinished request before a retry takes it over. */
   idempotencyStaleMs: number;
   fetch: {
@@ -184,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     embedding: embeddingSettings(env),
     clockOffsetMs: intFromEnv(env, 'FOLIO_CLOCK_OFFSET_MS', 0, Number.MIN_SAFE_INTEGER),
     sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
+    uploadStaleMs: intFromEnv(env, 'FOLIO_UPLOAD_STALE_MS', 3_600_000, 100),
     idempotencyStaleMs: intFromEnv(env, 'FOLIO_IDEMPOTENCY_STALE_MS', 60_000, 100),
     fetch: {
       allowPrivate: env.FOLIO_URL_ALLOW_PRIVATE === '1',

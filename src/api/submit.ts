@@ -20,7 +20,7 @@ import { newId } from '../domain/ids.js';
 import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
 import { assertEntitled, resolveOptions, schemaShapeProblems } from '../domain/options.js';
-import { availableCredit, holdCredit, insertDocument } from '../store/documents.js';
+import { availableCredit, clearPendingUpload, holdCredit, insertDocument, recordPendingUpload } from '../store/documents.js';
 import { detectFile } from '../pipeline/intake/detect.js';
 import { filenameFromUrl } from '../pipeline/intake/fetch-url.js';
 import { schemaProblem } from '../pipeline/extraction/result.js';
@@ -273,12 +273,22 @@ export async function acceptUpload(
     const refused = entries.filter((e): e is FolioError => e instanceof FolioError);
     if (single.length && refused.length) throw refused[0];
     // Files whose credit ran out were stored for nothing.
-    await Promise.all(prepared.map((p, i) => (!(p instanceof FolioError) && entries[i] instanceof FolioError ? deps.store.blobs.delete(p.blobKey).catch(() => undefined) : null)));
+    await Promise.all(prepared.map((p, i) => (!(p instanceof FolioError) && entries[i] instanceof FolioError ? discardStoredFile(deps, p.blobKey) : null)));
     if (entries.some((e) => !(e instanceof FolioError))) await deps.wakeup.notify();
     return single.length ? { single: entries[0] as Accepted } : { batch: entries.map(toBatchEntry) };
   } catch (error) {
-    await Promise.all(prepared.map((p) => (p instanceof FolioError ? null : deps.store.blobs.delete(p.blobKey).catch(() => undefined))));
+    await Promise.all(prepared.map((p) => (p instanceof FolioError ? null : discardStoredFile(deps, p.blobKey))));
     throw error;
+  }
+}
+
+/** Deletes a file stored for a document that was not created; if that fails, the sweeper deletes it later. */
+async function discardStoredFile(deps: AppDeps, blobKey: string): Promise<void> {
+  try {
+    await deps.store.blobs.delete(blobKey);
+    await clearPendingUpload(deps.store.db, blobKey);
+  } catch {
+    // Still pending: swept once stale.
   }
 }
 
@@ -306,7 +316,14 @@ async function prepareFile(deps: AppDeps, principal: Principal, options: Resolve
   const estimate = estimateMicro(Math.max(1, pageCount), options, deps.config.prices, principal.key.mode);
   const id = newId('doc');
   const blobKey = `uploads/${id}`;
-  await deps.store.blobs.putFile(blobKey, file.tempPath);
+  // Recorded first: if this process stops before the document is committed, the sweeper finds the file.
+  await recordPendingUpload(deps.store.db, blobKey, clock.now());
+  try {
+    await deps.store.blobs.putFile(blobKey, file.tempPath);
+  } catch (error) {
+    await discardStoredFile(deps, blobKey);
+    throw error;
+  }
   return { id, file, mediaType: detected.supported, pageCount, estimate, blobKey };
 }
 
@@ -327,6 +344,7 @@ async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, optio
     hold_micro: item.estimate,
     upload_key: item.blobKey,
   });
+  await clearPendingUpload(tx, item.blobKey);
   return acceptedToWire(item.id, item.estimate, baseUrl);
 }
 

@@ -89,7 +89,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     runner.start();
   }
 
-  const stopSweeper = startSweeper(store, config.sweepMs, log);
+  const stopSweeper = startSweeper(store, config, log);
 
   let closing = false;
   shutdown = async (signal: string) => {

@@ -2,17 +2,23 @@
 // marks them `expired` with `purged_at`. Reads already answer 410 from the moment of expiry; the
 // sweep only reclaims the space. Every process runs one; a document is purged by whichever
 // process flips its status, and the blobs go first so a crash never leaves a purged document
-// pointing at files.
+// pointing at files. It also deletes uploaded files whose document was never committed (the API
+// stopped between storing the file and committing its row), once they have waited long enough
+// that no request can still be committing them.
 import type { FastifyBaseLogger } from 'fastify';
 import * as clock from '../domain/clock.js';
-import { expiredCondition } from '../store/documents.js';
+import { clearPendingUpload, expiredCondition, stalePendingUploads } from '../store/documents.js';
 import { forgetExpiredKeys } from '../store/idempotency.js';
 import type { Store } from '../store/index.js';
 
 const BATCH = 50;
 
-export async function sweepExpired(store: Store): Promise<number> {
+export async function sweepExpired(store: Store, uploadStaleMs: number): Promise<number> {
   const at = clock.now();
+  for (const upload of await stalePendingUploads(store.db, at - uploadStaleMs, BATCH)) {
+    if (!upload.referenced) await store.blobs.delete(upload.blob_key);
+    await clearPendingUpload(store.db, upload.blob_key);
+  }
   const due = await store.db
     .selectFrom('documents')
     .select(['id', 'upload_key'])
@@ -45,11 +51,11 @@ export async function sweepExpired(store: Store): Promise<number> {
   return purged;
 }
 
-export function startSweeper(store: Store, intervalMs: number, log: FastifyBaseLogger): () => Promise<void> {
+export function startSweeper(store: Store, settings: { sweepMs: number; uploadStaleMs: number }, log: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = sweepExpired(store)
+    running = sweepExpired(store, settings.uploadStaleMs)
       .then((purged) => {
         if (purged) log.info({ purged }, 'expired results purged');
       })
@@ -57,7 +63,7 @@ export function startSweeper(store: Store, intervalMs: number, log: FastifyBaseL
       .finally(() => {
         running = null;
       });
-  }, intervalMs);
+  }, settings.sweepMs);
   timer.unref();
   return async () => {
     clearInterval(timer);

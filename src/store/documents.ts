@@ -215,6 +215,28 @@ export async function insertPages(tx: Tx, rows: Insertable<DocumentPagesTable>[]
   }
 }
 
+/** Records an upload's blob before it is written, so that it is found again if its document is never committed (migration 009). */
+export async function recordPendingUpload(db: Tx, blobKey: string, at: number): Promise<void> {
+  await db.insertInto('pending_uploads').values({ blob_key: blobKey, created_at: at }).execute();
+}
+
+/** The upload's document is committed in `tx`, or its blob is deleted: nothing is pending for it. */
+export async function clearPendingUpload(db: Tx, blobKey: string): Promise<void> {
+  await db.deleteFrom('pending_uploads').where('blob_key', '=', blobKey).execute();
+}
+
+/** Uploads pending since before `before`: their process stopped before committing the document, or before deleting a refused file. */
+export async function stalePendingUploads(db: Tx, before: number, limit: number): Promise<{ blob_key: string; referenced: boolean }[]> {
+  const rows = await db
+    .selectFrom('pending_uploads')
+    .select(['blob_key'])
+    .select((eb) => eb.exists(eb.selectFrom('documents').select('id').whereRef('documents.upload_key', '=', 'pending_uploads.blob_key')).as('referenced'))
+    .where('created_at', '<', before)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ blob_key: row.blob_key, referenced: Boolean(row.referenced) }));
+}
+
 /** Removes a document's page rows (a run that starts again, or that failed, keeps none). */
 export async function deletePages(tx: Tx, documentId: string): Promise<void> {
   await tx.deleteFrom('document_pages').where('document_id', '=', documentId).execute();

@@ -11,6 +11,7 @@ import * as m005 from './migrations/005-page-embeddings.js';
 import * as m006 from './migrations/006-database-blobs.js';
 import * as m007 from './migrations/007-idempotency-claims.js';
 import * as m008 from './migrations/008-page-geometry.js';
+import * as m009 from './migrations/009-pending-uploads.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -28,6 +29,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 6, ...m006 },
   { id: 7, ...m007 },
   { id: 8, ...m008 },
+  { id: 9, ...m009 },
 ];
 
 const LOCK_KEY = 4_242_001;

@@ -205,6 +205,12 @@ export interface MigrationsTable {
   applied_at: number;
 }
 
+/** An upload whose blob is written and whose document row is not yet committed (migration 009). */
+export interface PendingUploadsTable {
+  blob_key: string;
+  created_at: number;
+}
+
 export interface Database {
   plans: PlansTable;
   organizations: OrganizationsTable;
@@ -220,4 +226,5 @@ export interface Database {
   rate_counters: RateCountersTable;
   request_quota: RequestQuotaTable;
   idempotency_keys: IdempotencyKeysTable;
+  pending_uploads: PendingUploadsTable;
 }
