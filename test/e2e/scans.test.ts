@@ -191,9 +191,10 @@ describe('an OCR engine that fails on a page', () => {
       const done = await other.waitFor(accepted.json.id, 120_000);
       expect(done).toMatchObject({ status: 'failed', error: { type: 'analysis_failed', stage: 'analyzing' } });
       expect(done.error.message).toMatch(/^Page \d could not be read by OCR\.$/);
-      // The failed call, and the one page the other process was reading (a blank reading is tried
-      // at most 8 ways); reading on through the 5 other pages, after the document has failed,
-      // would take dozens of calls. Counted once no call has come for 3 s.
+      // The failed call, and the calls the pages in hand had started when it failed (they are
+      // stopped then; a blank reading would be tried up to 8 ways); reading on through the other
+      // pages, after the document has failed, would take dozens of calls. Counted once no call
+      // has come for 3 s.
       const callCount = async () => (await readFile(path.join(dir, 'calls.log'), 'utf8')).trim().split('\n').length;
       let calls = await callCount();
       for (let settled = 0; settled < 3; ) {

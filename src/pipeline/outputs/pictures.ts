@@ -1,7 +1,7 @@
 // Which pictures a page gets (docs/api.md "Picture rules"): figures of at least 1.5% of the page
 // cropped as PNG; the whole page as JPEG when pictures cover half of it or it has fewer than 25
 // words; blank pages skipped; only PDF, PNG and JPEG inputs; none with `images: false`.
-import { boxArea, type Box, type Page } from '../page-model.js';
+import { boxArea, type Box, type Page, type RawPage } from '../page-model.js';
 
 export const MAX_PICTURE_SIDE = 1568;
 /** Figures are rendered at up to 2 pixels per point (144 dpi, sharp for charts and diagrams), pages at whatever fits 1568 px. */
@@ -28,10 +28,9 @@ export interface PictureRequest {
 export const PICTURE_UPLOAD_MAX_BYTES = 3.75 * 1024 * 1024;
 export const PICTURE_UPLOAD_MAX_SIDE = 8000;
 
-export function planPictures(pages: Page[], mediaType: string, wanted: boolean, uploadBytes: number): PictureRequest[] {
-  if (!wanted || !PICTURE_TYPES.has(mediaType)) return [];
-  const requests: PictureRequest[] = [];
-  const pageRequest = (page: Page): PictureRequest => ({
+/** The whole page as a picture, turned and straightened as its page model is. */
+function pageRequest(page: Pick<RawPage, 'number' | 'rotation' | 'skew' | 'words'>): PictureRequest {
+  return {
     page: page.number,
     kind: 'page',
     figureIndex: null,
@@ -40,12 +39,19 @@ export function planPictures(pages: Page[], mediaType: string, wanted: boolean, 
     skew: page.skew,
     caption: null,
     hasWords: page.words.length > 0,
-  });
-  if (mediaType !== 'application/pdf') {
-    // The picture itself is kept as the page image, within the size limits.
-    if (uploadBytes >= PICTURE_UPLOAD_MAX_BYTES) return [];
-    return pages.filter((p) => Math.max(p.width, p.height) <= PICTURE_UPLOAD_MAX_SIDE).map(pageRequest);
-  }
+  };
+}
+
+/** A picture upload's page is kept as a picture within the size limits (rule 4). */
+function uploadKeepsPage(page: Pick<RawPage, 'width' | 'height'>, uploadBytes: number): boolean {
+  return uploadBytes < PICTURE_UPLOAD_MAX_BYTES && Math.max(page.width, page.height) <= PICTURE_UPLOAD_MAX_SIDE;
+}
+
+export function planPictures(pages: Page[], mediaType: string, wanted: boolean, uploadBytes: number): PictureRequest[] {
+  if (!wanted || !PICTURE_TYPES.has(mediaType)) return [];
+  // The picture itself is kept as the page image, within the size limits.
+  if (mediaType !== 'application/pdf') return pages.filter((p) => uploadKeepsPage(p, uploadBytes)).map(pageRequest);
+  const requests: PictureRequest[] = [];
   for (const page of pages) {
     const pageArea = page.width * page.height;
     let covered = 0;
@@ -58,6 +64,17 @@ export function planPictures(pages: Page[], mediaType: string, wanted: boolean, 
     if (page.textSource === 'ocr' || covered >= pageArea * 0.5 || page.words.length < 25) requests.push(pageRequest(page));
   }
   return requests;
+}
+
+/**
+ * The whole-page picture that planPictures will ask for a page read by OCR, known as soon as OCR
+ * has read it (its turn, skew and words are final then, and analysis changes none of them), so it
+ * can be made while the engine reads the other pages; null when the rules give none.
+ */
+export function scannedPagePicture(page: RawPage, mediaType: string, wanted: boolean, uploadBytes: number): PictureRequest | null {
+  if (!wanted || !PICTURE_TYPES.has(mediaType) || page.textSource !== 'ocr') return null;
+  if (mediaType !== 'application/pdf' && !uploadKeepsPage(page, uploadBytes)) return null;
+  return pageRequest(page);
 }
 
 /** A rendering with (almost) nothing but background is a blank page or an empty crop (pages with

@@ -13,9 +13,9 @@ import { PageRows } from '../page-rows.js';
 import { readScan } from '../scans/read-scan.js';
 import { PageSpool, type SpooledPage } from '../threads/page-spool.js';
 import type { ReaderOutcome } from '../threads/reader-thread.js';
-import type { Scan } from '../formats/index.js';
 import type { RawPage } from '../page-model.js';
 import { PictureRenderer } from './rendering.js';
+import { scannedPagePicture } from '../outputs/pictures.js';
 
 /** docs/api.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
@@ -52,7 +52,7 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
     renderer.add(read.pictures);
   };
   if (isOffice(doc.content_type)) await stored(await ctx.pool.readStructured(ctx.mediaType, ctx.bytes, ctx.options.analysis, batch, ctx.signal));
-  else await readBySpans(ctx, batch, stored);
+  else await readBySpans(ctx, batch, stored, renderer);
   const summaries = await rows.finish();
   if (summaries.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
   ctx.pages = summaries;
@@ -73,7 +73,7 @@ function succeeded<T>(outcome: ReaderOutcome<T>): T {
  * Formats read page by page (PDF, pictures): spans read to the spool, OCR where needed, spans
  * analysed, each handed to `stored` as it comes back.
  */
-async function readBySpans(ctx: RunContext, batch: BatchOptions, stored: (outcome: ReaderOutcome<PageBatch>) => Promise<void>): Promise<void> {
+async function readBySpans(ctx: RunContext, batch: BatchOptions, stored: (outcome: ReaderOutcome<PageBatch>) => Promise<void>, renderer: PictureRenderer): Promise<void> {
   checkPageCount(ctx, ctx.doc.page_count);
   // The file is shared with the threads, not copied to each task of this stage and of `rendering`.
   const bytes = (ctx.bytes = shared(ctx.bytes!));
@@ -86,7 +86,7 @@ async function readBySpans(ctx: RunContext, batch: BatchOptions, stored: (outcom
     const read = bySpan.flat();
     // Known before any page is analysed or drawn.
     checkPageCount(ctx, read.length);
-    await ocrPages(ctx, bytes, read, spool);
+    await ocrPages(ctx, bytes, read, spool, renderer);
     const stats = documentStats(read.map((page) => page.weights));
     await Promise.all(
       bySpan.filter((group) => group.length > 0).map(async (group) => stored(await ctx.pool.analyze(group, stats, ctx.options.analysis, batch, ctx.signal))),
@@ -124,39 +124,31 @@ function checkPageCount(ctx: RunContext, count: number): void {
 }
 
 /**
- * Reads the pages marked for OCR, as many at once as the engine reads, each fetched as a grey
- * picture from a reader thread and dropped once read, so a long scan never sits in memory whole.
- * The next page's picture is drawn while the engine reads, so an engine that finishes a page
- * starts the next at once instead of waiting for its drawing (bench/speed's scans): at most one
- * picture more than the engine reads at once is held.
+ * Reads the pages marked for OCR, each fetched as a grey picture from a reader thread and dropped
+ * once read, so a long scan never sits in memory whole. One page more is taken than the engine
+ * reads at once: it is drawn and measured while the engine is busy and waits at the engine's gate,
+ * so a freed engine starts it at once, and a page whose engine call has ended finishes its reading
+ * (ruling lines, text height) while the engine reads the next (bench/speed's scans). At most one
+ * picture more than the engine reads at once is held. A page's own picture is started as soon as
+ * it is read, so pictures are made while the engine reads the last pages rather than after.
  */
-async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[], spool: PageSpool): Promise<void> {
+async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[], spool: PageSpool, renderer: PictureRenderer): Promise<void> {
   const queue = pages.filter((p) => p.ocr);
   if (queue.length === 0) return;
   const engine = await ctx.ocr();
-  const drawn = new Map<SpooledPage, Promise<{ page: RawPage; scan: Scan }>>();
-  const draw = (read: SpooledPage) => {
-    let entry = drawn.get(read);
-    if (!entry) {
-      entry = spool.read(read).then(async (page) => ({ page, scan: succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal)) }));
-      // A failure is met when the page is taken; a drawing ahead of an aborted run is not waited for.
-      entry.catch(() => undefined);
-      drawn.set(read, entry);
-    }
-    return entry;
-  };
+  // Stops the engine calls of the pages in hand once one page has failed (not the reader threads,
+  // which other documents share).
+  const failed = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, failed.signal]);
   const worker = async () => {
     for (let read = queue.shift(); read; read = queue.shift()) {
-      const drawing = draw(read);
-      if (queue.length > 0) draw(queue[0]);
-      const { page, scan } = await drawing;
-      const { image, dpi, unitsPerPixel } = scan;
-      drawn.delete(read);
+      const page = await spool.read(read);
+      const { image, dpi, unitsPerPixel } = succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal));
       let reading;
       try {
-        reading = await readScan(engine, image, dpi, unitsPerPixel, ctx.signal);
+        reading = await readScan(engine, image, dpi, unitsPerPixel, signal);
       } catch (error) {
-        if (ctx.signal.aborted) throw error;
+        if (signal.aborted) throw error;
         throw new DocumentFailure('analysis_failed', `Page ${page.number} could not be read by OCR.`, { cause: error });
       }
       // Readings beyond the first are logged, so how often a page needs them can be counted.
@@ -176,13 +168,17 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
         ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
       });
       await spool.replace(read, page, fontWeights(page));
+      // Its whole-page picture is due whatever the analysis finds; it is made while the engine reads on.
+      const picture = scannedPagePicture(page, ctx.mediaType!, ctx.options.images, ctx.doc.byte_size);
+      if (picture) renderer.startEarly(picture);
     }
   };
-  // A page that fails ends the document: the other engines start no further pages.
+  // A page that fails ends the document: no further page is started, and the pages in hand stop.
   const reader = () =>
     worker().catch((error: unknown) => {
       queue.length = 0;
+      failed.abort();
       throw error;
     });
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(engine.concurrency, queue.length)) }, reader));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(engine.concurrency + 1, queue.length)) }, reader));
 }

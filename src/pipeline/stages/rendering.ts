@@ -13,12 +13,19 @@ import type { PictureRequest } from '../outputs/pictures.js';
 /** Most pictures one thread renders in one task, so a task's pictures stay few. */
 const PICTURES_PER_TASK = 24;
 
+/** A picture's place in the document's plan: null for a picture started before its page was analysed and not planned yet. */
+interface Slot {
+  order: number | null;
+}
+
 /** The pictures of a run, rendered as their pages are analysed. */
 export class PictureRenderer implements PictureWork {
-  /** Stored pictures with the place of their request in the document's plan, to be put back in page order. */
-  private readonly stored: { order: number; picture: StoredPicture }[] = [];
+  /** Stored pictures with their place in the document's plan, to be put back in page order. */
+  private readonly stored: { slot: Slot; picture: StoredPicture }[] = [];
   /** Tasks not yet given to the threads; at most one per thread is given at a time, so a run that stops leaves little to wait for. */
-  private readonly waiting: { requests: PictureRequest[]; order: number }[] = [];
+  private readonly waiting: { requests: PictureRequest[]; slots: Slot[] }[] = [];
+  /** Pictures started before their pages were analysed, by their request. */
+  private readonly early = new Map<string, Slot>();
   private readonly tasks: Promise<void>[] = [];
   private readonly writes: Promise<void>[] = [];
   private running = 0;
@@ -33,15 +40,46 @@ export class PictureRenderer implements PictureWork {
   }
 
   /**
-   * Plans `requests` (one batch's, in page order) and starts rendering them. A document with few
-   * pictures still has them shared among all the threads.
+   * Starts a picture the plan is known to ask for before its page is analysed (a page read by
+   * OCR: pictures.ts scannedPagePicture), so it is made while the engine reads other pages; the
+   * plan then takes it instead of rendering it again.
+   */
+  startEarly(request: PictureRequest): void {
+    const key = JSON.stringify(request);
+    if (this.early.has(key)) return;
+    const slot: Slot = { order: null };
+    this.early.set(key, slot);
+    this.waiting.push({ requests: [request], slots: [slot] });
+    this.run();
+  }
+
+  /**
+   * Plans `requests` (one batch's, in page order) and starts rendering those not started early. A
+   * document with few pictures still has them shared among all the threads.
    */
   add(requests: PictureRequest[]): void {
-    const threads = Math.max(1, this.ctx.config.readerThreads);
-    const size = Math.max(1, Math.min(PICTURES_PER_TASK, Math.ceil(requests.length / threads)));
-    for (let i = 0; i < requests.length; i += size) this.waiting.push({ requests: requests.slice(i, i + size), order: this.planned + i });
-    this.planned += requests.length;
-    while (this.running < threads && this.waiting.length > 0) {
+    const fresh: { request: PictureRequest; slot: Slot }[] = [];
+    for (const request of requests) {
+      const order = this.planned++;
+      const started = this.early.get(JSON.stringify(request));
+      if (started && started.order === null) started.order = order;
+      else fresh.push({ request, slot: { order } });
+    }
+    const size = Math.max(1, Math.min(PICTURES_PER_TASK, Math.ceil(fresh.length / this.threads)));
+    for (let i = 0; i < fresh.length; i += size) {
+      const task = fresh.slice(i, i + size);
+      this.waiting.push({ requests: task.map((t) => t.request), slots: task.map((t) => t.slot) });
+    }
+    this.run();
+  }
+
+  private get threads(): number {
+    return Math.max(1, this.ctx.config.readerThreads);
+  }
+
+  /** Gives waiting tasks to the threads, at most one per thread at a time. */
+  private run(): void {
+    while (this.running < this.threads && this.waiting.length > 0) {
       this.running++;
       const task = this.next();
       // A failure is met in `finish`; until then it must not count as an unhandled rejection.
@@ -53,7 +91,7 @@ export class PictureRenderer implements PictureWork {
   /** Renders waiting tasks one after another until none is left or the run stops. */
   private async next(): Promise<void> {
     try {
-      for (let task = this.waiting.shift(); task && !this.stopped; task = this.waiting.shift()) await this.render(task.requests, task.order);
+      for (let task = this.waiting.shift(); task && !this.stopped; task = this.waiting.shift()) await this.render(task.requests, task.slots);
     } catch (error) {
       this.stopped = true;
       throw error;
@@ -62,7 +100,7 @@ export class PictureRenderer implements PictureWork {
     }
   }
 
-  private async render(requests: PictureRequest[], order: number): Promise<void> {
+  private async render(requests: PictureRequest[], slots: Slot[]): Promise<void> {
     const { ctx } = this;
     const outcome = await ctx.pool.render(ctx.mediaType!, ctx.bytes!, requests, ctx.doc.id, ctx.signal);
     if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message, { cause: outcome.detail });
@@ -71,7 +109,7 @@ export class PictureRenderer implements PictureWork {
       const blobKey = `images/${ctx.doc.id}/${id}.${picture.mediaType === 'image/png' ? 'png' : 'jpg'}`;
       // Recorded before it is written, so that a failed write is removed with the rest.
       this.stored.push({
-        order: order + picture.index,
+        slot: slots[picture.index],
         picture: { id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength },
       });
       // Written while the threads render the next pictures. A failed write is met when every
@@ -88,14 +126,19 @@ export class PictureRenderer implements PictureWork {
     const outcomes = await this.settle();
     const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failure) throw failure.reason;
-    return this.pictures();
+    // A picture started early that the plan did not ask for after all is not kept.
+    const unplanned = this.stored.filter((entry) => entry.slot.order === null);
+    await Promise.all(unplanned.map((entry) => this.ctx.store.blobs.delete(entry.picture.blobKey)));
+    const pictures = this.pictures();
+    this.stored.splice(0, this.stored.length, ...this.stored.filter((entry) => entry.slot.order !== null));
+    return pictures;
   }
 
   /** Stops giving tasks to the threads and removes whatever was stored, once nothing is rendering or being written (the run does not complete). */
   async discard(): Promise<void> {
     this.stopped = true;
     await this.settle();
-    const pictures = this.pictures();
+    const pictures = this.stored.map((entry) => entry.picture);
     this.stored.length = 0;
     await Promise.all(pictures.map((picture) => this.ctx.store.blobs.delete(picture.blobKey).catch(() => undefined)));
   }
@@ -108,8 +151,10 @@ export class PictureRenderer implements PictureWork {
     return [...rendered, ...(await Promise.allSettled(this.writes))];
   }
 
+  /** The planned pictures in the plan's order. */
   private pictures(): StoredPicture[] {
-    return [...this.stored].sort((a, b) => a.order - b.order).map((entry) => entry.picture);
+    const planned = this.stored.filter((entry): entry is { slot: { order: number }; picture: StoredPicture } => entry.slot.order !== null);
+    return planned.sort((a, b) => a.slot.order - b.slot.order).map((entry) => entry.picture);
   }
 }
 
