@@ -4,7 +4,7 @@
 // form XObjects are followed, with their matrices composed.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { boxArea, intersectionArea, type Box, type PageGraphics, type Rect, type Segment } from '../page-model.js';
-import { apply, heaps, native, round2, roundBox, type Scratch, type Transform } from './pdfium.js';
+import { apply, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, round2, roundBox, type Matrix, type Scratch, type Transform } from './pdfium.js';
 
 const OBJECT_PATH = 2;
 const OBJECT_IMAGE = 3;
@@ -24,34 +24,6 @@ const POLYLINE_CURVE_PIECES = 8;
 const MAX_SEGMENTS = 40_000;
 /** Forms nest; deeper than this is a malformed or hostile file. */
 const MAX_FORM_DEPTH = 8;
-
-interface Matrix {
-  a: number;
-  b: number;
-  c: number;
-  d: number;
-  e: number;
-  f: number;
-}
-
-const IDENTITY: Matrix = { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 };
-
-/** `inner` then `outer`: maps a point of the inner space to the outer's parent space. */
-function compose(inner: Matrix, outer: Matrix): Matrix {
-  return {
-    a: inner.a * outer.a + inner.b * outer.c,
-    b: inner.a * outer.b + inner.b * outer.d,
-    c: inner.c * outer.a + inner.d * outer.c,
-    d: inner.c * outer.b + inner.d * outer.d,
-    e: inner.e * outer.a + inner.f * outer.c + outer.e,
-    f: inner.e * outer.b + inner.f * outer.d + outer.f,
-  };
-}
-
-function objectMatrix(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Matrix {
-  if (!native(lib).FPDFPageObj_GetMatrix(object, scratch.ptr)) return IDENTITY;
-  return { a: scratch.f32(0), b: scratch.f32(1), c: scratch.f32(2), d: scratch.f32(3), e: scratch.f32(4), f: scratch.f32(5) };
-}
 
 function rgb(lib: WrappedPdfiumModule, object: number, scratch: Scratch, fill: boolean): { color: number; alpha: number } | null {
   const p = scratch.ptr + 32;
@@ -212,7 +184,7 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
       }
     }
   };
-  walk(null, IDENTITY, 0);
+  walk(null, IDENTITY_MATRIX, 0);
   out.images = mergeOverlapping(out.images);
   for (const s of out.segments) roundSegment(s);
   for (const r of out.rects) roundBox(r.box);

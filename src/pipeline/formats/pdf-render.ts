@@ -4,6 +4,7 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
 import type { Box, RawPage } from '../page-model.js';
 import { heaps, openPdf } from './pdfium.js';
+import { scannedPicture } from './pdf-scan-picture.js';
 
 export interface RenderedBitmap {
   width: number;
@@ -89,16 +90,24 @@ async function renderStraightened(lib: WrappedPdfiumModule, page: number, reques
 export const SCAN_DPI = 300;
 const SCAN_MAX_PIXELS = 40_000_000;
 
-/** A page rendered in grey levels for OCR, turned as the page model is, and its resolution. */
-export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation'], key?: string): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
-  return openPdf(bytes, key).then(({ doc, release }) => {
-    const { lib } = doc;
+/**
+ * A page in grey levels for OCR, turned as the page model is, and its resolution: the page's own
+ * picture when it is a scanner's page already on the drawing's grid (pdf-scan-picture.ts), else
+ * drawn.
+ */
+export async function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation'], key?: string): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
+  const { doc, release } = await openPdf(bytes, key);
+  const { lib } = doc;
+  let own: ReturnType<typeof scannedPicture>;
+  let dpi: number;
+  try {
+    const page = lib.FPDF_LoadPage(doc.handle, pageNumber - 1);
+    if (!page) throw new Error(`page ${pageNumber} could not be loaded`);
     try {
-      const page = lib.FPDF_LoadPage(doc.handle, pageNumber - 1);
-      if (!page) throw new Error(`page ${pageNumber} could not be loaded`);
-      try {
-        const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
-        const dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
+      const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
+      dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
+      own = scannedPicture(lib, page, rotation, dpi);
+      if (!own) {
         // Grey levels are taken straight from PDFium's bitmap, without a copy of its colours.
         const image = renderBitmap(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER, (heap, base, stride, width, height) => {
           const data = new Uint8Array(width * height);
@@ -111,13 +120,21 @@ export function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: Raw
           return { width, height, data };
         });
         return { image, dpi };
-      } finally {
-        lib.FPDF_ClosePage(page);
       }
     } finally {
-      release();
+      lib.FPDF_ClosePage(page);
     }
-  });
+  } finally {
+    release();
+  }
+  const { picture, turn } = own;
+  if (turn === 0) return { image: picture, dpi };
+  const turned = await sharp(Buffer.from(picture.data.buffer, picture.data.byteOffset, picture.data.byteLength), { raw: { width: picture.width, height: picture.height, channels: 1 } })
+    .rotate(turn)
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { image: { width: turned.info.width, height: turned.info.height, data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength) }, dpi };
 }
 
 function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): RenderedBitmap {

@@ -212,6 +212,28 @@ export function apply(t: Transform, x: number, y: number): [number, number] {
   return [t.a * x + t.c * y + t.e, t.b * x + t.d * y + t.f];
 }
 
+/** A page object's matrix (PDF's a b c d e f), mapping its own space to its parent's. */
+export type Matrix = Transform;
+
+export const IDENTITY_MATRIX: Matrix = { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 };
+
+/** `inner` then `outer`: maps a point of the inner space to the outer's parent space. */
+export function compose(inner: Matrix, outer: Matrix): Matrix {
+  return {
+    a: inner.a * outer.a + inner.b * outer.c,
+    b: inner.a * outer.b + inner.b * outer.d,
+    c: inner.c * outer.a + inner.d * outer.c,
+    d: inner.c * outer.b + inner.d * outer.d,
+    e: inner.e * outer.a + inner.f * outer.c + outer.e,
+    f: inner.e * outer.b + inner.f * outer.d + outer.f,
+  };
+}
+
+export function objectMatrix(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Matrix {
+  if (!native(lib).FPDFPageObj_GetMatrix(object, scratch.ptr)) return IDENTITY_MATRIX;
+  return { a: scratch.f32(0), b: scratch.f32(1), c: scratch.f32(2), d: scratch.f32(3), e: scratch.f32(4), f: scratch.f32(5) };
+}
+
 /**
  * Derives the page's user-space-to-display transform (crop box offset and /Rotate included) from
  * PDFium itself, by mapping three points through FPDF_PageToDevice at 1/64 pt precision.
