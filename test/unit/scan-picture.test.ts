@@ -7,20 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { scanPdfPage } from '../../src/pipeline/formats/pdf-render.js';
 import { seeded } from '../helpers/magazine.js';
 
-/** A grey picture of noise and bars, different in every pixel from its neighbours, so any resampling shows. */
-async function picture(width: number, height: number): Promise<{ png: Buffer; data: Uint8Array }> {
-  const random = seeded(7);
-  const data = new Uint8Array(width * height);
-  for (let i = 0; i < data.length; i++) data[i] = (i % width) % 40 < 4 ? 0 : Math.floor(random() * 256);
-  const png = await sharp(Buffer.from(data), { raw: { width, height, channels: 1 } }).png().toBuffer();
-  return { png, data };
-}
-
 /** A4 at 300 dpi: 2480 x 3508 pixels. */
 const A4 = { width: 595.28, height: 841.89, px: [2480, 3508] as const };
 
-async function scanned(build: (doc: PDFDocument, png: Buffer) => Promise<void>, px: readonly [number, number] = A4.px) {
-  const { png, data } = await picture(px[0], px[1]);
+/** A grey picture of noise and bars, different in every pixel from its neighbours, so any resampling shows; made once. */
+const picture = (async () => {
+  const [width, height] = A4.px;
+  const random = seeded(7);
+  const data = new Uint8Array(width * height);
+  for (let i = 0; i < data.length; i++) data[i] = (i % width) % 40 < 4 ? 0 : Math.floor(random() * 256);
+  const png = await sharp(Buffer.from(data), { raw: { width, height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  return { png, data };
+})();
+
+async function scanned(build: (doc: PDFDocument, png: Buffer) => Promise<void>) {
+  const { png, data } = await picture;
   const doc = await PDFDocument.create();
   await build(doc, png);
   return { pdf: await doc.save(), data };
@@ -28,7 +29,8 @@ async function scanned(build: (doc: PDFDocument, png: Buffer) => Promise<void>, 
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
-describe('a scanned PDF page', () => {
+// Pictures of 8.7 million pixels: seconds each on a busy machine.
+describe('a scanned PDF page', { timeout: 60_000 }, () => {
   it('that is one picture on the drawing grid is read from the picture itself', async () => {
     const { pdf, data } = await scanned(async (doc, png) => {
       doc.addPage([A4.width, A4.height]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: A4.width, height: A4.height });

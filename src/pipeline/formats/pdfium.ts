@@ -78,14 +78,39 @@ const LOAD_ERRORS: Record<number, string> = {
 
 export class PdfOpenError extends Error {}
 
-/** An open document; `close()` frees the document, what readers keep with it, and its bytes in wasm memory. */
+/**
+ * The files open in this thread, by the number PDFium hands back when it reads one. PDFium reads a
+ * file through `readBlock` as it needs its parts, so a file is never copied whole into each
+ * thread's wasm memory (which never shrinks): the threads share the worker's one copy.
+ */
+const openFiles = new Map<number, Uint8Array>();
+let lastFile = 0;
+let readBlock = 0;
+
+/** FPDF_FILEACCESS's m_GetBlock: copies `size` bytes of file `param` from `position` into PDFium's buffer; 0 when out of range. */
+function blockReader(lib: WrappedPdfiumModule): number {
+  if (readBlock) return readBlock;
+  const mod = lib.pdfium as unknown as { addFunction(fn: (...args: number[]) => number, signature: string): number };
+  readBlock = mod.addFunction((param: number, position: number, buffer: number, size: number) => {
+    const file = openFiles.get(param);
+    const start = position >>> 0;
+    const end = start + (size >>> 0);
+    if (!file || end > file.length) return 0;
+    heaps(lib).HEAPU8.set(file.subarray(start, end), buffer >>> 0);
+    return 1;
+  }, 'iiiii');
+  return readBlock;
+}
+
+/** An open document; `close()` frees the document, what readers keep with it, and its file access. */
 export class PdfDocument {
   private readonly resources = new Map<string, { value: unknown; free: () => void }>();
 
   private constructor(
     readonly lib: WrappedPdfiumModule,
     readonly handle: number,
-    private readonly dataPtr: number,
+    private readonly access: number,
+    private readonly file: number,
   ) {}
 
   /** Something a reader keeps for as long as the document is open (its font cache), made once. */
@@ -102,16 +127,22 @@ export class PdfDocument {
   static async open(bytes: Uint8Array): Promise<PdfDocument> {
     const lib = await pdfium();
     const mod = lib.pdfium;
-    const ptr = mod.wasmExports.malloc(bytes.length);
-    if (!ptr) throw new PdfOpenError('the PDF is too large to open');
-    heaps(lib).HEAPU8.set(bytes, ptr);
-    const handle = lib.FPDF_LoadMemDocument(ptr, bytes.length, '');
+    const file = ++lastFile;
+    openFiles.set(file, bytes);
+    // FPDF_FILEACCESS: the file's length, the block reader and its parameter (wasm32: three words).
+    const access = mod.wasmExports.malloc(12);
+    const words = heaps(lib).HEAP32;
+    words[access >> 2] = bytes.length;
+    words[(access >> 2) + 1] = blockReader(lib);
+    words[(access >> 2) + 2] = file;
+    const handle = lib.FPDF_LoadCustomDocument(access, '');
     if (!handle) {
       const code = lib.FPDF_GetLastError();
-      mod.wasmExports.free(ptr);
+      mod.wasmExports.free(access);
+      openFiles.delete(file);
       throw new PdfOpenError(LOAD_ERRORS[code] ?? `the PDF could not be read (error ${code})`);
     }
-    return new PdfDocument(lib, handle, ptr);
+    return new PdfDocument(lib, handle, access, file);
   }
 
   get pageCount(): number {
@@ -122,7 +153,8 @@ export class PdfDocument {
     for (const { free } of this.resources.values()) free();
     this.resources.clear();
     this.lib.FPDF_CloseDocument(this.handle);
-    this.lib.pdfium.wasmExports.free(this.dataPtr);
+    this.lib.pdfium.wasmExports.free(this.access);
+    openFiles.delete(this.file);
   }
 }
 
