@@ -10,6 +10,14 @@ import type { DocumentStats } from '../analysis/analyze-page.js';
 import type { Analysis, PreviewRequest, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 import type { SpooledPage } from './page-spool.js';
 
+/**
+ * The young generation of a reader thread's heap, in MB. V8's default lets each thread keep up to
+ * about 48 MB of short-lived objects (a span's raw pages and outputs die young) before collecting
+ * them; 16 MB held a worker reading GeoTopo joined 9 times about 50 MB lower (698 and 689 MB
+ * against 727 and 758) for 1-2% more time.
+ */
+const YOUNG_GENERATION_MB = 16;
+
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
 
@@ -21,6 +29,7 @@ export class ReaderPool {
       minThreads: Math.min(threads, options.minThreads ?? 0),
       idleTimeout: options.idleTimeoutMs ?? 60_000,
       niceIncrement: options.nice ?? 0,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
   }
 
