@@ -35,7 +35,8 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
     throw new DocumentFailure('unsupported_media_type', `Unsupported type ${doc.content_type || 'unknown'}.`);
   }
   ctx.mediaType = doc.content_type;
-  ctx.bytes ??= await store.blobs.get(doc.upload_key);
+  // An Office file is read whole by one thread; the others are shared among the threads.
+  ctx.bytes ??= isOffice(doc.content_type) ? await store.blobs.get(doc.upload_key) : await readUpload(ctx, doc.upload_key, doc.byte_size);
   const batch: BatchOptions = {
     markdown: ctx.options.markdown,
     mediaType: doc.content_type,
@@ -104,6 +105,23 @@ export function pageSpans(pages: number, threads: number): { first: number; last
   // A file may hold more pages than were counted at submission; the last span reads to its end.
   spans[spans.length - 1].last = Number.MAX_SAFE_INTEGER;
   return spans;
+}
+
+/**
+ * The uploaded file, read straight into memory the reader threads share, so the worker holds it
+ * once (a copy read first and then shared would be held twice until collected).
+ */
+async function readUpload(ctx: RunContext, key: string, size: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  let at = 0;
+  for await (const chunk of await ctx.store.blobs.stream(key)) {
+    const part = chunk as Buffer;
+    // A stored file of another size than recorded (never, but then it is read as it is).
+    if (at + part.length > size) return shared(await ctx.store.blobs.get(key));
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return at === size ? bytes : bytes.subarray(0, at);
 }
 
 function shared(bytes: Uint8Array): Uint8Array {
