@@ -1,13 +1,54 @@
 // Closing a pool of threads safely. A thread stopped while it still loads its module crashes the
 // whole process on Node 20 (V8's "IsGraphAsync must be used on an instantiated module", seen when
-// SIGTERM came just after start), so a pool is destroyed only once a task shows its threads have
-// loaded; a thread busy with a long file is not waited for beyond SETTLE_MS.
+// SIGTERM came just after start, while a second reader thread was still starting), so a pool is
+// destroyed only once every thread it has has said it loaded (`announceLoaded`, the last line its
+// module runs); a thread that does not within SETTLE_MS is not waited for longer.
+import { parentPort, threadId } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 
 const SETTLE_MS = 2_000;
 
-/** Destroys `pool` once `loaded` (a task the pool answers once loaded) settles, or after SETTLE_MS. */
-export async function destroyWhenLoaded(pool: Piscina, loaded: Promise<unknown>): Promise<void> {
-  await Promise.race([loaded.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
-  await pool.destroy();
+/** What a thread posts once its module has loaded. */
+interface LoadedMessage {
+  folioThreadLoaded: number;
+}
+
+/** Called at the end of a thread module: the thread may now be stopped safely. */
+export function announceLoaded(): void {
+  parentPort?.postMessage({ folioThreadLoaded: threadId } satisfies LoadedMessage);
+}
+
+/** Keeps count of the threads of `pool` that have loaded, and destroys it once all it has have. */
+export class ThreadCloser {
+  private readonly loaded = new Set<number>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly pool: Piscina) {
+    pool.on('message', (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('folioThreadLoaded' in message)) return;
+      this.loaded.add((message as LoadedMessage).folioThreadLoaded);
+      for (const wake of this.waiters) wake();
+    });
+  }
+
+  private get allLoaded(): boolean {
+    return this.pool.threads.every((thread) => this.loaded.has(thread.threadId));
+  }
+
+  async destroy(): Promise<void> {
+    if (!this.allLoaded) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, SETTLE_MS);
+        timer.unref();
+        const wake = () => this.allLoaded && done();
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.waiters.add(wake);
+        void Promise.resolve().then(wake);
+      }).finally(() => this.waiters.clear());
+    }
+    await this.pool.destroy();
+  }
 }

@@ -3,6 +3,7 @@
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import { readerFor } from '../formats/index.js';
 import { pdfium } from '../formats/pdfium.js';
+import { announceLoaded } from './closing.js';
 
 export type CountTask = { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array } | { kind: 'warm' };
 
@@ -19,3 +20,6 @@ export default async function run(task: CountTask): Promise<number | null> {
     return null;
   }
 }
+
+// The last line of the module: the thread may be stopped safely from here on (closing.ts).
+announceLoaded();

@@ -4,12 +4,12 @@
 // (bench/load.ts). It starts with the API and stays, so no upload pays for its start.
 import { Piscina } from 'piscina';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import { destroyWhenLoaded } from './closing.js';
+import { ThreadCloser } from './closing.js';
 import type { CountTask } from './count-thread.js';
 
 export class PageCounter {
   private readonly pool: Piscina<CountTask, number | null>;
-  private readonly warmed: Promise<unknown>;
+  private readonly closer: ThreadCloser;
 
   constructor() {
     this.pool = new Piscina({
@@ -17,8 +17,8 @@ export class PageCounter {
       minThreads: 1,
       maxThreads: 1,
     });
-    this.warmed = this.pool.run({ kind: 'warm' });
-    this.warmed.catch(() => undefined);
+    this.closer = new ThreadCloser(this.pool);
+    this.pool.run({ kind: 'warm' }).catch(() => undefined);
   }
 
   /** The file's page count, or null when it cannot be opened. */
@@ -27,6 +27,6 @@ export class PageCounter {
   }
 
   async close(): Promise<void> {
-    await destroyWhenLoaded(this.pool, this.warmed);
+    await this.closer.destroy();
   }
 }

@@ -1,6 +1,6 @@
 // A pool of reader threads (Piscina). Each thread keeps its own PDFium instance warm.
 import { Piscina } from 'piscina';
-import { destroyWhenLoaded } from './closing.js';
+import { ThreadCloser } from './closing.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
 import type { PageSpan, RawPage } from '../page-model.js';
@@ -20,6 +20,7 @@ const YOUNG_GENERATION_MB = 16;
 
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
+  private readonly closer: ThreadCloser;
 
   /** `nice`: added to the threads' scheduling niceness on Linux (Piscina through @napi-rs/nice). */
   constructor(threads: number, options: { idleTimeoutMs?: number; minThreads?: number; nice?: number } = {}) {
@@ -31,6 +32,7 @@ export class ReaderPool {
       niceIncrement: options.nice ?? 0,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
+    this.closer = new ThreadCloser(this.pool);
   }
 
   /**
@@ -67,8 +69,6 @@ export class ReaderPool {
   }
 
   async close(): Promise<void> {
-    // A ping is answered once a thread has loaded (closing.ts).
-    const loaded = this.pool.threads.length > 0 ? this.pool.run({ kind: 'ping' } satisfies ReaderTask) : Promise.resolve();
-    await destroyWhenLoaded(this.pool, loaded);
+    await this.closer.destroy();
   }
 }

@@ -13,11 +13,11 @@ import type { PageSpan, RawPage } from '../page-model.js';
 import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
 import { readSpooled, spoolPages, type SpooledPage } from './page-spool.js';
 import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
+import { announceLoaded } from './closing.js';
 
 export type Analysis = 'layout' | 'read';
 
 export type ReaderTask =
-  | { kind: 'ping' }
   | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; spool: string; key?: string }
   | { kind: 'analyze'; pages: SpooledPage[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
   | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
@@ -52,8 +52,6 @@ export type ReaderOutcome<T> = { ok: true; value: T } | ReaderFailure;
 export default async function run(task: ReaderTask): Promise<ReaderOutcome<unknown>> {
   try {
     switch (task.kind) {
-      case 'ping':
-        return { ok: true, value: null };
       case 'readRange': {
         const raw = await readerFor(task.mediaType).read(task.bytes, task.range, task.key);
         return { ok: true, value: spoolPages(task.spool, raw, fontWeights) };
@@ -131,3 +129,6 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
   }
   return out;
 }
+
+// The last line of the module: the thread may be stopped safely from here on (closing.ts).
+announceLoaded();
