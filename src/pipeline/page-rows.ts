@@ -7,11 +7,20 @@
 // those of the run before it first. Outputs that span pages (the model's text, embeddings) are
 // read back from the store when a later stage needs them.
 import { deletePages, getPages, insertPages, pageTables, pageTexts, updatePage } from '../store/documents.js';
+import type { Tx } from '../store/index.js';
 import { outputsFromRow, type PageOutputs, type WireTable } from '../page-outputs/shapes.js';
 import { HoldLost, type RunContext } from './context.js';
 import { markContinued, marksAcrossBatches, type PageBatch, type PageSummary } from './outputs/page-batch.js';
 
 type Stored = Pick<PageBatch, 'summaries' | 'ends'>;
+
+/** Runs `write` in a write transaction while the run still holds the document; HoldLost when it does not. */
+async function writeHeld(ctx: RunContext, write: (tx: Tx) => Promise<void>): Promise<void> {
+  await ctx.store.writeTransaction(async (tx) => {
+    if (!(await ctx.hold.check(tx))) throw new HoldLost();
+    await write(tx);
+  });
+}
 
 export class PageRows {
   /** Each stored batch by its first page number. */
@@ -21,11 +30,7 @@ export class PageRows {
 
   /** Removes the rows an earlier run of the document left. */
   async clear(): Promise<void> {
-    const { ctx } = this;
-    await ctx.store.writeTransaction(async (tx) => {
-      if (!(await ctx.hold.check(tx))) throw new HoldLost();
-      await deletePages(tx, ctx.doc.id);
-    });
+    await writeHeld(this.ctx, (tx) => deletePages(tx, this.ctx.doc.id));
   }
 
   /** Stores a batch's pages; their outputs are not kept. */
@@ -46,10 +51,7 @@ export class PageRows {
       skew: batch.summaries[i].skew,
     }));
     if (rows.length === 0) return;
-    await ctx.store.writeTransaction(async (tx) => {
-      if (!(await ctx.hold.check(tx))) throw new HoldLost();
-      await insertPages(tx, rows);
-    });
+    await writeHeld(ctx, (tx) => insertPages(tx, rows));
     this.batches.set(rows[0].page_number, { summaries: batch.summaries, ends: batch.ends });
   }
 
@@ -65,8 +67,7 @@ export class PageRows {
 
   private async markTable(page: number, table: number, continues: boolean): Promise<void> {
     const { ctx } = this;
-    await ctx.store.writeTransaction(async (tx) => {
-      if (!(await ctx.hold.check(tx))) throw new HoldLost();
+    await writeHeld(ctx, async (tx) => {
       const tables = JSON.parse((await pageTables(tx, ctx.doc.id, page)) ?? '[]') as WireTable[];
       markContinued(tables[table], continues);
       await updatePage(tx, ctx.doc.id, page, { tables: JSON.stringify(tables) });
@@ -90,11 +91,10 @@ export async function* storedTexts(ctx: RunContext): AsyncGenerator<{ page_numbe
   }
 }
 
-/** Sets columns of stored pages under the hold (embeddings, per-page results). */
-export async function updateStoredPages(ctx: RunContext, changes: { page: number; embedding?: string; result?: string }[]): Promise<void> {
-  if (changes.length === 0) return;
-  await ctx.store.writeTransaction(async (tx) => {
-    if (!(await ctx.hold.check(tx))) throw new HoldLost();
-    for (const { page, ...columns } of changes) await updatePage(tx, ctx.doc.id, page, columns);
+/** Sets the embedding of stored pages under the hold (per-page results are written at `finalizing`, with the charges). */
+export async function storeEmbeddings(ctx: RunContext, embeddings: { page: number; embedding: string }[]): Promise<void> {
+  if (embeddings.length === 0) return;
+  await writeHeld(ctx, async (tx) => {
+    for (const { page, embedding } of embeddings) await updatePage(tx, ctx.doc.id, page, { embedding });
   });
 }

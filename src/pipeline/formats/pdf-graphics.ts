@@ -4,7 +4,7 @@
 // form XObjects are followed, with their matrices composed.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { boxArea, intersectionArea, type Box, type PageGraphics, type Rect, type Segment } from '../page-model.js';
-import { apply, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, round2, roundBox, type Matrix, type Scratch, type Transform } from './pdfium.js';
+import { apply, clipPaths, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, round2, roundBox, type Matrix, type Scratch, type Transform } from './pdfium.js';
 
 const OBJECT_PATH = 2;
 const OBJECT_IMAGE = 3;
@@ -143,17 +143,8 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
 
   /** The bounds of an object's clip path on the page (its paths intersect), or null when it has none. */
   const clipBounds = (object: number, m: Matrix): Box | null => {
-    const path = lib.FPDFPageObj_GetClipPath(object);
-    if (!path) return null;
     let bounds: Box | null = null;
-    const paths = lib.FPDFClipPath_CountPaths(path);
-    for (let p = 0; p < paths; p++) {
-      const points: [number, number][] = [];
-      const count = lib.FPDFClipPath_CountPathSegments(path, p);
-      for (let i = 0; i < count; i++) {
-        const segment = lib.FPDFClipPath_GetPathSegment(path, p, i);
-        if (segment && native(lib).FPDFPathSegment_GetPoint(segment, scratch.ptr, scratch.ptr + 4)) points.push(toPage(m, scratch.f32(0), scratch.f32(1)));
-      }
+    for (const points of clipPaths(lib, object, (x, y) => toPage(m, x, y), scratch)) {
       if (points.length < 2) continue;
       const box = boundsOf(points);
       bounds = bounds ? (clip(bounds, box) ?? { x0: 0, y0: 0, x1: 0, y1: 0 }) : box;

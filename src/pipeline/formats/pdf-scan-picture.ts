@@ -5,7 +5,7 @@
 // is clipped, transparent, mirrored, slanted or at another resolution, is left to be drawn.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { RawPage } from '../page-model.js';
-import { apply, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, pageTransform, Scratch, type Matrix, type Transform } from './pdfium.js';
+import { apply, clipPaths, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, pageTransform, Scratch, type Matrix, type Transform } from './pdfium.js';
 
 const OBJECT_IMAGE = 3;
 const OBJECT_FORM = 5;
@@ -70,19 +70,8 @@ function onlyPicture(lib: WrappedPdfiumModule, page: number, display: Transform,
   };
   const toDisplay = (m: Matrix, x: number, y: number) => apply(display, m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f);
   // A clip path of an object lies in its parent's space: each of its paths must cover the page.
-  const unclipped = (object: number, parent: Matrix) => {
-    const path = lib.FPDFPageObj_GetClipPath(object);
-    if (!path) return true;
-    for (let p = 0, paths = lib.FPDFClipPath_CountPaths(path); p < paths; p++) {
-      const points: [number, number][] = [];
-      for (let i = 0, count = lib.FPDFClipPath_CountPathSegments(path, p); i < count; i++) {
-        const segment = lib.FPDFClipPath_GetPathSegment(path, p, i);
-        if (segment && native(lib).FPDFPathSegment_GetPoint(segment, scratch.ptr, scratch.ptr + 4)) points.push(toDisplay(parent, scratch.f32(0), scratch.f32(1)));
-      }
-      if (points.length > 0 && !covers(points)) return false;
-    }
-    return true;
-  };
+  const unclipped = (object: number, parent: Matrix) =>
+    clipPaths(lib, object, (x, y) => toDisplay(parent, x, y), scratch).every((points) => points.length === 0 || covers(points));
   const walk = (container: number | null, parent: Matrix, depth: number): boolean => {
     const count = container === null ? native(lib).FPDFPage_CountObjects(page) : native(lib).FPDFFormObj_CountObjects(container);
     for (let i = 0; i < count; i++) {

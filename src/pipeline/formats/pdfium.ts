@@ -261,6 +261,25 @@ export function compose(inner: Matrix, outer: Matrix): Matrix {
   };
 }
 
+/**
+ * The points of each path of an object's clip (the clip is where they all overlap), mapped by
+ * `map` from the space they are given in (the object's parent's); none when it has no clip.
+ */
+export function clipPaths(lib: WrappedPdfiumModule, object: number, map: (x: number, y: number) => [number, number], scratch: Scratch): [number, number][][] {
+  const path = lib.FPDFPageObj_GetClipPath(object);
+  if (!path) return [];
+  const paths: [number, number][][] = [];
+  for (let p = 0, count = lib.FPDFClipPath_CountPaths(path); p < count; p++) {
+    const points: [number, number][] = [];
+    for (let i = 0, segments = lib.FPDFClipPath_CountPathSegments(path, p); i < segments; i++) {
+      const segment = lib.FPDFClipPath_GetPathSegment(path, p, i);
+      if (segment && native(lib).FPDFPathSegment_GetPoint(segment, scratch.ptr, scratch.ptr + 4)) points.push(map(scratch.f32(0), scratch.f32(1)));
+    }
+    paths.push(points);
+  }
+  return paths;
+}
+
 export function objectMatrix(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Matrix {
   if (!native(lib).FPDFPageObj_GetMatrix(object, scratch.ptr)) return IDENTITY_MATRIX;
   return { a: scratch.f32(0), b: scratch.f32(1), c: scratch.f32(2), d: scratch.f32(3), e: scratch.f32(4), f: scratch.f32(5) };

@@ -4,7 +4,7 @@
 // judged against the whole document) and OCR has read the pages that need it, then each span is
 // analysed down to its outputs in a thread, its page models dropped there, and its pages stored
 // (page-rows.ts) and their pictures started (rendering.ts) as soon as it comes back. What stays in
-// the worker is a summary of each page, so the memory a document takes does not follow its length.
+// the worker is a summary of each page, however long the document.
 import { isOffice, isSupported } from '../../domain/media-types.js';
 import { documentStats, fontWeights } from '../analysis/analyze-page.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';

@@ -8,7 +8,7 @@ import { embeddingCharge, embeddingInput, embeddingTokens, packEmbedding } from 
 import { embeddingProvider } from '../../models/embeddings/index.js';
 import { EmbeddingUnavailable, type EmbeddingDimensions } from '../../models/embeddings/types.js';
 import { DocumentFailure, type RunContext } from '../context.js';
-import { storedTexts, updateStoredPages } from '../page-rows.js';
+import { storeEmbeddings, storedTexts } from '../page-rows.js';
 
 export async function embedDocument(ctx: RunContext): Promise<void> {
   const options = ctx.options.embeddings;
@@ -26,7 +26,7 @@ export async function embedDocument(ctx: RunContext): Promise<void> {
       throw error;
     }
     tokens += embeddingTokens(inputs);
-    await updateStoredPages(
+    await storeEmbeddings(
       ctx,
       pages.map((page, i) => ({ page: page.page_number, embedding: packEmbedding({ model: provider.model, dimensions, vector: vectors[i] }) })),
     );

@@ -1,8 +1,9 @@
 // `rendering`: pictures of figures and of picture-like pages, per docs/api.md's picture rules.
 // They are planned from the page models as each batch of pages is analysed, and a batch's
-// pictures are rendered as soon as it is stored, while the reader threads analyse the rest
-// (the thread pool takes tasks in the order given, so they fill the threads as analysis tasks run
-// out); the stage itself waits for what remains once every page is analysed. Each picture goes to
+// pictures are given to the threads as soon as it is stored, at most one task a thread at a time,
+// behind the analysis tasks already queued, so they mostly fill the threads as analysis runs out
+// (the pool does not keep its queue's order strictly); the stage itself waits for what remains
+// once every page is analysed. Each picture goes to
 // the blob store as soon as its thread hands it back, under a fresh id, so a document's pictures
 // never sit in memory together; if the run does not complete they are removed (discardPictures),
 // and nothing refers to them.

@@ -21,13 +21,10 @@ export function announceLoaded(): void {
 /** Keeps count of the threads of `pool` that have loaded, and destroys it once all it has have. */
 export class ThreadCloser {
   private readonly loaded = new Set<number>();
-  private readonly waiters = new Set<() => void>();
 
   constructor(private readonly pool: Piscina) {
     pool.on('message', (message: unknown) => {
-      if (typeof message !== 'object' || message === null || !('folioThreadLoaded' in message)) return;
-      this.loaded.add((message as LoadedMessage).folioThreadLoaded);
-      for (const wake of this.waiters) wake();
+      if (typeof message === 'object' && message !== null && 'folioThreadLoaded' in message) this.loaded.add((message as LoadedMessage).folioThreadLoaded);
     });
   }
 
@@ -36,19 +33,19 @@ export class ThreadCloser {
   }
 
   async destroy(): Promise<void> {
-    if (!this.allLoaded) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, SETTLE_MS);
-        timer.unref();
-        const wake = () => this.allLoaded && done();
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.waiters.add(wake);
-        void Promise.resolve().then(wake);
-      }).finally(() => this.waiters.clear());
-    }
+    await new Promise<void>((resolve) => {
+      // Heard after the constructor's listener, so the set already counts the message.
+      const check = () => this.allLoaded && done();
+      const done = () => {
+        clearTimeout(timer);
+        this.pool.off('message', check);
+        resolve();
+      };
+      const timer = setTimeout(done, SETTLE_MS);
+      timer.unref();
+      this.pool.on('message', check);
+      check();
+    });
     await this.pool.destroy();
   }
 }
