@@ -33,7 +33,7 @@ export interface RenderRequest {
  * side is at most `maxSide` pixels. The caller consumes each bitmap before the next is made.
  */
 export async function* renderPdfRegions(bytes: Uint8Array, requests: RenderRequest[], maxSide: number, key?: string): AsyncGenerator<RenderedBitmap> {
-  const { doc, release } = await openPdf(bytes, key);
+  const { doc, release } = await openPdf(bytes, new Set(requests.map((request) => request.page)).size, key);
   const { lib } = doc;
   // Consecutive requests for one page (its figures) share the loaded page.
   let openNumber = -1;
@@ -96,7 +96,7 @@ const SCAN_MAX_PIXELS = 40_000_000;
  * drawn.
  */
 export async function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation'], key?: string): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
-  const { doc, release } = await openPdf(bytes, key);
+  const { doc, release } = await openPdf(bytes, 1, key);
   const { lib } = doc;
   let own: ReturnType<typeof scannedPicture>;
   let dpi: number;

@@ -20,7 +20,8 @@ export async function countPdfPages(bytes: Uint8Array): Promise<number> {
 /** Pages `range.first` to `range.last` (numbered from 1, both included), or all of them. */
 /** `key` keeps the document open in this thread for the next span (pdfium.ts openPdf). */
 export async function readPdf(bytes: Uint8Array, range?: PageSpan, key?: string): Promise<RawPage[]> {
-  const { doc, release } = await openPdf(bytes, key);
+  // A range runs to the last page at most; without one, the whole document is read.
+  const { doc, release } = await openPdf(bytes, range ? range.last - range.first + 1 : Number.POSITIVE_INFINITY, key);
   const { lib } = doc;
   const scratch = new Scratch(lib, 64);
   // Fonts are read once for all the spans of a kept document.

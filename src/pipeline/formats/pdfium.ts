@@ -161,7 +161,16 @@ export class PdfDocument {
 /** How long a thread keeps a document open after its last task on it. */
 const KEEP_OPEN_MS = 10_000;
 
-let kept: { key: string; size: number; doc: PdfDocument; users: number; timer: NodeJS.Timeout | null } | null = null;
+/**
+ * A kept document is opened afresh once this many of its pages have been loaded from it: PDFium
+ * keeps every object it has parsed of a document (pages, fonts, pictures), and Folio its fonts,
+ * until the document is closed, so a thread's memory followed the pages it had read, not the
+ * pages in hand. GeoTopo joined 9 times (1,053 pages, 12 MB) grew each thread's WebAssembly
+ * memory from 18 to 64 MB; opening it again every 128 pages costs about 40 ms each time.
+ */
+export const REOPEN_AFTER_PAGES = 128;
+
+let kept: { key: string; size: number; doc: PdfDocument; users: number; loaded: number; timer: NodeJS.Timeout | null } | null = null;
 
 function closeKept(): void {
   if (!kept || kept.users > 0) return;
@@ -173,22 +182,24 @@ function closeKept(): void {
  * The document `key` names, kept open in this thread between tasks on the same file: a long
  * document's spans and pictures are separate tasks, and opening it again for each (its
  * cross-reference table, then its fonts) cost about 40 ms a task on a 12 MB, 1,053-page book.
- * One document is kept at a time, closed when another comes or after KEEP_OPEN_MS. Without a key
- * the document is opened for the caller alone. `release()` when done with it.
+ * One document is kept at a time, closed when another comes, after KEEP_OPEN_MS, or once
+ * REOPEN_AFTER_PAGES of its pages were loaded. `pages` is how many pages the caller will load.
+ * Without a key the document is opened for the caller alone. `release()` when done with it.
  */
-export async function openPdf(bytes: Uint8Array, key?: string): Promise<{ doc: PdfDocument; release: () => void }> {
+export async function openPdf(bytes: Uint8Array, pages: number, key?: string): Promise<{ doc: PdfDocument; release: () => void }> {
   if (!key) {
     const doc = await PdfDocument.open(bytes);
     return { doc, release: () => doc.close() };
   }
-  if (kept?.key !== key || kept.size !== bytes.byteLength) {
+  if (kept?.key !== key || kept.size !== bytes.byteLength || kept.loaded >= REOPEN_AFTER_PAGES) {
     closeKept();
     const doc = await PdfDocument.open(bytes);
     // A document still in use (never, while a thread runs one task at a time) is left to its user.
-    kept = { key, size: bytes.byteLength, doc, users: 0, timer: null };
+    kept = { key, size: bytes.byteLength, doc, users: 0, loaded: 0, timer: null };
   }
   const entry = kept;
   entry.users++;
+  entry.loaded += pages;
   if (entry.timer) clearTimeout(entry.timer);
   let released = false;
   return {
