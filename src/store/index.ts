@@ -2,7 +2,7 @@
 // local files by default, rows of the database with PostgreSQL, or S3 objects (FOLIO_BLOB_STORE).
 import { LocalBlobStore, type BlobStore } from './blobs.js';
 import { DatabaseBlobStore } from './database-blobs.js';
-import { S3BlobStore, type S3Settings } from './s3-blobs.js';
+import type { S3Settings } from './s3-blobs.js';
 import { openDatabase, type DatabaseHandle } from './database.js';
 import { migrate } from './migrate.js';
 
@@ -35,13 +35,17 @@ export async function openStore(
   }
 }
 
-function openBlobs(config: StoreSettings, handle: DatabaseHandle): Promise<BlobStore> {
+async function openBlobs(config: StoreSettings, handle: DatabaseHandle): Promise<BlobStore> {
   switch (config.blobStore) {
     case 'database':
       return new DatabaseBlobStore(handle, config.dataDir).init();
-    case 's3':
+    case 's3': {
       if (!config.s3) throw new Error('the s3 blob store needs FOLIO_S3_BUCKET');
+      // The AWS SDK is loaded only where it is used: it added 24 MB of RSS and 0.3 s of start to
+      // every API and worker process.
+      const { S3BlobStore } = await import('./s3-blobs.js');
       return new S3BlobStore(config.s3, config.dataDir).init();
+    }
     default:
       return new LocalBlobStore(config.dataDir).init();
   }
