@@ -7,6 +7,7 @@ import type { Page, PageSpan, RawPage } from '../page-model.js';
 import { office } from './office/index.js';
 import { countImagePages, decodeImagePage, readImage, renderImageRegions } from './image.js';
 import { countPdfPages, readPdf } from './pdf.js';
+import type { Sketch } from './page-sketch.js';
 import { renderPdfRegions, scanPdfPage, type RenderedBitmap, type RenderRequest } from './pdf-render.js';
 
 export interface Scan {
@@ -15,6 +16,8 @@ export interface Scan {
   dpi: number | null;
   /** Page units per pixel of the picture. */
   unitsPerPixel: number;
+  /** The page in colour at the size of its page picture, in the frame of `image`, when asked for (page-sketch.ts). */
+  sketch?: Sketch;
 }
 
 export interface FormatReader {
@@ -29,8 +32,11 @@ export interface FormatReader {
    * raw pages for layout analysis.
    */
   readStructured?(bytes: Uint8Array, analysis: 'layout' | 'read'): Promise<Page[]>;
-  /** A page to be read by OCR, in grey levels. */
-  scan(bytes: Uint8Array, page: RawPage, key?: string): Promise<Scan>;
+  /**
+   * A page to be read by OCR, in grey levels; with its sketch fitting `sketchSide` when the
+   * reader can make one without decoding the page again (PDF).
+   */
+  scan(bytes: Uint8Array, page: RawPage, key?: string, sketchSide?: number): Promise<Scan>;
   /**
    * Renders pages or regions of them (pictures, page previews); absent for types with no drawing
    * of their own (Office). Which pictures a type gets is docs/api.md's rule, kept in pictures.ts.
@@ -41,9 +47,9 @@ export interface FormatReader {
 const pdf: FormatReader = {
   countPages: countPdfPages,
   read: readPdf,
-  scan: async (bytes, page, key) => {
-    const { image, dpi } = await scanPdfPage(bytes, page.number, page.rotation, key);
-    return { image, dpi, unitsPerPixel: 72 / dpi };
+  scan: async (bytes, page, key, sketchSide) => {
+    const { image, dpi, sketch } = await scanPdfPage(bytes, page.number, page.rotation, key, sketchSide);
+    return { image, dpi, unitsPerPixel: 72 / dpi, ...(sketch ? { sketch } : {}) };
   },
   render: renderPdfRegions,
 };

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { Box, RawPage } from '../page-model.js';
 import { heaps, openPdf } from './pdfium.js';
 import { scannedPicture } from './pdf-scan-picture.js';
+import { copyRows, sketchOf, type Pixels, type Sketch } from './page-sketch.js';
 
 export interface RenderedBitmap {
   width: number;
@@ -93,11 +94,18 @@ const SCAN_MAX_PIXELS = 40_000_000;
 /**
  * A page in grey levels for OCR, turned as the page model is, and its resolution: the page's own
  * picture when it is a scanner's page already on the drawing's grid (pdf-scan-picture.ts), else
- * drawn.
+ * drawn. With `sketchSide`, the same pixels in colour fitting that side (page-sketch.ts).
  */
-export async function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotation: RawPage['rotation'], key?: string): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number }> {
+export async function scanPdfPage(
+  bytes: Uint8Array,
+  pageNumber: number,
+  rotation: RawPage['rotation'],
+  key?: string,
+  sketchSide?: number,
+): Promise<{ image: { width: number; height: number; data: Uint8Array }; dpi: number; sketch?: Sketch }> {
   const { doc, release } = await openPdf(bytes, 1, key);
   const { lib } = doc;
+  const colour = sketchSide !== undefined;
   let own: ReturnType<typeof scannedPicture>;
   let dpi: number;
   try {
@@ -106,10 +114,11 @@ export async function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotatio
     try {
       const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
       dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
-      own = scannedPicture(lib, page, rotation, dpi);
+      own = scannedPicture(lib, page, rotation, dpi, colour);
       if (!own) {
-        // Grey levels are taken straight from PDFium's bitmap, without a copy of its colours.
-        const image = renderBitmap(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER, (heap, base, stride, width, height) => {
+        // Grey levels are taken straight from PDFium's bitmap, without a copy of its colours
+        // unless a sketch is asked for.
+        const { image, colours } = renderBitmap(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER, (heap, base, stride, width, height) => {
           const data = new Uint8Array(width * height);
           for (let y = 0, j = 0; y < height; y++) {
             for (let i = base + y * stride, end = i + width * 4; i < end; i += 4, j++) {
@@ -117,9 +126,10 @@ export async function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotatio
               data[j] = (heap[i] * 299 + heap[i + 1] * 587 + heap[i + 2] * 114) / 1000;
             }
           }
-          return { width, height, data };
+          const pixels: Pixels | null = colour ? { width, height, channels: 4, bgr: false, data: copyRows(heap, base, stride, width * 4, height) } : null;
+          return { image: { width, height, data }, colours: pixels };
         });
-        return { image, dpi };
+        return { image, dpi, ...(colours ? { sketch: await sketchOf(colours, 0, sketchSide!) } : {}) };
       }
     } finally {
       lib.FPDF_ClosePage(page);
@@ -127,14 +137,15 @@ export async function scanPdfPage(bytes: Uint8Array, pageNumber: number, rotatio
   } finally {
     release();
   }
-  const { picture, turn } = own;
-  if (turn === 0) return { image: picture, dpi };
+  const { picture, colours, turn } = own;
+  const sketch = colours ? await sketchOf(colours, turn, sketchSide!) : undefined;
+  if (turn === 0) return { image: picture, dpi, ...(sketch ? { sketch } : {}) };
   const turned = await sharp(Buffer.from(picture.data.buffer, picture.data.byteOffset, picture.data.byteLength), { raw: { width: picture.width, height: picture.height, channels: 1 } })
     .rotate(turn)
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { image: { width: turned.info.width, height: turned.info.height, data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength) }, dpi };
+  return { image: { width: turned.info.width, height: turned.info.height, data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength) }, dpi, ...(sketch ? { sketch } : {}) };
 }
 
 function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): RenderedBitmap {

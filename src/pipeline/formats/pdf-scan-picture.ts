@@ -5,6 +5,7 @@
 // is clipped, transparent, mirrored, slanted or at another resolution, is left to be drawn.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { RawPage } from '../page-model.js';
+import { copyRows, type Pixels } from './page-sketch.js';
 import { apply, clipPaths, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, pageTransform, Scratch, type Matrix, type Transform } from './pdfium.js';
 
 const OBJECT_IMAGE = 3;
@@ -26,9 +27,10 @@ export interface GreyPicture {
 
 /**
  * The page's own picture in grey levels, as the page turned by `rotation` would be drawn at
- * `dpi`, with its quarter turn still to make (`turn`, clockwise); null when the page must be drawn.
+ * `dpi`, with its quarter turn still to make (`turn`, clockwise); with `colour`, its pixels as
+ * they are too (grey or RGB, for the page's sketch). Null when the page must be drawn.
  */
-export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], dpi: number): { picture: GreyPicture; turn: number } | null {
+export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], dpi: number, colour = false): { picture: GreyPicture; colours?: Pixels; turn: number } | null {
   const scratch = new Scratch(lib, 64);
   try {
     const width = lib.FPDF_GetPageWidthF(page);
@@ -50,8 +52,9 @@ export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation:
       const drawnHeight = Math.round((sideways ? width : height) * (dpi / 72));
       const [turnedWidth, turnedHeight] = total === 90 || total === 270 ? [h, w] : [w, h];
       if (Math.abs(turnedWidth - drawnWidth) > 1 || Math.abs(turnedHeight - drawnHeight) > 1) return null;
-      const data = greyLevels(lib, bitmap, w, h);
-      return data ? { picture: { width: w, height: h, data }, turn: total } : null;
+      const levels = greyLevels(lib, bitmap, w, h, colour);
+      if (!levels) return null;
+      return { picture: { width: w, height: h, data: levels.grey }, ...(levels.colours ? { colours: levels.colours } : {}), turn: total };
     } finally {
       lib.FPDFBitmap_Destroy(bitmap);
     }
@@ -121,8 +124,11 @@ function pictureTurn(display: Transform, m: Matrix): number | null {
   return null;
 }
 
-/** The bitmap's pixels in grey levels (Rec. 601 luma, as a drawn page's); null for a format with alpha or a palette. */
-function greyLevels(lib: WrappedPdfiumModule, bitmap: number, width: number, height: number): Uint8Array | null {
+/**
+ * The bitmap's pixels in grey levels (Rec. 601 luma, as a drawn page's), and with `colour` its
+ * pixels as they are too, copied row by row; null for a format with alpha or a palette.
+ */
+function greyLevels(lib: WrappedPdfiumModule, bitmap: number, width: number, height: number, colour: boolean): { grey: Uint8Array; colours?: Pixels } | null {
   const format = lib.FPDFBitmap_GetFormat(bitmap);
   const bytes = format === FORMAT_GRAY ? 1 : format === FORMAT_BGR ? 3 : format === FORMAT_BGRX ? 4 : 0;
   if (bytes === 0) return null;
@@ -139,5 +145,7 @@ function greyLevels(lib: WrappedPdfiumModule, bitmap: number, width: number, hei
     }
     for (let i = row, end = row + width * bytes; i < end; i += bytes, j++) data[j] = (heap[i + 2] * 299 + heap[i + 1] * 587 + heap[i] * 114) / 1000;
   }
-  return data;
+  if (!colour) return { grey: data };
+  if (bytes === 1) return { grey: data, colours: { width, height, channels: 1, bgr: false, data } };
+  return { grey: data, colours: { width, height, channels: bytes, bgr: true, data: copyRows(heap, base, stride, width * bytes, height) } };
 }

@@ -4,6 +4,8 @@
 import { boxArea, type Box, type Page, type RawPage } from '../page-model.js';
 
 export const MAX_PICTURE_SIDE = 1568;
+/** JPEG quality of whole-page pictures. */
+export const PAGE_JPEG_QUALITY = 82;
 /** Figures are rendered at up to 2 pixels per point (144 dpi, sharp for charts and diagrams), pages at whatever fits 1568 px. */
 export const MAX_FIGURE_SCALE = 2;
 
@@ -64,6 +66,15 @@ export function planPictures(pages: Page[], mediaType: string, wanted: boolean, 
     if (page.textSource === 'ocr' || covered >= pageArea * 0.5 || page.words.length < 25) requests.push(pageRequest(page));
   }
   return requests;
+}
+
+/**
+ * Whether the pages read by OCR are scanned with a sketch for their picture (formats/page-sketch.ts):
+ * a PDF page read by OCR always gets its page picture when pictures are wanted, and its scan can
+ * keep the pixels it decoded.
+ */
+export function sketchesScans(mediaType: string, wanted: boolean): boolean {
+  return wanted && mediaType === 'application/pdf';
 }
 
 /**

@@ -15,7 +15,7 @@ import { PageSpool, type SpooledPage } from '../threads/page-spool.js';
 import type { ReaderOutcome } from '../threads/reader-thread.js';
 import type { RawPage } from '../page-model.js';
 import { PictureRenderer } from './rendering.js';
-import { scannedPagePicture } from '../outputs/pictures.js';
+import { MAX_PICTURE_SIDE, scannedPagePicture, sketchesScans } from '../outputs/pictures.js';
 
 /** docs/api.md: extraction.per_page runs on up to 200 pages. */
 export const MAX_PER_PAGE_PAGES = 200;
@@ -154,6 +154,7 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
   const queue = pages.filter((p) => p.ocr);
   if (queue.length === 0) return;
   const engine = await ctx.ocr();
+  const sketchSide = sketchesScans(ctx.mediaType!, ctx.options.images) ? MAX_PICTURE_SIDE : undefined;
   // Stops the engine calls of the pages in hand once one page has failed (not the reader threads,
   // which other documents share).
   const failed = new AbortController();
@@ -161,7 +162,9 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
   const worker = async () => {
     for (let read = queue.shift(); read; read = queue.shift()) {
       const page = await spool.read(read);
-      const { image, dpi, unitsPerPixel } = succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, ctx.doc.id, ctx.signal));
+      const scanned = succeeded(await ctx.pool.scan(ctx.mediaType!, bytes, page, { key: ctx.doc.id, sketchSide, signal: ctx.signal }));
+      const { image, dpi, unitsPerPixel } = scanned;
+      const scannedRotation = page.rotation;
       let reading;
       try {
         reading = await readScan(engine, image, dpi, unitsPerPixel, signal);
@@ -188,7 +191,9 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
       await spool.replace(read, page, fontWeights(page));
       // Its whole-page picture is due whatever the analysis finds; it is made while the engine reads on.
       const picture = scannedPagePicture(page, ctx.mediaType!, ctx.options.images, ctx.doc.byte_size);
-      if (picture) renderer.startEarly(picture);
+      // From the sketch, the scan's pixels turned as OCR turned the page from the frame it was scanned in.
+      const sketched = scanned.sketch ? { sketch: scanned.sketch, degrees: ((reading.rotation - scannedRotation + 360) % 360) + reading.skew } : undefined;
+      if (picture) renderer.startEarly(picture, sketched);
     }
   };
   // A page that fails ends the document: no further page is started, and the pages in hand stop.

@@ -9,7 +9,9 @@
 // and nothing refers to them.
 import { newId } from '../../domain/ids.js';
 import { DocumentFailure, type PictureWork, type RunContext, type StoredPicture } from '../context.js';
-import type { PictureRequest } from '../outputs/pictures.js';
+import { MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
+import { pictureFromSketch, type Sketch } from '../formats/page-sketch.js';
+import type { RenderedPicture } from '../threads/reader-thread.js';
 
 /** Most pictures one thread renders in one task, so a task's pictures stay few. */
 const PICTURES_PER_TASK = 24;
@@ -45,13 +47,26 @@ export class PictureRenderer implements PictureWork {
    * OCR: pictures.ts scannedPagePicture), so it is made while the engine reads other pages; the
    * plan then takes it instead of rendering it again.
    */
-  startEarly(request: PictureRequest): void {
+  startEarly(request: PictureRequest, sketched?: { sketch: Sketch; degrees: number }): void {
     const key = JSON.stringify(request);
     if (this.early.has(key)) return;
     const slot: Slot = { order: null };
     this.early.set(key, slot);
+    // A page with words is never blank, so its sketch makes its picture without a thread.
+    if (sketched && request.hasWords) {
+      const task = this.fromSketch(request, slot, sketched.sketch, sketched.degrees);
+      task.catch(() => undefined);
+      this.tasks.push(task);
+      return;
+    }
     this.waiting.push({ requests: [request], slots: [slot] });
     this.run();
+  }
+
+  private async fromSketch(request: PictureRequest, slot: Slot, sketch: Sketch, degrees: number): Promise<void> {
+    if (this.stopped) return;
+    const picture = await pictureFromSketch(sketch, degrees, MAX_PICTURE_SIDE);
+    this.keep(slot, { request, mediaType: 'image/jpeg', ...picture });
   }
 
   /**
@@ -105,21 +120,25 @@ export class PictureRenderer implements PictureWork {
     const { ctx } = this;
     const outcome = await ctx.pool.render(ctx.mediaType!, ctx.bytes!, requests, ctx.doc.id, ctx.signal);
     if (!outcome.ok) throw new DocumentFailure(outcome.errorType, outcome.message, { cause: outcome.detail });
-    for (const picture of outcome.value) {
-      const id = newId('img');
-      const blobKey = `images/${ctx.doc.id}/${id}.${picture.mediaType === 'image/png' ? 'png' : 'jpg'}`;
-      // Recorded before it is written, so that a failed write is removed with the rest.
-      this.stored.push({
-        slot: slots[picture.index],
-        picture: { id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength },
-      });
-      // Written while the threads render the next pictures. A failed write is met when every
-      // write is settled in `finish`; until then it must not count as an unhandled rejection,
-      // which would stop the process.
-      const write = ctx.store.blobs.put(blobKey, Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength));
-      write.catch(() => undefined);
-      this.writes.push(write);
-    }
+    for (const picture of outcome.value) this.keep(slots[picture.index], picture);
+  }
+
+  /** Stores a finished picture under a fresh id. */
+  private keep(slot: Slot, picture: Pick<RenderedPicture, 'request' | 'mediaType' | 'width' | 'height' | 'bytes'>): void {
+    const { ctx } = this;
+    const id = newId('img');
+    const blobKey = `images/${ctx.doc.id}/${id}.${picture.mediaType === 'image/png' ? 'png' : 'jpg'}`;
+    // Recorded before it is written, so that a failed write is removed with the rest.
+    this.stored.push({
+      slot,
+      picture: { id, blobKey, request: picture.request, mediaType: picture.mediaType, width: picture.width, height: picture.height, byteSize: picture.bytes.byteLength },
+    });
+    // Written while the threads render the next pictures. A failed write is met when every
+    // write is settled in `finish`; until then it must not count as an unhandled rejection,
+    // which would stop the process.
+    const write = ctx.store.blobs.put(blobKey, Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength));
+    write.catch(() => undefined);
+    this.writes.push(write);
   }
 
   /** Waits for every picture planned to be rendered and written; the stored pictures in page order, or the first failure. */

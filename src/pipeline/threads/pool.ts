@@ -54,9 +54,10 @@ export class ReaderPool {
     return this.pool.run({ kind: 'readStructured', mediaType, bytes, analysis, batch }, { signal }) as Promise<ReaderOutcome<PageBatch>>;
   }
 
-  /** A page as a grey picture for OCR. */
-  scan(mediaType: SupportedMediaType, bytes: Uint8Array, page: RawPage, key?: string, signal?: AbortSignal): Promise<ReaderOutcome<Scan>> {
-    return this.pool.run({ kind: 'scan', mediaType, bytes, page, key }, { signal }) as Promise<ReaderOutcome<Scan>>;
+  /** A page as a grey picture for OCR, with its sketch at `sketchSide` when given (formats/page-sketch.ts). */
+  scan(mediaType: SupportedMediaType, bytes: Uint8Array, page: RawPage, options: { key?: string; sketchSide?: number; signal?: AbortSignal } = {}): Promise<ReaderOutcome<Scan>> {
+    const { key, sketchSide, signal } = options;
+    return this.pool.run({ kind: 'scan', mediaType, bytes, page, key, sketchSide }, { signal }) as Promise<ReaderOutcome<Scan>>;
   }
 
   render(mediaType: SupportedMediaType, bytes: Uint8Array, requests: PictureRequest[], key?: string, signal?: AbortSignal): Promise<ReaderOutcome<RenderedPicture[]>> {

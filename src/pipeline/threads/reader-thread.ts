@@ -12,7 +12,7 @@ import { analyzePage, fontWeights, type DocumentStats } from '../analysis/analyz
 import type { PageSpan, RawPage } from '../page-model.js';
 import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
 import { readSpooled, spoolPages, type SpooledPage } from './page-spool.js';
-import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
+import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, PAGE_JPEG_QUALITY, type PictureRequest } from '../outputs/pictures.js';
 import { announceLoaded } from './closing.js';
 
 export type Analysis = 'layout' | 'read';
@@ -21,7 +21,7 @@ export type ReaderTask =
   | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; spool: string; key?: string }
   | { kind: 'analyze'; pages: SpooledPage[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
   | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
-  | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage; key?: string }
+  | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage; key?: string; sketchSide?: number }
   | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[]; key?: string }
   | { kind: 'preview'; mediaType: SupportedMediaType; bytes: Uint8Array; page: PreviewRequest };
 
@@ -66,7 +66,7 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: pageBatch(await reader.readStructured(task.bytes, task.analysis), task.batch) satisfies PageBatch };
       }
       case 'scan': {
-        const scan: Scan = await readerFor(task.mediaType).scan(task.bytes, task.page, task.key);
+        const scan: Scan = await readerFor(task.mediaType).scan(task.bytes, task.page, task.key, task.sketchSide);
         return { ok: true, value: scan };
       }
       case 'render':
@@ -105,7 +105,7 @@ async function renderPreview(task: Extract<ReaderTask, { kind: 'preview' }>): Pr
 /** A rendering as PNG (figures: sharp lines and flat colours) or JPEG (whole pages). */
 async function encode(bitmap: RenderedBitmap, mediaType: 'image/png' | 'image/jpeg'): Promise<Uint8Array> {
   const image = sharp(bitmap.rgba, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } }).removeAlpha();
-  const bytes = mediaType === 'image/png' ? await image.png({ compressionLevel: 4 }).toBuffer() : await image.jpeg({ quality: 82 }).toBuffer();
+  const bytes = mediaType === 'image/png' ? await image.png({ compressionLevel: 4 }).toBuffer() : await image.jpeg({ quality: PAGE_JPEG_QUALITY }).toBuffer();
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
