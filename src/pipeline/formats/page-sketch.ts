@@ -5,7 +5,9 @@
 // sketch), and once OCR has settled the page's turn and skew the picture is that copy turned,
 // straightened and encoded by libvips, off the event loop.
 import sharp from 'sharp';
-import { PAGE_JPEG_QUALITY } from '../outputs/pictures.js';
+
+/** JPEG quality of whole-page pictures, drawn (threads/reader-thread.ts) or made from a sketch. */
+export const PAGE_JPEG_QUALITY = 82;
 
 /** Pixels of a page, one (grey) or three (RGB) bytes a pixel, rows without padding. */
 export interface Sketch {

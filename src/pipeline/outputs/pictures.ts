@@ -4,8 +4,6 @@
 import { boxArea, type Box, type Page, type RawPage } from '../page-model.js';
 
 export const MAX_PICTURE_SIDE = 1568;
-/** JPEG quality of whole-page pictures. */
-export const PAGE_JPEG_QUALITY = 82;
 /** Figures are rendered at up to 2 pixels per point (144 dpi, sharp for charts and diagrams), pages at whatever fits 1568 px. */
 export const MAX_FIGURE_SCALE = 2;
 

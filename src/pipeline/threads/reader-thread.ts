@@ -12,7 +12,8 @@ import { analyzePage, fontWeights, type DocumentStats } from '../analysis/analyz
 import type { PageSpan, RawPage } from '../page-model.js';
 import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
 import { readSpooled, spoolPages, type SpooledPage } from './page-spool.js';
-import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, PAGE_JPEG_QUALITY, type PictureRequest } from '../outputs/pictures.js';
+import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
+import { PAGE_JPEG_QUALITY } from '../formats/page-sketch.js';
 import { announceLoaded } from './closing.js';
 
 export type Analysis = 'layout' | 'read';
