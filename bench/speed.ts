@@ -48,12 +48,21 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Office documents submitted together for the documents-per-second figure. */
 const OFFICE_BATCH = 60;
 
-/** Submits every file `copies` times at once and waits for all; documents per second end to end. */
+/**
+ * Submits every file `copies` times at once and waits for all; documents per second end to end,
+ * until the last document's own completion (processOnce), not until a poll saw it.
+ */
 async function officeThroughput(client: Client, files: { name: string; bytes: Uint8Array }[], total: number): Promise<{ documents: number; seconds: number; per_s: number; failed: number }> {
   const started = performance.now();
-  const runs = await Promise.all(Array.from({ length: total }, (_, i) => processOnce(client, files[i % files.length].name, files[i % files.length].bytes)));
-  const seconds = (performance.now() - started) / 1000;
-  return { documents: total, seconds, per_s: total / seconds, failed: runs.filter((r) => r.status !== 'completed').length };
+  const runs = await Promise.all(
+    Array.from({ length: total }, async (_, i) => {
+      const submitted = performance.now() - started;
+      const run = await processOnce(client, files[i % files.length].name, files[i % files.length].bytes);
+      return { run, ended: submitted / 1000 + run.seconds };
+    }),
+  );
+  const seconds = Math.max(...runs.map((r) => r.ended));
+  return { documents: total, seconds, per_s: total / seconds, failed: runs.filter((r) => r.run.status !== 'completed').length };
 }
 
 /** Each page of a PDF rendered at 300 dpi and put back into a PDF as a picture only, as a scanner would. */

@@ -4,7 +4,7 @@
 // for the same cores. So the scan keeps a copy of the page in colour at the picture's size (the
 // sketch), and once OCR has settled the page's turn and skew the picture is that copy turned,
 // straightened and encoded by libvips, off the event loop.
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 /** JPEG quality of whole-page pictures, drawn (threads/reader-thread.ts) or made from a sketch. */
 export const PAGE_JPEG_QUALITY = 82;
@@ -36,7 +36,7 @@ export function copyRows(heap: Uint8Array, base: number, stride: number, rowByte
 
 /** `pixels` turned clockwise by `turn` (a quarter turn) and shrunk to fit `side` on its long side, in grey or RGB. */
 export async function sketchOf(pixels: Pixels, turn: number, side: number): Promise<Sketch> {
-  let picture = sharp(Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength), { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } });
+  let picture = rawPicture(pixels);
   if (pixels.channels === 4) picture = picture.removeAlpha();
   if (turn !== 0) picture = picture.rotate(turn);
   picture = picture.resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
@@ -52,10 +52,15 @@ export async function sketchOf(pixels: Pixels, turn: number, side: number): Prom
  * the corners, at most `side` pixels on its long side.
  */
 export async function pictureFromSketch(sketch: Sketch, degrees: number, side: number): Promise<{ bytes: Uint8Array; width: number; height: number }> {
-  let picture = sharp(Buffer.from(sketch.data.buffer, sketch.data.byteOffset, sketch.data.byteLength), { raw: { width: sketch.width, height: sketch.height, channels: sketch.channels } });
+  let picture = rawPicture(sketch);
   if (degrees !== 0) picture = picture.rotate(degrees, { background: { r: 255, g: 255, b: 255 } });
   // A turn is done before the resize in one pipeline (sharp's order), so a straightened sketch,
   // larger by its corners, comes back within the side.
   const { data, info } = await picture.resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: PAGE_JPEG_QUALITY }).toBuffer({ resolveWithObject: true });
   return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+/** Pixels handed to libvips as they are, without a copy. */
+function rawPicture(pixels: Pick<Pixels, 'width' | 'height' | 'channels' | 'data'>): Sharp {
+  return sharp(Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength), { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } });
 }

@@ -4,7 +4,7 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import sharp from 'sharp';
 import type { Box, RawPage } from '../page-model.js';
 import { heaps, openPdf } from './pdfium.js';
-import { scannedPicture } from './pdf-scan-picture.js';
+import { scannedPicture, type GreyPicture } from './pdf-scan-picture.js';
 import { copyRows, sketchOf, type Pixels, type Sketch } from './page-sketch.js';
 
 export interface RenderedBitmap {
@@ -106,7 +106,7 @@ export async function scanPdfPage(
   const { doc, release } = await openPdf(bytes, 1, key);
   const { lib } = doc;
   const colour = sketchSide !== undefined;
-  let own: ReturnType<typeof scannedPicture>;
+  let scan: { picture: GreyPicture; colours?: Pixels; turn: number };
   let dpi: number;
   try {
     const page = lib.FPDF_LoadPage(doc.handle, pageNumber - 1);
@@ -114,30 +114,16 @@ export async function scanPdfPage(
     try {
       const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
       dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
-      own = scannedPicture(lib, page, rotation, dpi, colour);
-      if (!own) {
-        // Grey levels are taken straight from PDFium's bitmap, without a copy of its colours
-        // unless a sketch is asked for.
-        const { image, colours } = renderBitmap(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, Number.MAX_SAFE_INTEGER, (heap, base, stride, width, height) => {
-          const data = new Uint8Array(width * height);
-          for (let y = 0, j = 0; y < height; y++) {
-            for (let i = base + y * stride, end = i + width * 4; i < end; i += 4, j++) {
-              // Rec. 601 luma from RGBA.
-              data[j] = (heap[i] * 299 + heap[i + 1] * 587 + heap[i + 2] * 114) / 1000;
-            }
-          }
-          const pixels: Pixels | null = colour ? { width, height, channels: 4, bgr: false, data: copyRows(heap, base, stride, width * 4, height) } : null;
-          return { image: { width, height, data }, colours: pixels };
-        });
-        return { image, dpi, ...(colours ? { sketch: await sketchOf(colours, 0, sketchSide!) } : {}) };
-      }
+      // Drawn, the page comes out already turned.
+      scan = scannedPicture(lib, page, rotation, dpi, colour) ?? { ...drawnForScan(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, colour), turn: 0 };
     } finally {
       lib.FPDF_ClosePage(page);
     }
   } finally {
     release();
   }
-  const { picture, colours, turn } = own;
+  // The pixels are the thread's own from here: PDFium's document is released before libvips works.
+  const { picture, colours, turn } = scan;
   const sketch = colours ? await sketchOf(colours, turn, sketchSide!) : undefined;
   if (turn === 0) return { image: picture, dpi, ...(sketch ? { sketch } : {}) };
   const turned = await sharp(Buffer.from(picture.data.buffer, picture.data.byteOffset, picture.data.byteLength), { raw: { width: picture.width, height: picture.height, channels: 1 } })
@@ -146,6 +132,24 @@ export async function scanPdfPage(
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { image: { width: turned.info.width, height: turned.info.height, data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength) }, dpi, ...(sketch ? { sketch } : {}) };
+}
+
+/**
+ * The page drawn for OCR in grey levels, taken straight from PDFium's bitmap, with a copy of its
+ * colours only when a sketch is asked for.
+ */
+function drawnForScan(lib: WrappedPdfiumModule, page: number, request: RenderRequest, colour: boolean): { picture: GreyPicture; colours?: Pixels } {
+  return renderBitmap(lib, page, request, Number.MAX_SAFE_INTEGER, (heap, base, stride, width, height) => {
+    const data = new Uint8Array(width * height);
+    for (let y = 0, j = 0; y < height; y++) {
+      for (let i = base + y * stride, end = i + width * 4; i < end; i += 4, j++) {
+        // Rec. 601 luma from RGBA.
+        data[j] = (heap[i] * 299 + heap[i + 1] * 587 + heap[i + 2] * 114) / 1000;
+      }
+    }
+    const picture = { width, height, data };
+    return colour ? { picture, colours: { width, height, channels: 4, bgr: false, data: copyRows(heap, base, stride, width * 4, height) } } : { picture };
+  });
 }
 
 function renderOne(lib: WrappedPdfiumModule, page: number, request: RenderRequest, maxSide: number): RenderedBitmap {
