@@ -34,6 +34,8 @@ export interface WireTable {
   bbox: FractionBox;
   continued_from_previous_page: boolean;
   continues_on_next_page: boolean;
+  /** On a continuation: the index of the table it continues among the previous page's tables (absent on tables stored before it was kept). */
+  continues_table?: number | null;
 }
 
 export interface WireKeyValue {

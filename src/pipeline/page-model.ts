@@ -196,6 +196,8 @@ export interface Table {
   /** The table goes on from the previous page / on the next page. */
   continuedFromPrevious: boolean;
   continuesOnNext: boolean;
+  /** On a continuation: the index of the table it continues on the page before. */
+  continuesTable?: number;
 }
 
 /** A page after analysis: lines, blocks in reading order, figures, tables, key/values. */

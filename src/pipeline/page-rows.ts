@@ -11,6 +11,7 @@ import type { Tx } from '../store/index.js';
 import { outputsFromRow, type PageOutputs, type WireTable } from '../page-outputs/shapes.js';
 import { HoldLost, type RunContext } from './context.js';
 import { markContinued, marksAcrossBatches, type PageBatch, type PageSummary } from './outputs/page-batch.js';
+import type { TableMark } from './analysis/analyze-page.js';
 
 type Stored = Pick<PageBatch, 'summaries' | 'ends'>;
 
@@ -61,15 +62,15 @@ export class PageRows {
    */
   async finish(): Promise<PageSummary[]> {
     const batches = [...this.batches.entries()].sort((a, b) => a[0] - b[0]).map(([, batch]) => batch);
-    for (const mark of marksAcrossBatches(batches)) await this.markTable(mark.page, mark.table, mark.continues);
+    for (const mark of marksAcrossBatches(batches)) await this.markTable(mark);
     return batches.flatMap((b) => b.summaries);
   }
 
-  private async markTable(page: number, table: number, continues: boolean): Promise<void> {
+  private async markTable({ page, table, ...mark }: TableMark): Promise<void> {
     const { ctx } = this;
     await writeHeld(ctx, async (tx) => {
       const tables = JSON.parse((await pageTables(tx, ctx.doc.id, page)) ?? '[]') as WireTable[];
-      markContinued(tables[table], continues);
+      markContinued(tables[table], mark);
       await updatePage(tx, ctx.doc.id, page, { tables: JSON.stringify(tables) });
     });
   }

@@ -67,11 +67,14 @@ describe('tables', () => {
     expect(pages[0].text.endsWith('| East | 1,410 | 7% |\n\nAll figures in thousands of euros.')).toBe(true);
   });
 
-  it('split across a page break are flagged on both pages', async () => {
+  it('split across a page break are flagged on both pages, and the document markdown joins them into one table', async () => {
     const more = [['West', '800', '1%'], ['Centre', '640', '3%']];
-    const { pages } = await read(await tablePdf([{ header, rows, ruled: true }, { header, rows: more, ruled: true }], { before: 'Sales by region in 2024.' }));
-    expect(pages[0].tables[0]).toMatchObject({ continued_from_previous_page: false, continues_on_next_page: true });
-    expect(pages[1].tables[0]).toMatchObject({ continued_from_previous_page: true, continues_on_next_page: false, rows: [header, ...more] });
+    const { doc, pages } = await read(await tablePdf([{ header, rows, ruled: true }, { header, rows: more, ruled: true }], { before: 'Sales by region in 2024.' }), { markdown: true });
+    expect(pages[0].tables[0]).toMatchObject({ continued_from_previous_page: false, continues_on_next_page: true, continues_table: null });
+    expect(pages[1].tables[0]).toMatchObject({ continued_from_previous_page: true, continues_on_next_page: false, continues_table: 0, rows: [header, ...more] });
+    const markdown = (await client.get(`/api/v1/documents/${doc.id}?include=markdown`)).json.markdown;
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    expect(markdown).toBe(`Sales by region in 2024.\n\n${[line(header), line(header.map(() => '---')), ...[...rows, ...more].map(line)].join('\n')}\n`);
   });
 
   it('match the ICDAR 2013 truth of a real government report, merged header cells included', async () => {

@@ -3,6 +3,7 @@ import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { documentMarkdown, documentText, FIGURE_MARKER } from '../../src/page-outputs/document-text.js';
+import type { WireTable } from '../../src/page-outputs/shapes.js';
 import { NO_GRAPHICS, type Block, type BlockType, type Box, type Figure, type Line, type Page, type Word } from '../../src/pipeline/page-model.js';
 
 // A hand-built analyzed page: each block is a list of line texts; every line is 12 units tall and
@@ -172,7 +173,25 @@ describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
   });
 
   it('documentMarkdown joins non-empty pages a blank line apart and ends with a newline', () => {
-    expect(documentMarkdown(['# One', '', 'Two'])).toBe('# One\n\nTwo\n');
+    const plain = (markdown: string) => ({ markdown, tables: [] });
+    expect(documentMarkdown([plain('# One'), plain(''), plain('Two')])).toBe('# One\n\nTwo\n');
     expect(documentMarkdown([])).toBe('\n');
+  });
+
+  it('documentMarkdown joins a table continued over page breaks into one, its repeated header left out', () => {
+    const table = (markdown: string, flags: Partial<WireTable>): WireTable => ({
+      rows: [], columns: 2, markdown, header_rows: 1, cells: [], bbox: { left: 0, top: 0, width: 1, height: 1 },
+      continued_from_previous_page: false, continues_on_next_page: false, ...flags,
+    });
+    const first = '| A | B |\n| --- | --- |\n| 1 | 2 |';
+    const second = '| A | B |\n| --- | --- |\n| 3 | 4 |';
+    const third = '| 5 | 6 |\n| --- | --- |\n| 7 | 8 |';
+    const pages = [
+      { markdown: `# Sales\n\n${first}`, tables: [table(first, { continues_on_next_page: true })] },
+      { markdown: second, tables: [table(second, { continued_from_previous_page: true, continues_table: 0, continues_on_next_page: true })] },
+      { markdown: `${third}\n\nAfter.`, tables: [table(third, { continued_from_previous_page: true, continues_table: 0 })] },
+      { markdown: first, tables: [table(first, {})] },
+    ];
+    expect(documentMarkdown(pages)).toBe(`# Sales\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |\n| 7 | 8 |\n\nAfter.\n\n${first}\n`);
   });
 });

@@ -47,7 +47,7 @@ async function bySpans(key: string, bytes: Uint8Array, spans: { first: number; l
   }
   await spool.remove();
   const outputs = batches.flatMap((b) => b.outputs);
-  for (const mark of marksAcrossBatches(batches)) markContinued(outputs[mark.page - 1].tables[mark.table], mark.continues);
+  for (const mark of marksAcrossBatches(batches)) markContinued(outputs[mark.page - 1].tables[mark.table], mark);
   return { outputs, summaries: batches.flatMap((b) => b.summaries) };
 }
 
@@ -77,6 +77,8 @@ describe('a document read in spans', () => {
     expect(joined.outputs).toEqual(await whole(bytes));
     const flags = joined.outputs.map((page) => page.tables.map((t) => [t.continued_from_previous_page, t.continues_on_next_page]));
     expect(flags).toEqual([[[false, true]], [[true, true]], [[true, false]]]);
+    // Each continuation names the table it continues on the page before.
+    expect(joined.outputs.map((page) => page.tables.map((t) => t.continues_table))).toEqual([[null], [0], [0]]);
   });
 
   it('leave nothing in the spool, and a spool left by a process that died is removed when a worker starts', async () => {

@@ -6,6 +6,7 @@ import { DOCUMENT_STATUSES } from '../../domain/states.js';
 import { isExpired } from '../../domain/retention.js';
 import { deleteDocument, findDocument, getPages, listDocuments, markRetrieved, usageForDocument } from '../../store/documents.js';
 import { documentMarkdown, documentText } from '../../page-outputs/document-text.js';
+import type { WireTable } from '../../page-outputs/shapes.js';
 import { baseUrlOf, type AppDeps } from '../deps.js';
 import { parseIncludes } from '../includes.js';
 import { expiredError } from '../completed-document.js';
@@ -145,7 +146,7 @@ export const documentRoutes =
         if (row.status === 'completed' && (includes.has('text') || includes.has('pages') || includes.has('markdown'))) {
           const pages = await getPages(deps.store.db, row.id, 1, row.page_count);
           if (includes.has('text')) doc.text = documentText(pages);
-          if (includes.has('markdown')) doc.markdown = documentMarkdown(pages.map((p) => p.markdown ?? ''));
+          if (includes.has('markdown')) doc.markdown = documentMarkdown(pages.map((p) => ({ markdown: p.markdown ?? '', tables: JSON.parse(p.tables) as WireTable[] })));
           if (includes.has('pages')) {
             doc.pages = pages.map((p) => pageToWire(p, { tables: includes.has('tables'), key_values: includes.has('key_values') }));
           }

@@ -110,6 +110,9 @@ const Table = Type.Object({
   bbox: BBox,
   continued_from_previous_page: Type.Boolean({ description: 'The table goes on from the previous page (additive).' }),
   continues_on_next_page: Type.Boolean({ description: 'The table goes on on the next page (additive).' }),
+  continues_table: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, description: 'On a continuation (continued_from_previous_page): the index of the table it continues among the previous page\'s tables; null otherwise (additive; absent on documents read before it was kept).' })),
+  ),
 });
 
 const KeyValue = Type.Object(

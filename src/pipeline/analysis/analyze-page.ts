@@ -335,6 +335,14 @@ export interface TableEdges {
   last: { table: number; columns: number } | null;
 }
 
+/** A table to mark as running across a page break (`from`: on a continuation, the table it continues). */
+export interface TableMark {
+  page: number;
+  table: number;
+  continues: boolean;
+  from?: number;
+}
+
 export function tableEdges(page: Page): TableEdges {
   const body = page.blocks.filter((b) => b.type !== 'page_header' && b.type !== 'page_footer' && b.type !== 'footnote');
   const edge = (block: Block | undefined) => (block?.type === 'table' ? { table: block.table!, columns: page.tables[block.table!].columnCount } : null);
@@ -343,15 +351,16 @@ export function tableEdges(page: Page): TableEdges {
 
 /**
  * A table that ends one page's body and one that starts the next page's, with as many columns,
- * are one table running across the page break: the pairs of (page, table index) to mark.
+ * are one table running across the page break: the pairs of (page, table index) to mark; the
+ * continuation's mark names the table it continues (`from`, its index on the page before).
  */
-export function continuedTables(pages: readonly TableEdges[]): { page: number; table: number; continues: boolean }[] {
-  const marks: { page: number; table: number; continues: boolean }[] = [];
+export function continuedTables(pages: readonly TableEdges[]): TableMark[] {
+  const marks: TableMark[] = [];
   for (let i = 0; i + 1 < pages.length; i++) {
     const last = pages[i].last;
     const first = pages[i + 1].first;
     if (!last || !first || last.columns !== first.columns) continue;
-    marks.push({ page: i, table: last.table, continues: true }, { page: i + 1, table: first.table, continues: false });
+    marks.push({ page: i, table: last.table, continues: true }, { page: i + 1, table: first.table, continues: false, from: last.table });
   }
   return marks;
 }
@@ -360,7 +369,10 @@ function flagContinuedTables(pages: Page[]): void {
   for (const mark of continuedTables(pages.map(tableEdges))) {
     const table = pages[mark.page].tables[mark.table];
     if (mark.continues) table.continuesOnNext = true;
-    else table.continuedFromPrevious = true;
+    else {
+      table.continuedFromPrevious = true;
+      table.continuesTable = mark.from;
+    }
   }
 }
 

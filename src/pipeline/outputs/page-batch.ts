@@ -6,7 +6,7 @@
 // (page-rows.ts), with `marksAcrossBatches`.
 import type { PageOutputs, WireTable } from '../../page-outputs/shapes.js';
 import { embeddingInput, embeddingTokens } from '../../domain/embedding.js';
-import { continuedTables, tableEdges, type TableEdges } from '../analysis/analyze-page.js';
+import { continuedTables, tableEdges, type TableEdges, type TableMark } from '../analysis/analyze-page.js';
 import type { Page, RawPage } from '../page-model.js';
 import { pageOutputs } from './page-outputs.js';
 import { planPictures, type PictureRequest } from './pictures.js';
@@ -47,7 +47,7 @@ export function pageBatch(pages: Page[], options: BatchOptions): PageBatch {
   const outputs = pages.map((page) => pageOutputs(page, options.markdown));
   const edges = options.joinsTables ? pages.map(tableEdges) : null;
   if (edges) {
-    for (const mark of continuedTables(edges)) markContinued(outputs[mark.page].tables[mark.table], mark.continues);
+    for (const mark of continuedTables(edges)) markContinued(outputs[mark.page].tables[mark.table], mark);
   }
   return {
     outputs,
@@ -71,8 +71,8 @@ export function pageBatch(pages: Page[], options: BatchOptions): PageBatch {
  * order): on the earlier batch's last page the table that continues, on the later batch's first
  * page the one continued, by page number.
  */
-export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'summaries' | 'ends'>[]): { page: number; table: number; continues: boolean }[] {
-  const marks: { page: number; table: number; continues: boolean }[] = [];
+export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'summaries' | 'ends'>[]): TableMark[] {
+  const marks: TableMark[] = [];
   for (let i = 0; i + 1 < batches.length; i++) {
     const [earlier, later] = [batches[i], batches[i + 1]];
     if (!earlier.ends || !later.ends) continue;
@@ -82,7 +82,10 @@ export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'summaries'
   return marks;
 }
 
-export function markContinued(table: WireTable, continues: boolean): void {
-  if (continues) table.continues_on_next_page = true;
-  else table.continued_from_previous_page = true;
+export function markContinued(table: WireTable, mark: Pick<TableMark, 'continues' | 'from'>): void {
+  if (mark.continues) table.continues_on_next_page = true;
+  else {
+    table.continued_from_previous_page = true;
+    table.continues_table = mark.from ?? null;
+  }
 }

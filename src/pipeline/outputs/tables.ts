@@ -43,5 +43,6 @@ export function pageTables(page: Page): WireTable[] {
     bbox: fractionBox(table.box, page.width, page.height),
     continued_from_previous_page: table.continuedFromPrevious,
     continues_on_next_page: table.continuesOnNext,
+    continues_table: table.continuesTable ?? null,
   }));
 }
