@@ -19,6 +19,7 @@ import { accountRoutes } from './routes/account.js';
 import { documentRoutes } from './routes/documents.js';
 import { imageRoutes } from './routes/images.js';
 import { pageRoutes } from './routes/pages.js';
+import { chunkRoutes } from './routes/chunks.js';
 import { queryRoutes } from './routes/queries.js';
 import { operationsRoutes } from './routes/operations.js';
 import { httpDuration, httpRequests } from '../metrics.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     });
     await api.register(documentRoutes(deps));
     await api.register(pageRoutes(deps));
+    await api.register(chunkRoutes(deps));
     await api.register(queryRoutes(deps));
     await api.register(imageRoutes(deps));
     await api.register(accountRoutes(deps));

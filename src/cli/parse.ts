@@ -1,8 +1,8 @@
 // `folio parse FILE...`: the command-line client. Sends each file to a running Folio (FOLIO_URL,
 // FOLIO_API_KEY) through the TypeScript client, shows each file's progress (a bar per file on a
 // terminal, plain lines otherwise), and writes what Folio read next to the other results:
-// `<name>.json` (the document with its pages, tables, key/values and result) and, with
-// `--markdown`, `<name>.md`. Exits 1 when any file failed, with its error type on stderr.
+// `<name>.json` (the document with its pages, tables, key/values and result), with `--markdown`
+// `<name>.md`, and with `--chunks` `<name>.chunks.jsonl` (a chunk a line). Exits 1 when any file failed, with its error type on stderr.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { FolioApiError, FolioClient, type Document, type DocumentOptions } from 
 const USAGE = `Usage: folio parse FILE... [--markdown] [--read] [--extract FIELDS|SCHEMA.json] [--ask "question"]... [--out DIR]
   FILE                 PDF, image or Office file (several at once are sent in parallel)
   --markdown           also write <name>.md
+  --chunks             also write <name>.chunks.jsonl: the document cut for retrieval, a chunk a line
   --read               text only (analysis: read, the cheaper price)
   --extract FIELDS     comma-separated built-in fields (title,document_type,summary,dates,parties,amounts,key_facts)
   --extract FILE.json  a JSON Schema (type: object) to fill
@@ -99,6 +100,7 @@ export async function runParse(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         markdown: { type: 'boolean' },
+        chunks: { type: 'boolean' },
         read: { type: 'boolean' },
         extract: { type: 'string' },
         ask: { type: 'string', multiple: true },
@@ -175,6 +177,10 @@ export async function runParse(argv: string[]): Promise<number> {
       const { markdown, ...rest } = full;
       await writeFile(path.join(outDir, `${job.output}.json`), `${JSON.stringify(rest, null, 2)}\n`);
       if (values.markdown && markdown !== undefined) await writeFile(path.join(outDir, `${job.output}.md`), markdown);
+      if (values.chunks) {
+        const chunks = (await client.getChunks(document.id)).data;
+        await writeFile(path.join(outDir, `${job.output}.chunks.jsonl`), chunks.map((chunk) => `${JSON.stringify(chunk)}\n`).join(''));
+      }
     } catch (error) {
       progress.state = 'failed';
       const reason = error instanceof FolioApiError ? `${error.type}: ${error.message}` : (error as Error).message;

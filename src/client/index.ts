@@ -13,6 +13,7 @@ export type ResolvedOptions = Static<typeof ResolvedOptionsSchema>;
 export type Image = Static<typeof wire.Image> & { data?: string };
 // `$ref`s are typed `unknown` by the schema library; the referenced shapes are put back here.
 export type Page = Omit<Static<typeof wire.Page>, 'images'> & { images?: Image[] };
+export type Chunk = Static<typeof wire.Chunk>;
 export type UsageRecord = Static<typeof wire.UsageRecord>;
 export type ExtractionResult = Static<typeof wire.ExtractionResult> & { per_page?: { pages: { page: number; result: Record<string, unknown> }[] } };
 export type DocumentUsage = Omit<Static<typeof wire.DocumentUsage>, 'records'> & { records: UsageRecord[] };
@@ -48,6 +49,7 @@ export const OPERATIONS = {
   deleteDocument: ['DELETE', '/api/v1/documents/{id}'],
   getPages: ['GET', '/api/v1/documents/{id}/pages'],
   getPagePreview: ['GET', '/api/v1/documents/{id}/pages/{page}/preview'],
+  getChunks: ['GET', '/api/v1/documents/{id}/chunks'],
   listImages: ['GET', '/api/v1/documents/{id}/images'],
   getImage: ['GET', '/api/v1/documents/{id}/images/{image_id}'],
   createQuery: ['POST', '/api/v1/documents/{id}/queries'],
@@ -284,6 +286,11 @@ export class FolioClient {
   /** `page` is one page (3) or an inclusive range ("1-3"). */
   getPages(id: string, params: { include?: PageInclude[]; page?: number | string } = {}): Promise<{ object: 'list'; document_id: string; data: Page[] }> {
     return this.json('getPages', { id }, query({ include: params.include, page: params.page }));
+  }
+
+  /** The document cut into chunks for retrieval, each at most `maxTokens` (64 to 4096, default 512) with its headings, pages and boxes. */
+  getChunks(id: string, params: { maxTokens?: number } = {}): Promise<{ object: 'list'; document_id: string; data: Chunk[] }> {
+    return this.json('getChunks', { id }, query({ max_tokens: params.maxTokens }));
   }
 
   /** A JPEG of one page rendered on demand (long side `size` px, 64 to 1568); layout and citation boxes line up with it. */

@@ -65,6 +65,9 @@ describe('the TypeScript client', () => {
 
     const pages = await client.getPages(document.id, { include: ['layout', 'images'], page: 1 });
     expect(pages.data[0].layout?.length).toBeGreaterThan(0);
+    const chunks = await client.getChunks(document.id, { maxTokens: 64 });
+    expect(chunks.data.map((c) => c.text).join('\n\n')).toBe('Order summary\n\n| Item | Qty |\n| --- | --- |\n| Apples | 3 |\n| Pears | 5 |');
+    expect(chunks.data[0]).toMatchObject({ index: 0, headings: [], pages: [1] });
     const images = await client.listImages(document.id);
     if (images.data.length) {
       const picture = await client.getImage(document.id, images.data[0].id);
@@ -128,7 +131,7 @@ describe('folio parse', () => {
     await writeFile(a, await tablePdf([{ header: ['Item', 'Qty'], rows: [['Apples', '3']], ruled: true }]));
     await writeFile(b, await textPdf([['Dear reader, the meeting is on 4 March 2025.']]));
     const out = path.join(dir, 'out');
-    const result = await runCli(['parse', a, b, '--markdown', '--extract', 'dates,title', '--ask', 'When is the meeting?', '--out', out], {
+    const result = await runCli(['parse', a, b, '--markdown', '--chunks', '--extract', 'dates,title', '--ask', 'When is the meeting?', '--out', out], {
       FOLIO_URL: server.url,
       FOLIO_API_KEY: key,
     });
@@ -136,7 +139,9 @@ describe('folio parse', () => {
     expect(result.stderr).toContain('order.pdf: queued');
     expect(result.stderr).toContain('letter.pdf: completed (1 pages)');
     expect(result.stderr).toContain('2 of 2 files read');
-    expect((await readdir(out)).sort()).toEqual(['letter.json', 'letter.md', 'order.json', 'order.md']);
+    expect((await readdir(out)).sort()).toEqual(['letter.chunks.jsonl', 'letter.json', 'letter.md', 'order.chunks.jsonl', 'order.json', 'order.md']);
+    const letterChunks = (await readFile(path.join(out, 'letter.chunks.jsonl'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(letterChunks).toEqual([expect.objectContaining({ index: 0, text: 'Dear reader, the meeting is on 4 March 2025.', pages: [1] })]);
     const letter = JSON.parse(await readFile(path.join(out, 'letter.json'), 'utf8'));
     expect(letter.result.data.dates[0]).toMatchObject({ date: '2025-03-04' });
     expect(letter.result.answers[0]).toMatchObject({ question: 'When is the meeting?', not_found: false });

@@ -142,6 +142,22 @@ export const Page = Type.Object(
 );
 export type Page = Static<typeof Page>;
 
+export const Chunk = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, description: 'Place in reading order, from 0.' }),
+    text: Type.String({ description: 'Paragraphs, list items and headings a blank line apart; tables as pipe tables.' }),
+    headings: Type.Array(Type.String(), { description: 'The section headings the chunk stands under, outermost first (empty for `read` documents).' }),
+    pages: Type.Array(Type.Integer({ minimum: 1 }), { description: 'The pages it spans, in order.' }),
+    boxes: Type.Array(
+      Type.Object({ page: Type.Integer({ minimum: 1 }), left: Type.Number(), top: Type.Number(), width: Type.Number(), height: Type.Number() }),
+      { description: 'Where its text stands: one box per line of text and per table row, as fractions 0 to 1 of its page.' },
+    ),
+    tokens: Type.Integer({ minimum: 0, description: "Folio's token count of `text` (a quarter of its length, rounded up)." }),
+  },
+  { $id: 'Chunk', description: 'A piece of a document for retrieval, cut along its structure (additive).' },
+);
+export type Chunk = Static<typeof Chunk>;
+
 export const DocumentUsage = Type.Object({
   amount_micro: Type.Integer(),
   by_sku: Type.Record(Type.String(), Type.Object({ quantity: Type.Integer(), amount_micro: Type.Integer() })),
@@ -261,4 +277,4 @@ export const Query = Type.Object(
 );
 export type Query = Static<typeof Query>;
 
-export const SHARED_SCHEMAS = [DocumentOptions, ResolvedOptions, UsageRecord, ExtractionResult, Image, Page, Accepted, DocumentListItem, Document, Query];
+export const SHARED_SCHEMAS = [DocumentOptions, ResolvedOptions, UsageRecord, ExtractionResult, Image, Page, Chunk, Accepted, DocumentListItem, Document, Query];
