@@ -53,7 +53,7 @@ function unitsCovered(micro: number, price: SkuPrice): number {
 
 /**
  * The credit held at acceptance, or re-sized at `reserving`: the pages at the analysis price, the
- * tokens the embedding reads, and when the model runs, the tokens it is expected to read and at
+ * tokens the embedding reads (pages and chunks), and when the model runs, the tokens it is expected to read and at
  * most write. Before the document is read its text is guessed from the page count; at
  * `reserving` it is counted.
  */
@@ -63,7 +63,8 @@ export function estimateMicro(
   prices: PriceTable,
   mode: Mode,
   documentTokens: number = pages * TOKENS_PER_PAGE_GUESS,
-  embeddingTokens: number = pages * Math.min(TOKENS_PER_PAGE_GUESS, MAX_EMBEDDING_TOKENS_PER_PAGE),
+  // The embedding reads each page's text, then the same text again cut into chunks.
+  embeddingTokens: number = pages * (Math.min(TOKENS_PER_PAGE_GUESS, MAX_EMBEDDING_TOKENS_PER_PAGE) + TOKENS_PER_PAGE_GUESS),
 ): number {
   if (mode === 'test') return 0;
   const pagesMicro = pageCharge(pages, options, prices, mode).amount_micro + (options.embeddings === false ? 0 : amountMicro(embeddingTokens, prices['embedding.input']));

@@ -5,7 +5,7 @@ import { Type, type TSchema } from 'typebox';
 
 export const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
 
 /** A string enum with `type: string`, which serializers and OpenAPI readers both prefer. */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>

@@ -10,8 +10,9 @@
 // `read` documents have no trusted structure: their chunks are whole paragraphs packed up to the
 // limit, without headings. Only what no chunk could hold whole is cut further: a paragraph at a
 // word, a table row at a cell. No chunk's text is longer than the limit in tokens.
+import { createHash } from 'node:crypto';
 import { lengthTokens } from '../domain/model.js';
-import type { FractionBox, LayoutElement, WireTable } from './shapes.js';
+import { outputsFromRow, type FractionBox, type LayoutElement, type WireTable } from './shapes.js';
 
 /** A box on one page (fractions of the page). */
 export interface PageBox extends FractionBox {
@@ -219,6 +220,32 @@ export class Chunker {
     this.length = 0;
     this.hasBody = false;
   }
+}
+
+/** The chunks of a document whose pages come a batch at a time, in page order: the chunks each batch completes. */
+export async function* chunksOf(batches: AsyncIterable<ChunkablePage[]>, options: { maxTokens: number; analysis: 'layout' | 'read' }): AsyncGenerator<Chunk[]> {
+  const chunker = new Chunker(options);
+  for await (const pages of batches) {
+    const chunks = pages.flatMap((page) => chunker.add(page));
+    if (chunks.length > 0) yield chunks;
+  }
+  const last = chunker.finish();
+  if (last.length > 0) yield last;
+}
+
+/** Stored page rows, a batch at a time, as the chunker takes them. */
+export async function* chunkablePages(batches: AsyncIterable<Parameters<typeof outputsFromRow>[0][]>): AsyncGenerator<ChunkablePage[]> {
+  for await (const rows of batches) {
+    yield rows.map((row) => {
+      const { page, layout, tables } = outputsFromRow(row);
+      return { page, layout, tables };
+    });
+  }
+}
+
+/** What a chunk's vector is kept with: the SHA-256 of its text, so a vector is never served beside another text. */
+export function chunkDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Every chunk of a document whose pages are all at hand. */

@@ -6,7 +6,8 @@
 // records the failure; a run that starts again (its worker died, or lost the document) removes
 // those of the run before it first. Outputs that span pages (the model's text, embeddings) are
 // read back from the store when a later stage needs them.
-import { deletePages, getPages, insertPages, pageTables, pageTexts, updatePage } from '../store/documents.js';
+import { deletePages, getPages, insertChunkEmbeddings, insertPages, pageBatches, pageTables, pageTexts, updatePage } from '../store/documents.js';
+import { chunkablePages, chunkDigest, chunksOf, DEFAULT_CHUNK_TOKENS, type Chunk } from '../page-outputs/chunks.js';
 import type { Tx } from '../store/index.js';
 import { outputsFromRow, type PageOutputs, type WireTable } from '../page-outputs/shapes.js';
 import { HoldLost, type RunContext } from './context.js';
@@ -90,6 +91,23 @@ export async function* storedTexts(ctx: RunContext): AsyncGenerator<{ page_numbe
     const texts = await pageTexts(ctx.store.db, ctx.doc.id, first, first + TEXT_PAGES_AT_ONCE - 1);
     if (texts.length > 0) yield texts;
   }
+}
+
+/** The chunks of the default cut (GET /documents/{id}/chunks without `max_tokens`), from the stored pages. */
+export function storedChunks(ctx: RunContext): AsyncGenerator<Chunk[]> {
+  const analysis = ctx.options.analysis === 'read' ? 'read' : 'layout';
+  return chunksOf(chunkablePages(pageBatches(ctx.store.db, ctx.doc.id, ctx.doc.page_count)), { maxTokens: DEFAULT_CHUNK_TOKENS, analysis });
+}
+
+/** Keeps chunks' vectors under the hold, each with its chunk text's digest. */
+export async function storeChunkEmbeddings(ctx: RunContext, rows: { chunk: Chunk; embedding: string }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await writeHeld(ctx, (tx) =>
+    insertChunkEmbeddings(
+      tx,
+      rows.map(({ chunk, embedding }) => ({ document_id: ctx.doc.id, chunk_index: chunk.index, text_digest: chunkDigest(chunk.text), embedding })),
+    ),
+  );
 }
 
 /** Sets the embedding of stored pages under the hold (per-page results are written at `finalizing`, with the charges). */

@@ -7,7 +7,7 @@
 // that no request can still be committing them.
 import type { FastifyBaseLogger } from 'fastify';
 import * as clock from '../domain/clock.js';
-import { clearPendingUpload, expiredCondition, stalePendingUploads } from '../store/documents.js';
+import { clearPendingUpload, deletePages, expiredCondition, stalePendingUploads } from '../store/documents.js';
 import { forgetExpiredKeys } from '../store/idempotency.js';
 import type { Store } from '../store/index.js';
 
@@ -40,7 +40,7 @@ export async function sweepExpired(store: Store, uploadStaleMs: number): Promise
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await tx.deleteFrom('images').where('document_id', '=', doc.id).execute();
-      await tx.deleteFrom('document_pages').where('document_id', '=', doc.id).execute();
+      await deletePages(tx, doc.id);
       return true;
     });
     if (flipped) purged++;

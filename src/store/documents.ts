@@ -4,7 +4,7 @@ import * as clock from '../domain/clock.js';
 import { UNFETCHED_MINIMUM_MS } from '../domain/retention.js';
 import type { Mode } from '../domain/states.js';
 import { preparedQuery, type Db, type Tx } from './database.js';
-import type { Database, DocumentPagesTable, DocumentsTable, ImagesTable, UsageRecordsTable } from './schema.js';
+import type { ChunkEmbeddingsTable, Database, DocumentPagesTable, DocumentsTable, ImagesTable, UsageRecordsTable } from './schema.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 export type PageRow = Selectable<DocumentPagesTable>;
@@ -84,6 +84,14 @@ export async function getPages(db: Db, documentId: string, first: number, last: 
     .where('page_number', '<=', last)
     .orderBy('page_number')
     .execute();
+}
+
+/** A document's stored pages, `size` at a time, in page order (so a long document is never read whole). */
+export async function* pageBatches(db: Db, documentId: string, pageCount: number, size = 64): AsyncGenerator<PageRow[]> {
+  for (let first = 1; first <= pageCount; first += size) {
+    const rows = await getPages(db, documentId, first, Math.min(pageCount, first + size - 1));
+    if (rows.length > 0) yield rows;
+  }
 }
 
 /** How a stored page was turned and straightened (for rendering it as its layout was read); null when there is no such page. */
@@ -237,9 +245,19 @@ export async function stalePendingUploads(db: Tx, before: number, limit: number)
   return rows.map((row) => ({ blob_key: row.blob_key, referenced: Boolean(row.referenced) }));
 }
 
-/** Removes a document's page rows (a run that starts again, or that failed, keeps none). */
+/** Removes a document's page rows and chunk vectors (a run that starts again, or that failed, keeps none; nor does a purged document). */
 export async function deletePages(tx: Tx, documentId: string): Promise<void> {
   await tx.deleteFrom('document_pages').where('document_id', '=', documentId).execute();
+  await tx.deleteFrom('chunk_embeddings').where('document_id', '=', documentId).execute();
+}
+
+export async function insertChunkEmbeddings(tx: Tx, rows: Insertable<ChunkEmbeddingsTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) await tx.insertInto('chunk_embeddings').values(rows.slice(i, i + 100)).execute();
+}
+
+/** A document's chunk vectors, by chunk index. */
+export async function chunkEmbeddings(db: Db, documentId: string): Promise<Selectable<ChunkEmbeddingsTable>[]> {
+  return db.selectFrom('chunk_embeddings').selectAll().where('document_id', '=', documentId).orderBy('chunk_index').execute();
 }
 
 /** Sets columns of one stored page (written while the document is read, before it completes). */

@@ -12,6 +12,7 @@ import * as m006 from './migrations/006-database-blobs.js';
 import * as m007 from './migrations/007-idempotency-claims.js';
 import * as m008 from './migrations/008-page-geometry.js';
 import * as m009 from './migrations/009-pending-uploads.js';
+import * as m010 from './migrations/010-chunk-embeddings.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -30,6 +31,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 7, ...m007 },
   { id: 8, ...m008 },
   { id: 9, ...m009 },
+  { id: 10, ...m010 },
 ];
 
 const LOCK_KEY = 4_242_001;

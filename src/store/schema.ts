@@ -199,6 +199,14 @@ export interface IdempotencyKeysTable {
   claim_token: string | null;
 }
 
+/** A chunk's vector (migration 010): `embedding` as document_pages keeps it; `text_digest` the chunk text's SHA-256. */
+export interface ChunkEmbeddingsTable {
+  document_id: string;
+  chunk_index: number;
+  text_digest: string;
+  embedding: string;
+}
+
 export interface MigrationsTable {
   id: number;
   name: string;
@@ -218,6 +226,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   documents: DocumentsTable;
   document_pages: DocumentPagesTable;
+  chunk_embeddings: ChunkEmbeddingsTable;
   images: ImagesTable;
   queries: QueriesTable;
   blob_chunks: BlobChunksTable;

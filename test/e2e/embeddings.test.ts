@@ -1,7 +1,8 @@
 // Page embeddings (issue 9; docs/api.md EmbeddingOptions, Page.embedding, Limits, docs/decisions.md#test-mode, docs/decisions.md#money): one vector
 // per page of the chosen length, only through GET /pages?include=embeddings; the built-in
 // embedding is deterministic and its 512 and 256 vectors are the 1024 one folded; tokens are
-// charged as embedding.input; an OpenAI-compatible server is asked with `dimensions`, and one
+// charged as embedding.input; each chunk of the default cut has a vector too (issue 26), read
+// through GET /chunks?include=embeddings and charged the same way; an OpenAI-compatible server is asked with `dimensions`, and one
 // that fails or ignores `dimensions` fails the document with embedding_failed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
@@ -77,7 +78,7 @@ function fold(vector: number[], dimensions: number): number[] {
 }
 
 describe('page embeddings with the built-in provider', () => {
-  it('gives every page a unit vector of 1024 numbers, charged as embedding.input tokens of its text', async () => {
+  it('gives every page and every chunk a unit vector of 1024 numbers, charged as embedding.input tokens of their texts', async () => {
     const { doc, pages } = await embedded(live, true);
     expect(pages).toHaveLength(3);
     for (const page of pages) {
@@ -89,17 +90,36 @@ describe('page embeddings with the built-in provider', () => {
     const [invoice, invoices, plants] = pages.map((p: any) => p.embedding.vector);
     expect(dot(invoice, invoices)).toBeGreaterThan(dot(invoice, plants) + 0.1);
 
+    const chunks = (await live.get(`/api/v1/documents/${doc.id}/chunks?include=embeddings`)).json.data;
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) {
+      expect(chunk.embedding).toMatchObject({ model: 'folio-hashed-ngrams-1', dimensions: 1024 });
+      expect(norm(chunk.embedding.vector)).toBeCloseTo(1, 4);
+    }
+    // A chunk's vector is made from its own text: a chunk that is a whole page has that page's vector.
+    const single = await embedded(live, true, await textPdf([['Invoice number 7 for consulting services delivered in March.']]));
+    const [only] = (await live.get(`/api/v1/documents/${single.doc.id}/chunks?include=embeddings`)).json.data;
+    expect(only.text).toBe(single.pages[0].text);
+    expect(only.embedding.vector).toEqual(single.pages[0].embedding.vector);
+    expect(chunks[0].embedding.vector).not.toEqual(only.embedding.vector);
+
     const usage = (await live.get(`/api/v1/documents/${doc.id}?include=usage`)).json.usage;
     const record = usage.records.find((r: any) => r.sku === 'embedding.input');
     const texts = (await live.get(`/api/v1/documents/${doc.id}/pages`)).json.data.map((p: any) => p.text as string);
-    expect(record).toMatchObject({ stage: 'embedding', model: 'folio-hashed-ngrams-1', quantity: texts.reduce((sum: number, t: string) => sum + Math.ceil(t.length / 4), 0) });
+    const tokens = (list: string[]) => list.reduce((sum: number, t: string) => sum + Math.ceil(t.length / 4), 0);
+    expect(record).toMatchObject({ stage: 'embedding', model: 'folio-hashed-ngrams-1', quantity: tokens(texts) + tokens(chunks.map((c: any) => c.text)) });
     expect(record.amount_micro).toBe(Math.ceil((record.quantity * 20_000) / 1_000_000));
     expect(doc.cost.settled_micro).toBe(3 * 25_000 + record.amount_micro);
 
-    // Vectors come only from the pages endpoint, and only when asked for.
+    // Vectors come only from the pages and chunks endpoints, and only when asked for; chunk
+    // vectors only for the default cut.
     const plain = (await live.get(`/api/v1/documents/${doc.id}/pages`)).json.data;
     expect(plain[0]).not.toHaveProperty('embedding');
+    expect((await live.get(`/api/v1/documents/${doc.id}/chunks`)).json.data[0]).not.toHaveProperty('embedding');
     expect((await live.get(`/api/v1/documents/${doc.id}?include=embeddings`)).status).toBe(422);
+    const otherCut = await live.get(`/api/v1/documents/${doc.id}/chunks?max_tokens=128&include=embeddings`);
+    expect(otherCut.status).toBe(422);
+    expect(otherCut.json.error.details).toHaveProperty('include');
   });
 
   it('256 and 512 are the 1024 vector folded, and the same document gives the same vectors, free, in test mode (docs/decisions.md#test-mode)', async () => {
@@ -131,6 +151,9 @@ describe('page embeddings with the built-in provider', () => {
     const asked = await live.get(`/api/v1/documents/${doc.id}/pages?include=embeddings`);
     expect(asked.status).toBe(422);
     expect(JSON.stringify(asked.json.error.details)).toMatch(/embeddings/);
+    const chunks = await live.get(`/api/v1/documents/${doc.id}/chunks?include=embeddings`);
+    expect(chunks.status).toBe(422);
+    expect(JSON.stringify(chunks.json.error.details)).toMatch(/embeddings/);
   });
 
   it('embeds at most the first 20,000 bytes of a page', async () => {
@@ -149,9 +172,13 @@ describe('page embeddings with the built-in provider', () => {
 describe('page embeddings from an OpenAI-compatible server', () => {
   it('asks for the chosen dimensions in batches and stores what the server returns', async () => {
     vendor.reset();
-    vendor.script({ kind: 'embed' });
+    vendor.script({ kind: 'embed' }, { kind: 'embed' });
     const { doc, pages } = await embedded(remote, { dimensions: 256 });
-    expect(vendor.requests).toHaveLength(1);
+    // One request for the pages, one for the chunks.
+    expect(vendor.requests).toHaveLength(2);
+    const chunks = (await remote.get(`/api/v1/documents/${doc.id}/chunks?include=embeddings`)).json.data;
+    expect(vendor.requests[1].body.input).toEqual(chunks.map((c: any) => c.text));
+    expect(chunks[0].embedding).toMatchObject({ model: 'mock-embed-3', dimensions: 256 });
     const request = vendor.requests[0];
     expect(request.path).toBe('/v1/embeddings');
     expect(request.headers.authorization).toBe('Bearer sk-embed');

@@ -153,6 +153,11 @@ export const Chunk = Type.Object(
       { description: 'Where its text stands: one box per line of text and per table row, as fractions 0 to 1 of its page.' },
     ),
     tokens: Type.Integer({ minimum: 0, description: "Folio's token count of `text` (a quarter of its length, rounded up)." }),
+    embedding: Type.Optional(
+      Nullable(Type.Object({ model: Type.String(), dimensions: Type.Integer(), vector: Type.Array(Type.Number()) }), {
+        description: 'Only with include=embeddings: the vector made at `embedding`; null where the document was embedded before chunk vectors were kept.',
+      }),
+    ),
   },
   { $id: 'Chunk', description: 'A piece of a document for retrieval, cut along its structure (additive).' },
 );
