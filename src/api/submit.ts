@@ -19,7 +19,8 @@ import { cleanFilename } from '../domain/filenames.js';
 import { newId } from '../domain/ids.js';
 import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
-import { assertEntitled, resolveOptions, schemaShapeProblems } from '../domain/options.js';
+import { assertEntitled, pageSelectionOf, resolveOptions, schemaShapeProblems } from '../domain/options.js';
+import { selectedPageCount, selectionOutOfRange } from '../domain/page-selection.js';
 import { availableCredit, clearPendingUpload, holdCredit, insertDocument, recordPendingUpload } from '../store/documents.js';
 import { detectFile } from '../pipeline/intake/detect.js';
 import { filenameFromUrl } from '../pipeline/intake/fetch-url.js';
@@ -307,13 +308,21 @@ async function prepareFile(deps: AppDeps, principal: Principal, options: Resolve
     throw new FolioError('unsupported_media_type', `"${file.filename}" is ${what}. Supported types: ${SUPPORTED_LIST}.`);
   }
   const pageCount = await countPages(deps, detected.supported, file.tempPath);
-  if (pageCount > plan.max_pages_per_document) {
+  // With a page selection, what is read (and limited, and estimated) is the selected pages; a file
+  // whose count is unknown here (it cannot be opened) fails in `analyzing` with the reason.
+  const selection = pageSelectionOf(options);
+  if (selection && pageCount > 0) {
+    const outOfRange = selectionOutOfRange(selection, pageCount);
+    if (outOfRange) throw invalidRequest({ 'options.pages': [`${outOfRange} ("${file.filename}")`] }, `The page selection ${outOfRange}.`);
+  }
+  const pagesRead = selection && pageCount > 0 ? selectedPageCount(selection) : pageCount;
+  if (pagesRead > plan.max_pages_per_document) {
     throw invalidRequest(
-      { file: [`"${file.filename}" has ${pageCount} pages; the plan allows at most ${plan.max_pages_per_document}`] },
-      `The document has ${pageCount} pages; the plan allows at most ${plan.max_pages_per_document}.`,
+      { file: [`"${file.filename}" has ${pagesRead} pages${selection ? ' selected' : ''}; the plan allows at most ${plan.max_pages_per_document}`] },
+      `The document has ${pagesRead} pages${selection ? ' selected' : ''}; the plan allows at most ${plan.max_pages_per_document}.`,
     );
   }
-  const estimate = estimateMicro(Math.max(1, pageCount), options, deps.config.prices, principal.key.mode);
+  const estimate = estimateMicro(Math.max(1, pagesRead), options, deps.config.prices, principal.key.mode);
   const id = newId('doc');
   const blobKey = `uploads/${id}`;
   // Recorded first: if this process stops before the document is committed, the sweeper finds the file.

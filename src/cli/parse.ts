@@ -8,11 +8,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FolioApiError, FolioClient, type Document, type DocumentOptions } from '../client/index.js';
 
-const USAGE = `Usage: folio parse FILE... [--markdown] [--read] [--extract FIELDS|SCHEMA.json] [--ask "question"]... [--out DIR]
+const USAGE = `Usage: folio parse FILE... [--markdown] [--chunks] [--read] [--pages RANGES] [--extract FIELDS|SCHEMA.json] [--ask "question"]... [--out DIR]
   FILE                 PDF, image or Office file (several at once are sent in parallel)
   --markdown           also write <name>.md
   --chunks             also write <name>.chunks.jsonl: the document cut for retrieval, a chunk a line
   --read               text only (analysis: read, the cheaper price)
+  --pages RANGES       read (and pay for) only these pages, e.g. 1-3,7
   --extract FIELDS     comma-separated built-in fields (title,document_type,summary,dates,parties,amounts,key_facts)
   --extract FILE.json  a JSON Schema (type: object) to fill
   --ask "question"     a question about the document; repeat for more
@@ -67,9 +68,10 @@ class ProgressView {
   }
 }
 
-async function optionsFrom(values: { markdown?: boolean; read?: boolean; extract?: string; ask?: string[] }): Promise<DocumentOptions> {
+async function optionsFrom(values: { markdown?: boolean; read?: boolean; pages?: string; extract?: string; ask?: string[] }): Promise<DocumentOptions> {
   const options: DocumentOptions = {};
   if (values.read) options.analysis = 'read';
+  if (values.pages !== undefined) options.pages = values.pages;
   if (values.markdown) options.markdown = true;
   if (values.extract) {
     if (values.extract.endsWith('.json')) {
@@ -102,6 +104,7 @@ export async function runParse(argv: string[]): Promise<number> {
         markdown: { type: 'boolean' },
         chunks: { type: 'boolean' },
         read: { type: 'boolean' },
+        pages: { type: 'string' },
         extract: { type: 'string' },
         ask: { type: 'string', multiple: true },
         out: { type: 'string', default: '.' },

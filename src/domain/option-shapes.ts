@@ -49,6 +49,13 @@ export const DocumentOptions = Type.Object(
     model: Type.Optional(StringEnum(['auto', 'swift', 'summit'] as const)),
     queries: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 50 })),
     retention_seconds: Type.Optional(Type.Integer({ minimum: 0 })),
+    pages: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: 'Only these pages are read, charged, drawn, embedded and given to the model: page numbers and inclusive ranges from 1, such as "1-3,7" (additive).',
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'DocumentOptions' },
 );
@@ -75,6 +82,7 @@ export const ResolvedOptions = Type.Object(
     model: StringEnum(['auto', 'swift', 'summit'] as const),
     queries: Type.Array(Type.String()),
     retention_seconds: Type.Integer(),
+    pages: Type.Union([Type.Null(), Type.String()], { description: 'The page selection, normalized ("1-3,7"); null for every page.' }),
   },
   { $id: 'ResolvedOptions', description: 'DocumentOptions with defaults filled in.' },
 );

@@ -5,6 +5,7 @@ import { ResolvedOptions as ResolvedOptionsShape, type DocumentOptions, type Res
 import { addDetail, FolioError, type ErrorDetails } from './errors.js';
 import { schemaLimitProblems } from './json-limits.js';
 import { planAllows, type Plan, type PlanFeature } from './plans.js';
+import { formatPageSelection, parsePageSelection, type PageSelection } from './page-selection.js';
 
 export const DEFAULT_RETENTION_SECONDS = 86_400;
 
@@ -60,6 +61,13 @@ export function resolveOptions(input: DocumentOptions, plan: Pick<Plan, 'max_ret
 
   const retention = resolveRetention(input.retention_seconds, plan, details);
 
+  let pages: string | null = null;
+  if (input.pages !== undefined) {
+    const parsed = parsePageSelection(input.pages);
+    if ('problem' in parsed) addDetail(details, 'options.pages', parsed.problem);
+    else pages = formatPageSelection(parsed.selection);
+  }
+
   return {
     options: {
       analysis,
@@ -70,6 +78,7 @@ export function resolveOptions(input: DocumentOptions, plan: Pick<Plan, 'max_ret
       model: input.model ?? 'auto',
       queries,
       retention_seconds: retention,
+      pages,
     },
     details,
   };
@@ -135,6 +144,14 @@ export function assertEntitled(options: ResolvedOptions, plan: Pick<Plan, 'featu
       throw new FolioError('not_entitled', `Your plan does not include the "${feature}" option.`, { feature });
     }
   }
+}
+
+/** The stored options' page selection (null: every page). */
+export function pageSelectionOf(options: Pick<ResolvedOptions, 'pages'>): PageSelection | null {
+  if (options.pages === null) return null;
+  const parsed = parsePageSelection(options.pages);
+  if ('problem' in parsed) throw new TypeError('The page selection stored with the document is not one Folio wrote.');
+  return parsed.selection;
 }
 
 /** Whether the document needs the model (docs/api.md: only for extraction or queries). */

@@ -141,6 +141,14 @@ describe('folio parse', () => {
     expect(result.stderr).toContain('2 of 2 files read');
     expect((await readdir(out)).sort()).toEqual(['letter.chunks.jsonl', 'letter.json', 'letter.md', 'order.chunks.jsonl', 'order.json', 'order.md']);
     const letterChunks = (await readFile(path.join(out, 'letter.chunks.jsonl'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    // --pages reads only the pages asked for.
+    const two = path.join(dir, 'two.pdf');
+    await writeFile(two, await textPdf([['The first page.'], ['The second page.']]));
+    const selected = await runCli(['parse', two, '--pages', '2', '--out', out], { FOLIO_URL: server.url, FOLIO_API_KEY: key });
+    expect(selected.code, selected.stderr).toBe(0);
+    const twoJson = JSON.parse(await readFile(path.join(out, 'two.json'), 'utf8'));
+    expect(twoJson.page_count).toBe(2);
+    expect(twoJson.pages.map((p: any) => p.page)).toEqual([2]);
     expect(letterChunks).toEqual([expect.objectContaining({ index: 0, text: 'Dear reader, the meeting is on 4 March 2025.', pages: [1] })]);
     const letter = JSON.parse(await readFile(path.join(out, 'letter.json'), 'utf8'));
     expect(letter.result.data.dates[0]).toMatchObject({ date: '2025-03-04' });

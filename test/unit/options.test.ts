@@ -23,8 +23,15 @@ describe('resolveOptions defaults (docs/api.md DocumentOptions)', () => {
       model: 'auto',
       queries: [],
       retention_seconds: 86_400,
+      pages: null,
     });
     expect(DEFAULT_RETENTION_SECONDS).toBe(86_400);
+  });
+
+  it('keeps a page selection normalized and says what is wrong with a bad one', () => {
+    expect(resolve({ pages: ' 7, 1-3 ,2-4,5 ' }).options.pages).toBe('1-5,7');
+    expect(resolve({ pages: '3' }).options.pages).toBe('3');
+    for (const bad of ['0', '4-2', '1;2', '1-', '-3', 'x']) expect(resolve({ pages: bad }).details, bad).toHaveProperty(['options.pages']);
   });
 
   it('keeps values that were given', () => {

@@ -100,7 +100,8 @@ export const pageRoutes =
           throw new FolioError('not_found', 'This type of file has no drawing of its own to preview; its layout (include=layout) has the positions of its text.');
         }
         const geometry = await pageGeometry(deps.store.db, row.id, page);
-        if (!row.upload_key || !geometry) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
+        if (!geometry) throw new FolioError('not_found', `Page ${page} was not read: the document's page selection (options.pages) leaves it out.`);
+        if (!row.upload_key) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
         const bytes = await deps.store.blobs.get(row.upload_key);
         const outcome = await deps.pool.preview(row.content_type as SupportedMediaType, bytes, { page, ...geometry, size }, AbortSignal.timeout(PREVIEW_TIMEOUT_MS));
         if (!outcome.ok) {

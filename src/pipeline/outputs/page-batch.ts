@@ -77,6 +77,8 @@ export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'summaries'
     const [earlier, later] = [batches[i], batches[i + 1]];
     if (!earlier.ends || !later.ends) continue;
     const pages = [earlier.summaries.at(-1)!.number, later.summaries[0].number];
+    // Pages left out of a selection stand between them: no table runs across that.
+    if (pages[1] !== pages[0] + 1) continue;
     for (const mark of continuedTables([earlier.ends.last, later.ends.first])) marks.push({ ...mark, page: pages[mark.page] });
   }
   return marks;

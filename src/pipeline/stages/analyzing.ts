@@ -4,7 +4,9 @@
 // judged against the whole document) and OCR has read the pages that need it, then each span is
 // analysed down to its outputs in a thread, its page models dropped there, and its pages stored
 // (page-rows.ts) and their pictures started (rendering.ts) as soon as it comes back. What stays in
-// the worker is a summary of each page, however long the document.
+// the worker is a summary of each page, however long the document. With a page selection (the
+// `pages` option) only the selected pages are read, page by page formats span by span over the
+// selection, Office files whole and then cut to it.
 import { isOffice, isSupported } from '../../domain/media-types.js';
 import { documentStats, fontWeights } from '../analysis/analyze-page.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
@@ -13,7 +15,9 @@ import { PageRows } from '../page-rows.js';
 import { readScan } from '../scans/read-scan.js';
 import { PageSpool, type SpooledPage } from '../threads/page-spool.js';
 import type { ReaderOutcome } from '../threads/reader-thread.js';
-import type { RawPage } from '../page-model.js';
+import type { PageSpan, RawPage } from '../page-model.js';
+import { pageSelectionOf } from '../../domain/options.js';
+import { isSelected, selectedPageCount, selectionOutOfRange, type PageSelection } from '../../domain/page-selection.js';
 import { PictureRenderer } from './rendering.js';
 import { MAX_PICTURE_SIDE, scannedPagePicture, sketchesScans } from '../outputs/pictures.js';
 
@@ -47,22 +51,49 @@ export async function analyzeDocumentStage(ctx: RunContext): Promise<void> {
   const rows = new PageRows(ctx);
   await rows.clear();
   const renderer = (ctx.pictureWork = new PictureRenderer(ctx));
+  const selection = pageSelectionOf(ctx.options);
   const stored = async (outcome: ReaderOutcome<PageBatch>) => {
     const read = succeeded(outcome);
     await rows.add(read);
     renderer.add(read.pictures);
   };
-  if (isOffice(doc.content_type)) await stored(await ctx.pool.readStructured(ctx.mediaType, ctx.bytes, ctx.options.analysis, batch, ctx.signal));
-  else await readBySpans(ctx, batch, stored, renderer);
+  // The file's own page count: `page_count` says it whatever the selection.
+  let fileCount: number;
+  if (isOffice(doc.content_type)) {
+    const whole = succeeded(await ctx.pool.readStructured(ctx.mediaType, ctx.bytes, ctx.options.analysis, batch, ctx.signal));
+    fileCount = whole.summaries.length;
+    if (selection) checkSelection(selection, fileCount);
+    await stored({ ok: true, value: selection ? selectedOf(whole, selection) : whole });
+  } else {
+    fileCount = await readBySpans(ctx, batch, stored, renderer, selection);
+  }
   const summaries = await rows.finish();
   if (summaries.length === 0) throw new DocumentFailure('analysis_failed', 'The document has no pages.');
   ctx.pages = summaries;
   ctx.pagesRead = summaries.length;
-  if (summaries.length !== doc.page_count) {
-    if (!(await ctx.hold.update(store.db, { page_count: summaries.length }))) throw new HoldLost();
-    doc.page_count = summaries.length;
+  const pageCount = selection ? fileCount : summaries.length;
+  if (pageCount !== doc.page_count) {
+    if (!(await ctx.hold.update(store.db, { page_count: pageCount }))) throw new HoldLost();
+    doc.page_count = pageCount;
   }
   checkPageCount(ctx, summaries.length);
+}
+
+/** A selection naming a page the file does not have fails the document (an upload is refused with 422 before this). */
+function checkSelection(selection: PageSelection, fileCount: number): void {
+  const problem = selectionOutOfRange(selection, fileCount);
+  if (problem) throw new DocumentFailure('analysis_failed', `The page selection (options.pages) ${problem}.`);
+}
+
+/** A batch cut to the selected pages (an Office file is read whole, then cut). */
+function selectedOf(batch: PageBatch, selection: PageSelection): PageBatch {
+  const kept = (page: number) => isSelected(selection, page);
+  return {
+    ...batch,
+    outputs: batch.outputs.filter((o) => kept(o.page)),
+    summaries: batch.summaries.filter((s) => kept(s.number)),
+    pictures: batch.pictures.filter((p) => kept(p.page)),
+  };
 }
 
 function succeeded<T>(outcome: ReaderOutcome<T>): T {
@@ -74,19 +105,32 @@ function succeeded<T>(outcome: ReaderOutcome<T>): T {
  * Formats read page by page (PDF, pictures): spans read to the spool, OCR where needed, spans
  * analysed, each handed to `stored` as it comes back.
  */
-async function readBySpans(ctx: RunContext, batch: BatchOptions, stored: (outcome: ReaderOutcome<PageBatch>) => Promise<void>, renderer: PictureRenderer): Promise<void> {
-  checkPageCount(ctx, ctx.doc.page_count);
+async function readBySpans(
+  ctx: RunContext,
+  batch: BatchOptions,
+  stored: (outcome: ReaderOutcome<PageBatch>) => Promise<void>,
+  renderer: PictureRenderer,
+  selection: PageSelection | null,
+): Promise<number> {
   // The file is shared with the threads, not copied to each task of this stage and of `rendering`.
   const bytes = (ctx.bytes = shared(ctx.bytes!));
+  // A selection is checked against the file's count (a URL document's is known only now).
+  const counted = selection ? (ctx.doc.page_count > 0 ? ctx.doc.page_count : succeeded(await ctx.pool.count(ctx.mediaType!, bytes, ctx.signal))) : 0;
+  if (selection) checkSelection(selection, counted);
+  checkPageCount(ctx, selection ? selectedPageCount(selection) : ctx.doc.page_count);
+  let fileCount = counted;
   const spool = await PageSpool.create(ctx.config.dataDir, ctx.doc.id);
   try {
-    const spans = pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
+    const spans = selection ? selectionSpans(selection, ctx.config.readerThreads) : pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
     const bySpan = await Promise.all(
       spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, spool.nextFile(), ctx.doc.id, ctx.signal))),
     );
     const read = bySpan.flat();
+    fileCount = selection ? counted : read.length;
     // Known before any page is analysed or drawn.
     checkPageCount(ctx, read.length);
+    // A file with fewer pages than it was counted with cannot give every selected page.
+    if (selection && read.length < selectedPageCount(selection)) checkSelection(selection, read.length === 0 ? 0 : read[read.length - 1].number);
     await ocrPages(ctx, bytes, read, spool, renderer);
     const stats = documentStats(read.map((page) => page.weights));
     await Promise.all(
@@ -95,11 +139,24 @@ async function readBySpans(ctx: RunContext, batch: BatchOptions, stored: (outcom
   } finally {
     await spool.remove();
   }
+  return fileCount;
+}
+
+function spanSize(pages: number, threads: number): number {
+  return Math.min(SPAN_MAX_PAGES, Math.max(SPAN_MIN_PAGES, Math.ceil(pages / (Math.max(1, threads) * SPANS_PER_THREAD))));
+}
+
+/** Spans covering the selected pages, sized as pageSpans sizes them; none runs across a gap of the selection. */
+export function selectionSpans(selection: PageSelection, threads: number): PageSpan[] {
+  const size = spanSize(selectedPageCount(selection), threads);
+  const spans: PageSpan[] = [];
+  for (const [first, last] of selection) for (let from = first; from <= last; from += size) spans.push({ first: from, last: Math.min(last, from + size - 1) });
+  return spans;
 }
 
 /** Contiguous spans covering `pages`, sized for `threads` (see SPAN_MIN_PAGES). */
 export function pageSpans(pages: number, threads: number): { first: number; last: number }[] {
-  const size = Math.min(SPAN_MAX_PAGES, Math.max(SPAN_MIN_PAGES, Math.ceil(pages / (Math.max(1, threads) * SPANS_PER_THREAD))));
+  const size = spanSize(pages, threads);
   const spans = [];
   for (let first = 1; first <= pages; first += size) spans.push({ first, last: Math.min(pages, first + size - 1) });
   // A file may hold more pages than were counted at submission; the last span reads to its end.

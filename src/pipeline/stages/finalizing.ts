@@ -54,7 +54,8 @@ export async function finalizeDocument(ctx: RunContext, timings: Record<string, 
     const done = await ctx.hold.finish(tx, {
       status: 'completed',
       stage: 'done',
-      page_count: pages.length,
+      // The file's count; with a page selection, fewer pages were read (and charged).
+      page_count: options.pages === null ? pages.length : doc.page_count,
       settled_micro: settled,
       hold_micro: 0,
       timings: JSON.stringify(timings),

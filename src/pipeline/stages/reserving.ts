@@ -24,7 +24,8 @@ export async function reserveCredit(ctx: RunContext): Promise<void> {
   const pages = ctx.pages!;
   const tokens = modelRuns(ctx.options) ? lengthTokens(documentTextLength(pages)) + documentPictureTokens(ctx) : undefined;
   const embedded = ctx.options.embeddings === false ? 0 : pages.reduce((sum, page) => sum + page.embeddingTokens, 0) + (await chunkTokens(ctx));
-  const needed = estimateMicro(doc.page_count, ctx.options, ctx.config.prices, doc.mode, tokens, embedded);
+  // The pages read: a page selection's, not the file's count.
+  const needed = estimateMicro(pages.length, ctx.options, ctx.config.prices, doc.mode, tokens, embedded);
   const firstEstimate = doc.source_url !== null && doc.estimated_micro === 0;
   const covered = await store.writeTransaction(async (tx) => {
     const delta = needed - doc.hold_micro;
@@ -38,7 +39,7 @@ export async function reserveCredit(ctx: RunContext): Promise<void> {
   if (!covered) {
     throw new DocumentFailure(
       'insufficient_credits',
-      `The document's ${doc.page_count} pages${tokens === undefined ? '' : ` and the model's tokens`} are estimated at ${needed} micro-USD, more than the available credit.`,
+      `The document's ${pages.length} pages${tokens === undefined ? '' : ` and the model's tokens`} are estimated at ${needed} micro-USD, more than the available credit.`,
     );
   }
 }

@@ -64,6 +64,11 @@ export class ReaderPool {
     return this.pool.run({ kind: 'render', mediaType, bytes, requests, key }, { signal }) as Promise<ReaderOutcome<RenderedPicture[]>>;
   }
 
+  /** The file's page count (a worker's, for a URL document with a page selection; the API counts with its own thread). */
+  count(mediaType: SupportedMediaType, bytes: Uint8Array, signal?: AbortSignal): Promise<ReaderOutcome<number>> {
+    return this.pool.run({ kind: 'count', mediaType, bytes }, { signal }) as Promise<ReaderOutcome<number>>;
+  }
+
   /** A JPEG of one whole page, of a type with a drawing of its own (not Office). */
   preview(mediaType: SupportedMediaType, bytes: Uint8Array, page: PreviewRequest, signal?: AbortSignal): Promise<ReaderOutcome<Uint8Array>> {
     return this.pool.run({ kind: 'preview', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Uint8Array>>;

@@ -24,7 +24,8 @@ export type ReaderTask =
   | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
   | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage; key?: string; sketchSide?: number }
   | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[]; key?: string }
-  | { kind: 'preview'; mediaType: SupportedMediaType; bytes: Uint8Array; page: PreviewRequest };
+  | { kind: 'preview'; mediaType: SupportedMediaType; bytes: Uint8Array; page: PreviewRequest }
+  | { kind: 'count'; mediaType: SupportedMediaType; bytes: Uint8Array };
 
 /** A whole page to look at, turned and straightened as its page model was. */
 export interface PreviewRequest {
@@ -74,6 +75,8 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
         return { ok: true, value: await renderPictures(task) };
       case 'preview':
         return { ok: true, value: await renderPreview(task) };
+      case 'count':
+        return { ok: true, value: await readerFor(task.mediaType).countPages(task.bytes) };
     }
   } catch (error) {
     if (error instanceof OfficeTooLarge) return { ok: false, errorType: 'document_too_large', message: error.message };
