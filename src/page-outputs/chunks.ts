@@ -316,6 +316,11 @@ function cutText(piece: Piece, firstRoom: number, room: number, joint = ' '): Pi
     if (end < text.length) {
       const at = text.lastIndexOf(joint, end - joint.length);
       if (at > start) end = at;
+      else if (limit !== room) {
+        // No joint in what is left of the chunk in hand: the text starts in the next one instead of mid-word.
+        limit = room;
+        continue;
+      }
     }
     const part = text.slice(start, end).trim();
     if (part) parts.push({ text: part, boxes: boxesOfShare(piece.boxes, start / text.length, end / text.length) });

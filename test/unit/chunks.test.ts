@@ -119,3 +119,14 @@ describe('chunks', () => {
     expect(chunks.map((c) => c.text).join(' ')).toContain('x59');
   });
 });
+
+describe('chunks, cutting a paragraph under a heading', () => {
+  it('never cuts a word to fill what a heading leaves of a chunk', () => {
+    const heading = 'H'.repeat(248);
+    const page: ChunkablePage = { page: 1, tables: [], layout: [element('heading', heading, 0.05, { level: 1 }), element('paragraph', words(200, 'longword'), 0.1)] };
+    const chunks = chunkPages([page], { maxTokens: 64, analysis: 'layout' });
+    const all = chunks.flatMap((c) => c.text.split(/\s+/));
+    for (const word of all) expect(word === heading || /^longword\d+$/.test(word), word).toBe(true);
+    for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(64);
+  });
+});
