@@ -35,9 +35,6 @@ export interface ChunkablePage {
   tables: WireTable[];
 }
 
-export const DEFAULT_CHUNK_TOKENS = 512;
-export const MIN_CHUNK_TOKENS = 64;
-export const MAX_CHUNK_TOKENS = 4096;
 
 /** What a chunk is made of: a piece of text with the boxes it was read from. */
 interface Piece {

@@ -7,7 +7,8 @@
 // those of the run before it first. Outputs that span pages (the model's text, embeddings) are
 // read back from the store when a later stage needs them.
 import { deletePages, getPages, insertChunkEmbeddings, insertPages, pageBatches, pageTables, pageTexts, updatePage } from '../store/documents.js';
-import { chunkablePages, chunkDigest, chunksOf, DEFAULT_CHUNK_TOKENS, type Chunk } from '../page-outputs/chunks.js';
+import { chunkablePages, chunkDigest, chunksOf, type Chunk } from '../page-outputs/chunks.js';
+import { DEFAULT_CHUNK_TOKENS } from '../domain/chunk-limits.js';
 import type { Tx } from '../store/index.js';
 import { outputsFromRow, type PageOutputs, type WireTable } from '../page-outputs/shapes.js';
 import { HoldLost, type RunContext } from './context.js';

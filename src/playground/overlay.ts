@@ -12,7 +12,8 @@ export interface Box {
 
 type LayoutElement = NonNullable<Page['layout']>[number];
 
-function rect(box: Box, className: string): SVGRectElement {
+/** One box in the page's unit square; the chunk view draws its pictures' boxes with it too, so both views look alike. */
+export function rect(box: Box, className: string): SVGRectElement {
   return svg('rect', { x: box.left, y: box.top, width: box.width, height: box.height, class: className, 'vector-effect': 'non-scaling-stroke' });
 }
 

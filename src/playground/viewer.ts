@@ -1,9 +1,11 @@
 // One finished document: each page's picture (rendered on demand by the preview endpoint) with
 // its layout boxes, beside the page's text, tables, key/values, figures and layout elements; the
-// document's markdown; and cited quotes shown where they stand.
+// document's markdown; its chunks for retrieval on the same pictures; and cited quotes shown where
+// they stand.
 import type { Document, FolioClient, Page } from 'folio/client';
 import { isOffice } from '../domain/media-types.js';
 import { quoteSpan } from '../page-outputs/text-matching.js';
+import { ChunksView } from './chunks.js';
 import { byId, fill, h, svg, tabs } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { Overlay, type Box } from './overlay.js';
@@ -31,7 +33,11 @@ export class DocumentViewer {
   private current = 0;
   private citation: Citation | null = null;
   private readonly overlay = new Overlay(byId('page-overlay') as unknown as SVGSVGElement);
-  private readonly viewTabs = tabs(byId('view-tabs'));
+  private readonly chunks = new ChunksView((page) => this.renderedPreview(page));
+  // The chunks are cut only when asked for: most documents opened are never looked at that way.
+  private readonly viewTabs = tabs(byId('view-tabs'), (tab) => {
+    if (tab.id === 'tab-chunks') void this.chunks.show();
+  });
   private readonly pageTabs = tabs(byId('page-tabs'));
   /** The page being shown; a slower load of an earlier page must not overwrite it. */
   private showing = 0;
@@ -51,6 +57,7 @@ export class DocumentViewer {
     this.close();
     this.client = client;
     this.document = document;
+    this.chunks.open(client, document);
     const viewer = byId('viewer');
     viewer.hidden = false;
     fill(byId('viewer-heading'), document.filename ?? document.id);
@@ -70,6 +77,7 @@ export class DocumentViewer {
   }
 
   close(): void {
+    this.chunks.close();
     for (const url of this.pictures.values()) void url.then((u) => URL.revokeObjectURL(u), () => {});
     for (const shown of this.previews.values()) void shown.then((p) => URL.revokeObjectURL(p.url), () => {});
     this.pictures.clear();
@@ -158,15 +166,32 @@ export class DocumentViewer {
    * layout; kept per page for as long as the document is open. A failed load is tried again.
    */
   private preview(number: number, page: Page): Promise<{ url: string; sketch: boolean }> {
+    return this.keptPreview(number, () => (isOffice(this.document!.content_type) ? Promise.resolve({ url: sketchOf(page), sketch: true }) : this.rendered(number)));
+  }
+
+  /**
+   * The page's rendered preview for the chunk view, from the same store as the Pages view's, so a
+   * page is fetched once; null for Office files, whose chunks are listed without pictures: they
+   * have no drawing to check a cut against, and a sketch made from the layout the chunks were cut
+   * from would only restate their boxes.
+   */
+  renderedPreview(number: number): Promise<string> | null {
+    if (!this.document || isOffice(this.document.content_type)) return null;
+    return this.keptPreview(number, () => this.rendered(number)).then((shown) => shown.url);
+  }
+
+  private keptPreview(number: number, make: () => Promise<{ url: string; sketch: boolean }>): Promise<{ url: string; sketch: boolean }> {
     let shown = this.previews.get(number);
     if (!shown) {
-      shown = isOffice(this.document!.content_type)
-        ? Promise.resolve({ url: sketchOf(page), sketch: true })
-        : this.client!.getPagePreview(this.document!.id, number, { size: PREVIEW_SIZE }).then((bytes) => ({ url: URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' })), sketch: false }));
+      shown = make();
       shown.catch(() => this.previews.delete(number));
       this.previews.set(number, shown);
     }
     return shown;
+  }
+
+  private rendered(number: number): Promise<{ url: string; sketch: boolean }> {
+    return this.client!.getPagePreview(this.document!.id, number, { size: PREVIEW_SIZE }).then((bytes) => ({ url: URL.createObjectURL(new Blob([bytes], { type: 'image/jpeg' })), sketch: false }));
   }
 
   private picture(imageId: string): Promise<string> {
