@@ -62,6 +62,12 @@ export interface Config {
     timeoutMs: number;
     maxRedirects: number;
   };
+  webhooks: {
+    /** The unit of the retry schedule (domain/webhooks.ts): 10 s gives 10 s, 1 min, 5 min... for 24 h. Tests make it tiny. */
+    retryBaseMs: number;
+    /** Time limit of one delivery, from sending to the receiver's status (the excerpt of its answer is cut short there too). */
+    timeoutMs: number;
+  };
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -192,6 +198,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       allowPrivate: env.FOLIO_URL_ALLOW_PRIVATE === '1',
       timeoutMs: intFromEnv(env, 'FOLIO_URL_TIMEOUT_MS', 30_000, 100),
       maxRedirects: 5,
+    },
+    webhooks: {
+      retryBaseMs: intFromEnv(env, 'FOLIO_WEBHOOK_RETRY_BASE_MS', 10_000, 1),
+      timeoutMs: intFromEnv(env, 'FOLIO_WEBHOOK_TIMEOUT_MS', 10_000, 100),
     },
   };
 }

@@ -54,16 +54,18 @@ export function watchDatabase(store: Store): void {
   databaseGauges = true;
   new Gauge({
     name: 'folio_queue_depth',
-    help: 'Documents and queries waiting to be claimed',
+    help: 'Documents and queries waiting to be claimed, and webhook events not yet delivered (waiting for a retry included)',
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      const [documents, queries] = await Promise.all([
+      const [documents, queries, deliveries] = await Promise.all([
         store.db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirstOrThrow(),
         store.db.selectFrom('queries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'queued').executeTakeFirstOrThrow(),
+        store.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
       ]);
       this.set({ kind: 'documents' }, Number(documents.n));
       this.set({ kind: 'queries' }, Number(queries.n));
+      this.set({ kind: 'webhook_deliveries' }, Number(deliveries.n));
     },
   });
   new Gauge({

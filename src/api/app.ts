@@ -24,6 +24,9 @@ import { queryRoutes } from './routes/queries.js';
 import { operationsRoutes } from './routes/operations.js';
 import { httpDuration, httpRequests } from '../metrics.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { WEBHOOK_SCHEMAS } from './schemas/webhooks.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -33,7 +36,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   });
   useEnvelope(app);
 
-  const shared = [ErrorBody, ...SHARED_SCHEMAS];
+  const shared = [ErrorBody, ...SHARED_SCHEMAS, ...WEBHOOK_SCHEMAS];
   addSharedSchemas(shared);
   for (const schema of shared) app.addSchema(schema);
   app.setValidatorCompiler(({ schema, httpPart, contentType }) => {
@@ -76,6 +79,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ak_live_... or ak_test_...' } } },
       security: [{ bearer: [] }],
+      webhooks: webhookEventsDocument(),
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -104,9 +108,28 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     await api.register(imageRoutes(deps));
     await api.register(accountRoutes(deps));
     await api.register(usageRoutes(deps));
+    await api.register(webhookRoutes(deps));
   }, { prefix: '/api/v1' });
 
   return app;
+}
+
+/** OpenAPI 3.1's `webhooks`: what Folio POSTs to a receiver, one entry per event type, signed as docs/api.md says. */
+function webhookEventsDocument() {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `The ${type} event`,
+          description: 'Signed with the Folio-Signature header: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the webhook\'s secret>.',
+          parameters: [{ name: 'Folio-Signature', in: 'header', required: true, schema: { type: 'string' as const } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+          responses: { '2XX': { description: 'Received. Any other answer, or none within the time limit (10 s by default), is tried again for a day.' } },
+        },
+      },
+    ]),
+  );
 }
 
 /** Built by `npm run build` (scripts/build-playground.mjs) next to the compiled server. */

@@ -1,5 +1,6 @@
-// `folio serve` and `folio worker`: thin shells over the app and the worker runner, with
-// graceful shutdown (stop accepting, let documents finish or hand them back, close the store).
+// `folio serve` and `folio worker`: thin shells over the app, the worker runner and the webhook
+// deliverer, with graceful shutdown (stop accepting, let documents and deliveries finish or hand
+// them back, close the store).
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -9,6 +10,7 @@ import { openStore } from '../store/index.js';
 import { PageCounter } from '../pipeline/threads/page-counter.js';
 import { ReaderPool } from '../pipeline/threads/pool.js';
 import { WorkerRunner } from '../queue/runner.js';
+import { WebhookDeliverer } from '../queue/webhook-deliveries.js';
 import { Wakeup } from '../queue/wakeup.js';
 import { removeDeadSpools } from '../pipeline/threads/page-spool.js';
 import { startSweeper } from '../queue/sweeper.js';
@@ -82,11 +84,14 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     return ocrEngine;
   };
   const runner = withWorkers ? new WorkerRunner({ store, pool, config, wakeup, log, ocr }) : null;
+  // Webhook events are sent from where work is done: an API-only process sends none.
+  const deliverer = withWorkers ? new WebhookDeliverer({ store, config, wakeup, log }) : null;
   if (runner) {
     // Raw pages a killed worker left waiting on disk (pipeline/threads/page-spool.ts).
     await removeDeadSpools(config.dataDir);
     await wakeup.listen();
     runner.start();
+    deliverer?.start();
   }
 
   const stopSweeper = startSweeper(store, config, log);
@@ -99,7 +104,9 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
     try {
       if (app) await app.close();
       if (operations) await operations.close();
-      if (runner) await runner.stop(config.queue.shutdownGraceMs);
+      // Both within the same grace: documents finishing now still record their events, which
+      // another worker (or this one restarted) delivers.
+      await Promise.all([runner?.stop(config.queue.shutdownGraceMs), deliverer?.stop(config.queue.shutdownGraceMs)]);
       await stopSweeper();
       await wakeup.close();
       await pool.close();

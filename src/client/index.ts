@@ -2,9 +2,11 @@
 // answers, and nothing at run time beyond `fetch`, so it works in Node 20, browsers and workers.
 // The types come from the schemas the server validates with and serves as its OpenAPI document
 // (src/api/schemas), imported as types only; `OPERATIONS` lists the routes it calls, and a test
-// checks that list against the served /api/v1/openapi.json.
+// checks that list against the served /api/v1/openapi.json. `verifyWebhook` checks a webhook's
+// signature with Web Crypto, as the client is also bundled for the browser (the playground).
 import type { Static } from 'typebox';
 import type * as wire from '../api/schemas/resources.js';
+import type * as webhookWire from '../api/schemas/webhooks.js';
 import type { DocumentOptions as DocumentOptionsSchema, ResolvedOptions as ResolvedOptionsSchema } from '../domain/option-shapes.js';
 import type { CreateQuery as CreateQuerySchema } from '../api/routes/queries.js';
 
@@ -29,6 +31,12 @@ export type BatchEntry = Accepted | { error: { type: string; message: string; [e
 export type Account = Static<typeof wire.Account>;
 export type Query = Static<typeof wire.Query>;
 export type CreateQuery = Static<typeof CreateQuerySchema>;
+export type Webhook = Static<typeof webhookWire.Webhook>;
+export type CreateWebhook = Static<typeof webhookWire.CreateWebhook>;
+export type WebhookAttempt = Static<typeof webhookWire.WebhookAttempt>;
+export type WebhookEventType = Webhook['events'][number];
+/** The body a webhook receives: `data.object` is a DocumentListItem for document.* events, a Query for query.* events. */
+export type { WebhookEvent } from '../domain/resource-shapes.js';
 export type DocumentStatus = Document['status'];
 export type Stage = Document['stage'];
 
@@ -57,6 +65,10 @@ export const OPERATIONS = {
   getQuery: ['GET', '/api/v1/documents/{id}/queries/{query_id}'],
   getAccount: ['GET', '/api/v1/account'],
   listUsage: ['GET', '/api/v1/usage'],
+  createWebhook: ['POST', '/api/v1/webhooks'],
+  listWebhooks: ['GET', '/api/v1/webhooks'],
+  deleteWebhook: ['DELETE', '/api/v1/webhooks/{id}'],
+  listWebhookDeliveries: ['GET', '/api/v1/webhooks/{id}/deliveries'],
 } as const;
 
 /**
@@ -329,6 +341,25 @@ export class FolioClient {
     return this.json('listUsage', {}, query(params));
   }
 
+  /** Creates a webhook for this key's workspace and mode; the answer's `secret` is shown this once: keep it to verify signatures. */
+  createWebhook(body: CreateWebhook): Promise<Webhook & { secret: string }> {
+    return this.json('createWebhook', {}, '', { json: body });
+  }
+
+  /** The webhooks of this key's workspace and mode (without their secrets). */
+  listWebhooks(): Promise<List<Webhook>> {
+    return this.json('listWebhooks', {});
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.call('deleteWebhook', { id });
+  }
+
+  /** A webhook's delivery attempts, newest first: status codes, errors and when the next attempt is due. */
+  listWebhookDeliveries(id: string, params: { limit?: number; starting_after?: string } = {}): Promise<List<WebhookAttempt>> {
+    return this.json('listWebhookDeliveries', { id }, query(params));
+  }
+
   /**
    * Polls until the document is `completed`, `failed` or `expired`, waiting longer between polls
    * as it goes (a 429 waits out its Retry-After), then reads it once more with `include`.
@@ -362,6 +393,56 @@ export class FolioClient {
       options,
     );
   }
+}
+
+/**
+ * Whether `header` (the `Folio-Signature` of a webhook request) signs `body` with `secret`, and was
+ * made within `toleranceSeconds` (default 300) of `now` (unix seconds; the clock by default). Pass
+ * the body exactly as received, before any JSON parsing: a single changed byte fails. Asynchronous
+ * because it uses Web Crypto (`crypto.subtle`), which Node 20, browsers and workers all have.
+ */
+export async function verifyWebhook(
+  body: string | Uint8Array,
+  header: string,
+  secret: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): Promise<boolean> {
+  let timestamp: number | null = null;
+  const signatures: Uint8Array<ArrayBuffer>[] = [];
+  for (const part of header.split(',')) {
+    const [name, value = ''] = part.trim().split('=', 2);
+    if (name === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    else if (name === 'v1' && /^[0-9a-fA-F]{64}$/.test(value)) signatures.push(hexBytes(value));
+  }
+  if (timestamp === null || signatures.length === 0) return false;
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  // Too old is a replay; too far ahead is a clock that cannot be trusted either.
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return false;
+  const encoder = new TextEncoder();
+  const prefix = encoder.encode(`${timestamp}.`);
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  const signed = new Uint8Array(prefix.length + bytes.length);
+  signed.set(prefix);
+  signed.set(bytes, prefix.length);
+  const key = await globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const expected = new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, signed));
+  let matched = false;
+  for (const signature of signatures) matched = constantTimeEqual(expected, signature) || matched;
+  return matched;
+}
+
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Compares every byte whatever the first difference, so the time taken says nothing of where it was. */
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i] ^ b[i];
+  return difference === 0;
 }
 
 /** Reads until `done`, the pause between reads growing by half up to `maxIntervalMs`. */

@@ -3,7 +3,7 @@
 // millisecond by one process in order.
 import { monotonicFactory } from 'ulid';
 
-export type IdPrefix = 'doc' | 'qry' | 'img' | 'usg' | 'key' | 'org' | 'ws' | 'req' | 'wrk';
+export type IdPrefix = 'doc' | 'qry' | 'img' | 'usg' | 'key' | 'org' | 'ws' | 'req' | 'wrk' | 'whk' | 'evt' | 'dlv' | 'att';
 
 const nextUlid = monotonicFactory();
 

@@ -11,7 +11,7 @@ export interface RowHold<Changes> {
   update(db: Tx, changes: Changes): Promise<boolean>;
   /** Whether the hold still lasts; on PostgreSQL it also locks the row until the transaction ends. */
   check(db: Tx): Promise<boolean>;
-  /** Writes the row's final state (completed or failed) and ends the hold; false once it is gone. */
+  /** Writes the row's final state (completed or failed) and ends the hold, with the webhook event it sets off in the same transaction; false once it is gone. */
   finish(db: Tx, changes: Changes): Promise<boolean>;
 }
 

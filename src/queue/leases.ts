@@ -3,7 +3,8 @@
 // a lease (owner, token, expiry). Claims are serialized — PostgreSQL with a transaction-scoped
 // advisory lock, SQLite by its write lock — so two workers can never both take the last free slot
 // of a workspace. Every later write names the lease token: a worker that lost its lease (it was
-// too slow, or presumed dead) changes nothing.
+// too slow, or presumed dead) changes nothing. The write that ends a run (completed or failed) also
+// records the webhook event, in the same transaction, so an event exists exactly when its status does.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Store } from '../store/index.js';
@@ -14,6 +15,8 @@ import type { QueryRow } from '../store/queries.js';
 import type { Updateable } from 'kysely';
 import * as clock from '../domain/clock.js';
 import type { DocumentHold, QueryHold } from '../pipeline/hold.js';
+import { recordDocumentEvent, recordQueryEvent } from '../store/webhooks.js';
+import type { WebhookEventType } from '../domain/webhooks.js';
 
 const CLAIM_LOCK = 4_242_002;
 
@@ -100,12 +103,23 @@ export function releaseLease(store: Store, lease: Lease): Promise<boolean> {
 /** Fields that end a lease, with the finishing update of a completed or failed row. */
 const LEASE_CLEARED = { locked_by: null, lease_token: null, lease_expires_at: null } as const;
 
+/** The event a finishing status gives: `document.completed`, `query.failed`... */
+function eventOf(kind: 'document' | 'query', status: unknown): WebhookEventType | null {
+  return status === 'completed' || status === 'failed' ? `${kind}.${status}` : null;
+}
+
 /** The hold a document's run gets: its writes name the lease token, so a lost lease changes nothing. */
 export function documentHold(lease: Lease): DocumentHold {
   return {
     update: (db, changes) => updateHeld(db, lease, changes),
     check: (db) => stillHeld(db, lease),
-    finish: (db, changes) => updateHeld(db, lease, { ...changes, ...LEASE_CLEARED }),
+    finish: async (db, changes) => {
+      if (!(await updateHeld(db, lease, { ...changes, ...LEASE_CLEARED }))) return false;
+      // `db` is the transaction that writes the status (finalizing, a failure, giving up).
+      const type = eventOf('document', changes.status);
+      if (type) await recordDocumentEvent(db, lease.documentId, type);
+      return true;
+    },
   };
 }
 
@@ -163,7 +177,12 @@ export function queryHold(lease: QueryLease): QueryHold {
   return {
     update: (db, changes) => updateQueryHeld(db, lease, changes),
     check: (db) => updateQueryHeld(db, lease, { lease_token: lease.token }),
-    finish: (db, changes) => updateQueryHeld(db, lease, { ...changes, ...LEASE_CLEARED }),
+    finish: async (db, changes) => {
+      if (!(await updateQueryHeld(db, lease, { ...changes, ...LEASE_CLEARED }))) return false;
+      const type = eventOf('query', changes.status);
+      if (type) await recordQueryEvent(db, lease.queryId, type);
+      return true;
+    },
   };
 }
 

@@ -4,11 +4,14 @@
 // process flips its status, and the blobs go first so a crash never leaves a purged document
 // pointing at files. It also deletes uploaded files whose document was never committed (the API
 // stopped between storing the file and committing its row), once they have waited long enough
-// that no request can still be committing them.
+// that no request can still be committing them. The flip to `expired` records the
+// `document.expired` webhook event in its own transaction, and old delivery logs are forgotten.
 import type { FastifyBaseLogger } from 'fastify';
 import * as clock from '../domain/clock.js';
 import { clearPendingUpload, deletePages, expiredCondition, stalePendingUploads } from '../store/documents.js';
 import { forgetExpiredKeys } from '../store/idempotency.js';
+import { forgetOldDeliveries, recordDocumentEvent } from '../store/webhooks.js';
+import { WEBHOOK_LOG_MS } from '../domain/webhooks.js';
 import type { Store } from '../store/index.js';
 
 const BATCH = 50;
@@ -41,11 +44,13 @@ export async function sweepExpired(store: Store, uploadStaleMs: number): Promise
       if (Number(result.numUpdatedRows) !== 1) return false;
       await tx.deleteFrom('images').where('document_id', '=', doc.id).execute();
       await deletePages(tx, doc.id);
+      await recordDocumentEvent(tx, doc.id, 'document.expired');
       return true;
     });
     if (flipped) purged++;
   }
   await forgetExpiredKeys(store.db, at);
+  await forgetOldDeliveries(store.db, at - WEBHOOK_LOG_MS);
   // Rate windows older than a minute are of no further use.
   await store.db.deleteFrom('rate_counters').where('window', '<', Math.floor(at / 1000) - 60).execute();
   return purged;

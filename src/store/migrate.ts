@@ -13,6 +13,7 @@ import * as m007 from './migrations/007-idempotency-claims.js';
 import * as m008 from './migrations/008-page-geometry.js';
 import * as m009 from './migrations/009-pending-uploads.js';
 import * as m010 from './migrations/010-chunk-embeddings.js';
+import * as m011 from './migrations/011-webhooks.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -32,6 +33,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 8, ...m008 },
   { id: 9, ...m009 },
   { id: 10, ...m010 },
+  { id: 11, ...m011 },
 ];
 
 const LOCK_KEY = 4_242_001;

@@ -219,6 +219,67 @@ export interface PendingUploadsTable {
   created_at: number;
 }
 
+/** A workspace's webhook in one mode (migration 011): where its events go and the key that signs them. */
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  mode: 'live' | 'test';
+  url: string;
+  /** The event types it receives, as a JSON array. */
+  events: string;
+  /** The HMAC key; kept readable because every delivery is signed with it. */
+  secret: string;
+  created_at: number;
+}
+
+/** An event, recorded in the transaction that gave its object a terminal status; `body` is sent as is on every attempt. */
+export interface WebhookEventsTable {
+  id: string;
+  workspace_id: string;
+  mode: 'live' | 'test';
+  type: string;
+  body: string;
+  created_at: number;
+}
+
+/** One event for one webhook: a queue row, claimed with a lease like a document, until delivered or given up. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  /** `pending` (waiting or in flight), `delivered`, or `failed` (the retry window passed). */
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts claimed so far. */
+  attempts: number;
+  /** When it may next be claimed. */
+  run_at: number;
+  locked_by: string | null;
+  lease_token: string | null;
+  lease_expires_at: number | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** One attempt to deliver, as GET /webhooks/{id}/deliveries lists it. */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  attempt: number;
+  /** The receiver's HTTP status; null when no answer came (network error, time-out, refused address). */
+  status_code: number | null;
+  /** Folio's words for what went wrong; null on a 2xx. */
+  error: string | null;
+  /** The first characters of the receiver's answer, nothing more. */
+  response_excerpt: string | null;
+  duration_ms: number;
+  attempted_at: number;
+  /** When the next attempt is due; null once delivered or given up. */
+  next_attempt_at: number | null;
+}
+
 export interface Database {
   plans: PlansTable;
   organizations: OrganizationsTable;
@@ -236,4 +297,8 @@ export interface Database {
   request_quota: RequestQuotaTable;
   idempotency_keys: IdempotencyKeysTable;
   pending_uploads: PendingUploadsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -2,14 +2,14 @@
 // present only sometimes ("Only with include=...", "Present when..."); nullable ones are those it
 // types "or null".
 import { Type, type Static } from 'typebox';
-import { DOCUMENT_STATUSES, MODES, STAGES } from '../../domain/states.js';
+import { MODES } from '../../domain/states.js';
 import { DateTime, Nullable, StringEnum } from '../../domain/wire.js';
 import { DocumentOptions, ResolvedOptions } from '../../domain/option-shapes.js';
+// The listed Document and the Query are also sent by workers as webhook events, so their shapes
+// live below the API; they are registered here with the rest.
+import { BBox, documentFields, DocumentListItem, Query } from '../../domain/resource-shapes.js';
 
-const BBox = Type.Object(
-  { left: Type.Number(), top: Type.Number(), width: Type.Number(), height: Type.Number() },
-  { description: 'Fractions 0 to 1 of the page.' },
-);
+export { DocumentListItem, Query, QUERY_STATUSES } from '../../domain/resource-shapes.js';
 
 export const UsageRecord = Type.Object(
   {
@@ -169,34 +169,6 @@ export const DocumentUsage = Type.Object({
   records: Type.Array(Type.Ref('UsageRecord')),
 });
 
-const documentFields = {
-  id: Type.String(),
-  object: Type.Literal('document'),
-  status: StringEnum(DOCUMENT_STATUSES),
-  stage: StringEnum(STAGES),
-  analysis: StringEnum(['layout', 'read'] as const),
-  byte_size: Type.Integer(),
-  content_type: Type.String(),
-  filename: Type.String(),
-  source_url: Nullable(Type.String()),
-  page_count: Type.Integer(),
-  mode: StringEnum(MODES),
-  model: Type.Object({ requested: Type.String(), used: Type.String() }),
-  cost: Type.Object({ estimated_micro: Type.Integer(), settled_micro: Nullable(Type.Integer()) }),
-  created_at: DateTime,
-  started_at: Type.Optional(DateTime),
-  completed_at: Type.Optional(DateTime),
-  failed_at: Type.Optional(DateTime),
-  expires_at: Nullable(DateTime),
-  purged_at: Type.Optional(DateTime),
-  retrieved_at: Nullable(DateTime),
-  retention_seconds: Type.Integer(),
-  timings: Type.Record(Type.String(), Type.Integer()),
-  error: Type.Optional(Type.Object({ type: Type.String(), message: Type.String(), stage: Type.String() })),
-};
-
-export const DocumentListItem = Type.Object(documentFields, { $id: 'DocumentListItem' });
-
 export const Document = Type.Object(
   {
     ...documentFields,
@@ -210,7 +182,6 @@ export const Document = Type.Object(
   { $id: 'Document' },
 );
 export type Document = Static<typeof Document>;
-export type DocumentListItem = Static<typeof DocumentListItem>;
 
 export const Accepted = Type.Object(
   {
@@ -248,38 +219,4 @@ export const Account = Type.Object({
 });
 
 /** Schemas referenced by `$ref`, registered once with the server. */
-export const QUERY_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
-
-export const Query = Type.Object(
-  {
-    id: Type.String(),
-    object: Type.Literal('query'),
-    document_id: Type.String(),
-    question: Type.String(),
-    instructions: Type.Optional(Type.String()),
-    schema: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    status: StringEnum(QUERY_STATUSES),
-    model: Type.Object({ requested: Type.String(), used: Type.String() }),
-    cost: Type.Object({ estimated_micro: Type.Integer(), settled_micro: Nullable(Type.Integer()) }),
-    answer: Type.Optional(
-      Type.Object({
-        answer: Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })]),
-        citations: Type.Array(Type.Object({ page: Type.Integer(), quote: Type.String(), bbox: Type.Optional(BBox) })),
-        confidence: Type.Number(),
-        not_found: Type.Boolean(),
-      }),
-    ),
-    error: Type.Optional(
-      Type.Object({
-        type: StringEnum(['insufficient_credits', 'document_too_large', 'document_expired', 'schema_mismatch', 'query_failed'] as const),
-        message: Type.String(),
-      }),
-    ),
-    created_at: DateTime,
-    completed_at: Type.Optional(DateTime),
-  },
-  { $id: 'Query' },
-);
-export type Query = Static<typeof Query>;
-
 export const SHARED_SCHEMAS = [DocumentOptions, ResolvedOptions, UsageRecord, ExtractionResult, Image, Page, Chunk, Accepted, DocumentListItem, Document, Query];

@@ -2,6 +2,7 @@
 // at most 5 redirects, and no loopback, private, link-local or metadata addresses unless
 // FOLIO_URL_ALLOW_PRIVATE=1. Addresses are checked when the connection is made (not just when
 // the name is first resolved), so DNS tricks cannot slip a private address through a redirect.
+// Webhook deliveries (queue/webhook-post.ts) connect under the same guard.
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import dns, { type LookupAddress } from 'node:dns';
@@ -53,7 +54,7 @@ export function filenameFromUrl(url: string): string {
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+export function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '');
     const allowed = addresses.filter((a) => isPublicAddress(a.address));
@@ -116,7 +117,7 @@ export async function fetchToFile(url: string, destination: string, options: Fet
 }
 
 /** What a network error code means, in words for the client (the code itself is Node's). */
-const NETWORK_TROUBLE: Record<string, string> = {
+export const NETWORK_TROUBLE: Record<string, string> = {
   ENOTFOUND: 'its host name is not known',
   EAI_AGAIN: 'its host name could not be looked up',
   ECONNREFUSED: 'its server refused the connection',
