@@ -124,6 +124,7 @@ describe('a PDF upload', () => {
       model: 'auto',
       queries: [],
       retention_seconds: 86_400,
+      pages: null,
     });
   });
 

@@ -300,11 +300,17 @@ describe('OpenAPI (docs/decisions.md#beyond-the-spec)', () => {
         '/api/v1/documents/{id}/images/{image_id}',
         '/api/v1/documents/{id}/pages',
         '/api/v1/documents/{id}/pages/{page}/preview',
+        '/api/v1/documents/{id}/chunks',
         '/api/v1/documents/{id}/queries',
         '/api/v1/documents/{id}/queries/{query_id}',
         '/api/v1/usage',
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/{id}',
+        '/api/v1/webhooks/{id}/deliveries',
       ].sort(),
     );
+    expect(json.paths['/api/v1/documents/{id}/chunks'].get.responses['200']).toBeDefined();
+    expect(json.paths['/api/v1/webhooks'].post.responses['201']).toBeDefined();
     expect(json.paths['/api/v1/documents/{id}/queries'].post.responses['202']).toBeDefined();
     const post = json.paths['/api/v1/documents'].post;
     expect(Object.keys(post.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
