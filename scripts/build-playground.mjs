@@ -1,5 +1,5 @@
 // Builds the playground that `folio serve` offers at `/`: its TypeScript bundled (with the
-// `folio/client` it calls and the markdown renderer) into one script, next to its page and styles,
+// `folio-api/client` it calls and the markdown renderer) into one script, next to its page and styles,
 // in dist/playground. Run by `npm run build`, so `npm install` leaves it ready; nothing is fetched
 // by the browser from anywhere but Folio itself.
 import { build } from 'esbuild';

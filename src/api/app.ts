@@ -27,6 +27,7 @@ import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { WEBHOOK_SCHEMAS } from './schemas/webhooks.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
+import { CLIENT_IMPORT, PACKAGE_NAME } from '../domain/package-name.js';
 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -75,7 +76,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       info: {
         title: 'Folio',
         version: '1.0.0',
-        description: 'Self-hosted document processing: text, tables, key/values, layout and pictures from PDFs, scans and Office files.',
+        description: `Self-hosted document processing: text, tables, key/values, layout and pictures from PDFs, scans and Office files. The npm package ${PACKAGE_NAME} runs it (the folio command) and holds a typed TypeScript client, imported from '${CLIENT_IMPORT}'.`,
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ak_live_... or ak_test_...' } } },
       security: [{ bearer: [] }],

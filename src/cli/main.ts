@@ -1,12 +1,14 @@
 // `folio serve | worker | admin ... | parse ...` (docs/decisions.md#running, docs/decisions.md#administration; issue 11). Each command's
 // module is loaded when it runs, so the client command does not start the document readers.
+import { CLIENT_IMPORT, PACKAGE_NAME } from '../domain/package-name.js';
 
 const USAGE = `Usage:
   folio serve [--port N] [--host H] [--no-workers]   API and workers (API only with --no-workers)
   folio worker                                       workers only
   folio admin <plan|workspace|key|credits> ...       administration (JSON out)
-  folio parse FILE... [--markdown] [--extract ...] [--ask Q] [--out DIR]
-                                                     send files to a running Folio (FOLIO_URL, FOLIO_API_KEY)`;
+  folio parse FILE... [--markdown] [--chunks] [--pages RANGES] [--extract ...] [--ask Q] [--out DIR]
+                                                     send files to a running Folio (FOLIO_URL, FOLIO_API_KEY)
+The folio command of the npm package ${PACKAGE_NAME}; its TypeScript client is imported from '${CLIENT_IMPORT}'.`;
 
 export async function main(argv: string[]): Promise<void> {
   try {

@@ -1,4 +1,4 @@
-// Folio's TypeScript client (`folio/client`): every endpoint of /api/v1 with typed requests and
+// Folio's TypeScript client (`folio-api/client`): every endpoint of /api/v1 with typed requests and
 // answers, and nothing at run time beyond `fetch`, so it works in Node 20, browsers and workers.
 // The types come from the schemas the server validates with and serves as its OpenAPI document
 // (src/api/schemas), imported as types only; `OPERATIONS` lists the routes it calls, and a test

@@ -1,6 +1,6 @@
 // What the model found: the extraction sent with the document (`result`), and questions asked
 // afterwards (queries). Every value comes with its citation and a button that shows it on its page.
-import { FolioApiError, type Document, type ExtractionResult, type FolioClient, type Query } from 'folio/client';
+import { FolioApiError, type Document, type ExtractionResult, type FolioClient, type Query } from 'folio-api/client';
 import { byId, fill, h } from './dom.js';
 import type { Citation, DocumentViewer } from './viewer.js';
 

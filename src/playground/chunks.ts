@@ -3,7 +3,7 @@
 // carries (its headings, pages and tokens) before writing code against it. A chunk's boxes are
 // drawn on the pictures of its pages the way the Pages view draws layout boxes, because a cut is
 // judged best against the page it was read from.
-import { FolioApiError, type Chunk, type Document, type FolioClient } from 'folio/client';
+import { FolioApiError, type Chunk, type Document, type FolioClient } from 'folio-api/client';
 import { byId, fill, h, svg } from './dom.js';
 import { rect, type Box } from './overlay.js';
 

@@ -1,7 +1,7 @@
 // The playground served by `folio serve` at `/`: paste a key, drop files, watch them being read,
 // then look at each page beside what Folio read from it. It talks to the API of the server that
 // serves it with the published TypeScript client, as any other program would.
-import { FolioApiError, type FolioClient } from 'folio/client';
+import { FolioApiError, type FolioClient } from 'folio-api/client';
 import { AnswersPanel } from './answers.js';
 import { byId, fill, h } from './dom.js';
 import { clientFor, forgetKey, rememberKey, storedKey } from './session.js';

@@ -1,6 +1,6 @@
 // Boxes drawn over the page picture. All positions are fractions of the page (the wire's `bbox`),
 // and the SVG's viewBox is the unit square stretched over the picture, so they need no scaling.
-import type { Page } from 'folio/client';
+import type { Page } from 'folio-api/client';
 import { svg } from './dom.js';
 
 export interface Box {

@@ -1,6 +1,6 @@
 // The API key lives in sessionStorage only: it is gone when the tab closes, and is never written
 // to localStorage, cookies or the URL.
-import { FolioClient } from 'folio/client';
+import { FolioClient } from 'folio-api/client';
 
 const KEY_NAME = 'folio.playground.key';
 

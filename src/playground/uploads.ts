@@ -1,6 +1,6 @@
 // Sending documents (dropped or chosen files, or a URL) with the chosen options, and the list of
 // documents with their status and stage, refreshed until each one finishes.
-import { FolioApiError, type Document, type DocumentListItem, type DocumentOptions, type FolioClient } from 'folio/client';
+import { FolioApiError, type Document, type DocumentListItem, type DocumentOptions, type FolioClient } from 'folio-api/client';
 import { byId, fill, h } from './dom.js';
 
 type ExtractionField = NonNullable<NonNullable<DocumentOptions['extraction']>['fields']>[number];

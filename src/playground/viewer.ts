@@ -2,7 +2,7 @@
 // its layout boxes, beside the page's text, tables, key/values, figures and layout elements; the
 // document's markdown; its chunks for retrieval on the same pictures; and cited quotes shown where
 // they stand.
-import type { Document, FolioClient, Page } from 'folio/client';
+import type { Document, FolioClient, Page } from 'folio-api/client';
 import { isOffice } from '../domain/media-types.js';
 import { quoteSpan } from '../page-outputs/text-matching.js';
 import { ChunksView } from './chunks.js';

@@ -1,11 +1,11 @@
-// The TypeScript client (`folio/client`, imported here through the package's own export) and the
+// The TypeScript client (`folio-api/client`, imported here through the package's own export) and the
 // command-line client (`folio parse`), against the running server (issue 11 scopes 1 and 2).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolioApiError, FolioClient, OPERATIONS } from 'folio/client';
+import { FolioApiError, FolioClient, OPERATIONS } from 'folio-api/client';
 import { BIN, Installation, type Server } from '../helpers/folio.js';
 import { tablePdf, textPdf } from '../helpers/pdfs.js';
 
@@ -122,6 +122,16 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number;
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr })));
 }
+
+describe('folio --help', () => {
+  it('names the npm package and the client import, as package.json does', async () => {
+    const { name } = JSON.parse(await readFile(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8'));
+    const help = await runCli(['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(`npm package ${name};`);
+    expect(help.stdout).toContain(`'${name}/client'`);
+  });
+});
 
 describe('folio parse', () => {
   it('reads files, writes JSON and markdown, and prints a line per stage when not on a terminal', async () => {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, CORPUS, Installation, type Server } from '../helpers/folio.js';
+import { Client, CORPUS, Installation, ROOT, type Server } from '../helpers/folio.js';
 import { textPdf } from '../helpers/pdfs.js';
 
 let install: Installation;
@@ -291,6 +291,10 @@ describe('OpenAPI (docs/decisions.md#beyond-the-spec)', () => {
     const { status, json } = await new Client(server.url, null).get('/api/v1/openapi.json');
     expect(status).toBe(200);
     expect(json.openapi).toBe('3.1.0');
+    // The package's name, as package.json has it, and where its client is imported from.
+    const { name } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(json.info.description).toContain(`npm package ${name} `);
+    expect(json.info.description).toContain(`'${name}/client'`);
     expect(Object.keys(json.paths).sort()).toEqual(
       [
         '/api/v1/account',

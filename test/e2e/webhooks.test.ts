@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from 'folio/client';
+import { verifyWebhook } from 'folio-api/client';
 import { Client, Installation, ROOT, type Server } from '../helpers/folio.js';
 import { textPdf } from '../helpers/pdfs.js';
 
