@@ -4,12 +4,15 @@
 // process flips its status, and the blobs go first so a crash never leaves a purged document
 // pointing at files. It also deletes uploaded files whose document was never committed (the API
 // stopped between storing the file and committing its row), once they have waited long enough
-// that no request can still be committing them. The flip to `expired` records the
-// `document.expired` webhook event in its own transaction, and old delivery logs are forgotten.
+// that no request can still be committing them, and the temporary files such a process left (half
+// an upload, a download, a blob being written) once nothing has written to them for as long. The
+// flip to `expired` records the `document.expired` webhook event in its own transaction, and old
+// delivery logs are forgotten.
 import type { FastifyBaseLogger } from 'fastify';
 import * as clock from '../domain/clock.js';
 import { clearPendingUpload, deletePages, expiredCondition, stalePendingUploads } from '../store/documents.js';
 import { forgetExpiredKeys } from '../store/idempotency.js';
+import { removeStaleTempFiles } from '../store/blobs.js';
 import { forgetOldDeliveries, recordDocumentEvent } from '../store/webhooks.js';
 import { WEBHOOK_LOG_MS } from '../domain/webhooks.js';
 import type { Store } from '../store/index.js';
@@ -22,6 +25,8 @@ export async function sweepExpired(store: Store, uploadStaleMs: number): Promise
     if (!upload.referenced) await store.blobs.delete(upload.blob_key);
     await clearPendingUpload(store.db, upload.blob_key);
   }
+  // Temporary files of a process killed while it received, fetched or wrote a file.
+  await removeStaleTempFiles(store.blobs.tempDir, Date.now() - uploadStaleMs);
   const due = await store.db
     .selectFrom('documents')
     .select(['id', 'upload_key'])

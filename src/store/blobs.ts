@@ -2,7 +2,7 @@
 // files under FOLIO_DATA_DIR/blobs; writes go to a temporary file first and are renamed into
 // place, so a reader never sees half a file and a crash leaves no partial blob under its key.
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -85,4 +85,32 @@ export class LocalBlobStore implements BlobStore {
   async check(): Promise<void> {
     await stat(this.root);
   }
+}
+
+/**
+ * Removes the files in a blob store's temporary folder (uploads being received, URL downloads,
+ * blobs being written) that nothing has written to since `before` (milliseconds since the epoch,
+ * the file system's clock): what a process killed in the middle left behind. A file still being
+ * written is younger than that; one another process removes at the same moment is no error.
+ */
+export async function removeStaleTempFiles(tempDir: string, before: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(tempDir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(tempDir, name);
+    try {
+      const info = await stat(file);
+      if (!info.isFile() || info.mtimeMs >= before) continue;
+      await unlink(file);
+      removed++;
+    } catch {
+      // Gone already, or being moved into place.
+    }
+  }
+  return removed;
 }

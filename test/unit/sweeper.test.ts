@@ -1,7 +1,7 @@
 // An upload whose API stopped between storing the file and committing its document leaves the
 // file recorded as pending; the sweeper deletes it once it has waited longer than any request
-// could still be committing it, and leaves recent ones alone.
-import { mkdtemp, rm } from 'node:fs/promises';
+// could still be committing it, and leaves recent ones alone; the same for temporary files.
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,5 +41,18 @@ describe('the sweeper and uploads left pending', () => {
     expect(await exists('uploads/doc_committed')).toBe(true);
     const pending = await store.db.selectFrom('pending_uploads').select('blob_key').execute();
     expect(pending.map((row) => row.blob_key)).toEqual(['uploads/doc_recent']);
+  });
+});
+
+describe('the sweeper and temporary files', () => {
+  it('removes what a killed process left half-written in the temporary folder, and keeps files still being written', async () => {
+    const temp = store.blobs.tempDir;
+    await mkdir(temp, { recursive: true });
+    const stale = ['a.upload', 'b.download', 'c.part'];
+    for (const name of [...stale, 'fresh.upload']) await writeFile(path.join(temp, name), 'half a file');
+    const old = new Date(Date.now() - 60_000);
+    for (const name of stale) await utimes(path.join(temp, name), old, old);
+    await sweepExpired(store, 10_000);
+    expect(await readdir(temp)).toEqual(['fresh.upload']);
   });
 });
