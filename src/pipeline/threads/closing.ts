@@ -2,11 +2,13 @@
 // whole process on Node 20 (V8's "IsGraphAsync must be used on an instantiated module", seen when
 // SIGTERM came just after start, while a second reader thread was still starting), so a pool is
 // destroyed only once every thread it has has said it loaded (`announceLoaded`, the last line its
-// module runs); a thread that does not within SETTLE_MS is not waited for longer.
+// module runs); a thread that does not within SETTLE_MS is not waited for longer. Two seconds
+// were too few: on a busy 2-core machine (CI, two test files at once) a reader thread took longer
+// to load, was stopped while loading, and the process died with SIGABRT in Node 20's loader.
 import { parentPort, threadId } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 
-const SETTLE_MS = 2_000;
+const SETTLE_MS = 10_000;
 
 /** What a thread posts once its module has loaded. */
 interface LoadedMessage {
