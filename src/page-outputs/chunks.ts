@@ -12,7 +12,7 @@
 // word, a table row at a cell. No chunk's text is longer than the limit in tokens.
 import { createHash } from 'node:crypto';
 import { lengthTokens } from '../domain/model.js';
-import { outputsFromRow, type FractionBox, type LayoutElement, type WireTable } from './shapes.js';
+import type { FractionBox, LayoutElement, WireTable } from './shapes.js';
 
 /** A box on one page (fractions of the page). */
 export interface PageBox extends FractionBox {
@@ -230,14 +230,14 @@ export async function* chunksOf(batches: AsyncIterable<ChunkablePage[]>, options
   if (last.length > 0) yield last;
 }
 
+/** A stored page row as the chunker takes it: only its layout and tables are parsed. */
+export function chunkablePage(row: { page_number: number; layout: string; tables: string }): ChunkablePage {
+  return { page: row.page_number, layout: JSON.parse(row.layout) as LayoutElement[], tables: JSON.parse(row.tables) as WireTable[] };
+}
+
 /** Stored page rows, a batch at a time, as the chunker takes them. */
-export async function* chunkablePages(batches: AsyncIterable<Parameters<typeof outputsFromRow>[0][]>): AsyncGenerator<ChunkablePage[]> {
-  for await (const rows of batches) {
-    yield rows.map((row) => {
-      const { page, layout, tables } = outputsFromRow(row);
-      return { page, layout, tables };
-    });
-  }
+export async function* chunkablePages(batches: AsyncIterable<{ page_number: number; layout: string; tables: string }[]>): AsyncGenerator<ChunkablePage[]> {
+  for await (const rows of batches) yield rows.map(chunkablePage);
 }
 
 /** What a chunk's vector is kept with: the SHA-256 of its text, so a vector is never served beside another text. */

@@ -6,7 +6,7 @@
 // records the failure; a run that starts again (its worker died, or lost the document) removes
 // those of the run before it first. Outputs that span pages (the model's text, embeddings) are
 // read back from the store when a later stage needs them.
-import { deletePages, getPages, insertChunkEmbeddings, insertPages, pageBatches, pageTables, pageTexts, updatePage } from '../store/documents.js';
+import { deletePages, getPages, insertChunkEmbeddings, insertPages, pageContentBatches, pageTables, updatePage, type PageContentRow } from '../store/documents.js';
 import { chunkablePages, chunkDigest, chunksOf, type Chunk } from '../page-outputs/chunks.js';
 import { DEFAULT_CHUNK_TOKENS } from '../domain/chunk-limits.js';
 import type { Tx } from '../store/index.js';
@@ -83,21 +83,19 @@ export async function storedOutputs(ctx: RunContext): Promise<PageOutputs[]> {
   return (await getPages(ctx.store.db, ctx.doc.id, 1, ctx.doc.page_count)).map(outputsFromRow);
 }
 
-/** Pages whose stored text is read together, so that a long document's text is never read whole. */
-const TEXT_PAGES_AT_ONCE = 64;
-
-/** The stored page texts, a run of pages at a time, in page order. */
-export async function* storedTexts(ctx: RunContext): AsyncGenerator<{ page_number: number; text: string }[]> {
-  for (let first = 1; first <= ctx.doc.page_count; first += TEXT_PAGES_AT_ONCE) {
-    const texts = await pageTexts(ctx.store.db, ctx.doc.id, first, first + TEXT_PAGES_AT_ONCE - 1);
-    if (texts.length > 0) yield texts;
-  }
+/** The stored pages' texts, layouts and tables, a run of pages at a time, in page order. */
+export function storedContent(ctx: RunContext): AsyncGenerator<PageContentRow[]> {
+  return pageContentBatches(ctx.store.db, ctx.doc.id, ctx.doc.page_count);
 }
 
-/** The chunks of the default cut (GET /documents/{id}/chunks without `max_tokens`), from the stored pages. */
+/** The options of the default cut (GET /documents/{id}/chunks without `max_tokens`), the one chunk vectors are made for. */
+export function defaultCut(ctx: RunContext): { maxTokens: number; analysis: 'layout' | 'read' } {
+  return { maxTokens: DEFAULT_CHUNK_TOKENS, analysis: ctx.options.analysis === 'read' ? 'read' : 'layout' };
+}
+
+/** The chunks of the default cut, from the stored pages. */
 export function storedChunks(ctx: RunContext): AsyncGenerator<Chunk[]> {
-  const analysis = ctx.options.analysis === 'read' ? 'read' : 'layout';
-  return chunksOf(chunkablePages(pageBatches(ctx.store.db, ctx.doc.id, ctx.doc.page_count)), { maxTokens: DEFAULT_CHUNK_TOKENS, analysis });
+  return chunksOf(chunkablePages(storedContent(ctx)), defaultCut(ctx));
 }
 
 /** Keeps chunks' vectors under the hold, each with its chunk text's digest. */

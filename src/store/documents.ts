@@ -86,10 +86,24 @@ export async function getPages(db: Db, documentId: string, first: number, last: 
     .execute();
 }
 
-/** A document's stored pages, `size` at a time, in page order (so a long document is never read whole). */
-export async function* pageBatches(db: Db, documentId: string, pageCount: number, size = 64): AsyncGenerator<PageRow[]> {
+/** What embedding and chunking read of a stored page: its text, layout elements and tables. */
+export type PageContentRow = Pick<PageRow, 'page_number' | 'text' | 'layout' | 'tables'>;
+
+/**
+ * A document's stored pages, `size` at a time, in page order, with only the columns embedding and
+ * chunking read (not a page's vector, markdown or model result), so a long document is never read
+ * whole and a read takes no more than it needs.
+ */
+export async function* pageContentBatches(db: Db, documentId: string, pageCount: number, size = 64): AsyncGenerator<PageContentRow[]> {
   for (let first = 1; first <= pageCount; first += size) {
-    const rows = await getPages(db, documentId, first, Math.min(pageCount, first + size - 1));
+    const rows = await db
+      .selectFrom('document_pages')
+      .select(['page_number', 'text', 'layout', 'tables'])
+      .where('document_id', '=', documentId)
+      .where('page_number', '>=', first)
+      .where('page_number', '<=', Math.min(pageCount, first + size - 1))
+      .orderBy('page_number')
+      .execute();
     if (rows.length > 0) yield rows;
   }
 }
@@ -269,18 +283,6 @@ export async function updatePage(tx: Tx, documentId: string, pageNumber: number,
 export async function pageTables(db: Tx, documentId: string, pageNumber: number): Promise<string | undefined> {
   const row = await db.selectFrom('document_pages').select('tables').where('document_id', '=', documentId).where('page_number', '=', pageNumber).executeTakeFirst();
   return row?.tables;
-}
-
-/** The stored text of a run of pages, in page order. */
-export async function pageTexts(db: Tx, documentId: string, first: number, last: number): Promise<{ page_number: number; text: string }[]> {
-  return db
-    .selectFrom('document_pages')
-    .select(['page_number', 'text'])
-    .where('document_id', '=', documentId)
-    .where('page_number', '>=', first)
-    .where('page_number', '<=', last)
-    .orderBy('page_number')
-    .execute();
 }
 
 export async function insertImages(tx: Tx, rows: Insertable<ImagesTable>[]): Promise<void> {

@@ -10,7 +10,7 @@ import { readStoredOptions } from '../../domain/options.js';
 import { unpackEmbedding } from '../../domain/embedding.js';
 import { chunkablePages, chunkDigest, chunksOf } from '../../page-outputs/chunks.js';
 import { DEFAULT_CHUNK_TOKENS, MAX_CHUNK_TOKENS, MIN_CHUNK_TOKENS } from '../../domain/chunk-limits.js';
-import { chunkEmbeddings, pageBatches } from '../../store/documents.js';
+import { chunkEmbeddings, pageContentBatches } from '../../store/documents.js';
 import type { AppDeps } from '../deps.js';
 import { completedDocument } from '../completed-document.js';
 import { parseIncludes } from '../includes.js';
@@ -62,7 +62,7 @@ export const chunkRoutes =
         }
         const analysis = row.analysis === 'read' ? 'read' : 'layout';
         const data: Chunk[] = [];
-        for await (const chunks of chunksOf(chunkablePages(pageBatches(deps.store.db, row.id, row.page_count)), { maxTokens, analysis })) data.push(...chunks);
+        for await (const chunks of chunksOf(chunkablePages(pageContentBatches(deps.store.db, row.id, row.page_count)), { maxTokens, analysis })) data.push(...chunks);
         if (withVectors) {
           // A vector stands beside the chunk it was made from, or none does (a document embedded before chunk vectors were kept).
           const vectors = new Map((await chunkEmbeddings(deps.store.db, row.id)).map((v) => [v.chunk_index, v]));
