@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeDocument, documentStats } from '../../src/pipeline/analysis/analyze-page.js';
+import { analyzeDocument, continuedTables, documentStats } from '../../src/pipeline/analysis/analyze-page.js';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { markContinued, marksAcrossBatches, type BatchOptions, type PageBatch } from '../../src/pipeline/outputs/page-batch.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
@@ -79,6 +79,14 @@ describe('a document read in spans', () => {
     expect(flags).toEqual([[[false, true]], [[true, true]], [[true, false]]]);
     // Each continuation names the table it continues on the page before.
     expect(joined.outputs.map((page) => page.tables.map((t) => t.continues_table))).toEqual([[null], [0], [0]]);
+  });
+
+  it('join no table across pages that do not follow each other (a page selection left those between out)', () => {
+    const edge = (page: number) => ({ page, first: { table: 0, columns: 3 }, last: { table: 0, columns: 3 } });
+    expect(continuedTables([edge(2), edge(3)])).toHaveLength(2);
+    expect(continuedTables([edge(3), edge(5)])).toEqual([]);
+    expect(marksAcrossBatches([{ ends: { first: edge(1), last: edge(3) } }, { ends: { first: edge(5), last: edge(6) } }])).toEqual([]);
+    expect(marksAcrossBatches([{ ends: { first: edge(1), last: edge(3) } }, { ends: { first: edge(4), last: edge(6) } }]).map((m) => m.page)).toEqual([3, 4]);
   });
 
   it('leave nothing in the spool, and a spool left by a process that died is removed when a worker starts', async () => {

@@ -325,12 +325,10 @@ function labelText(words: Word[], labels: number[], inSequence: boolean): string
   return rows.map((r) => r.texts.join(' ')).join('\n');
 }
 
-/**
- * A table that ends one page's body and one that starts the next page's body with as many
- * columns are one table split by the page break; both are flagged.
- */
 /** A page's body (no running headers, footers or footnotes) starts or ends with these tables. */
 export interface TableEdges {
+  /** The page's number, so only a page and the one right after it are taken for a break. */
+  page: number;
   first: { table: number; columns: number } | null;
   last: { table: number; columns: number } | null;
 }
@@ -346,20 +344,22 @@ export interface TableMark {
 export function tableEdges(page: Page): TableEdges {
   const body = page.blocks.filter((b) => b.type !== 'page_header' && b.type !== 'page_footer' && b.type !== 'footnote');
   const edge = (block: Block | undefined) => (block?.type === 'table' ? { table: block.table!, columns: page.tables[block.table!].columnCount } : null);
-  return { first: edge(body[0]), last: edge(body.at(-1)) };
+  return { page: page.number, first: edge(body[0]), last: edge(body.at(-1)) };
 }
 
 /**
  * A table that ends one page's body and one that starts the next page's, with as many columns,
- * are one table running across the page break: the pairs of (page, table index) to mark; the
- * continuation's mark names the table it continues (`from`, its index on the page before).
+ * are one table running across the page break: the pairs of (index in `pages`, table index) to
+ * mark; the continuation's mark names the table it continues (`from`, its index on the page
+ * before). Pages that do not follow each other (a page selection left those between out) have no
+ * break between them to run across.
  */
 export function continuedTables(pages: readonly TableEdges[]): TableMark[] {
   const marks: TableMark[] = [];
   for (let i = 0; i + 1 < pages.length; i++) {
     const last = pages[i].last;
     const first = pages[i + 1].first;
-    if (!last || !first || last.columns !== first.columns) continue;
+    if (pages[i + 1].page !== pages[i].page + 1 || !last || !first || last.columns !== first.columns) continue;
     marks.push({ page: i, table: last.table, continues: true }, { page: i + 1, table: first.table, continues: false, from: last.table });
   }
   return marks;

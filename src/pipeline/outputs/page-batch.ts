@@ -71,15 +71,13 @@ export function pageBatch(pages: Page[], options: BatchOptions): PageBatch {
  * order): on the earlier batch's last page the table that continues, on the later batch's first
  * page the one continued, by page number.
  */
-export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'summaries' | 'ends'>[]): TableMark[] {
+export function marksAcrossBatches(batches: readonly Pick<PageBatch, 'ends'>[]): TableMark[] {
   const marks: TableMark[] = [];
   for (let i = 0; i + 1 < batches.length; i++) {
-    const [earlier, later] = [batches[i], batches[i + 1]];
-    if (!earlier.ends || !later.ends) continue;
-    const pages = [earlier.summaries.at(-1)!.number, later.summaries[0].number];
-    // Pages left out of a selection stand between them: no table runs across that.
-    if (pages[1] !== pages[0] + 1) continue;
-    for (const mark of continuedTables([earlier.ends.last, later.ends.first])) marks.push({ ...mark, page: pages[mark.page] });
+    const [earlier, later] = [batches[i].ends, batches[i + 1].ends];
+    if (!earlier || !later) continue;
+    const edges = [earlier.last, later.first];
+    for (const mark of continuedTables(edges)) marks.push({ ...mark, page: edges[mark.page].page });
   }
   return marks;
 }
