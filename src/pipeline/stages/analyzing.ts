@@ -114,11 +114,11 @@ async function readBySpans(
 ): Promise<number> {
   // The file is shared with the threads, not copied to each task of this stage and of `rendering`.
   const bytes = (ctx.bytes = shared(ctx.bytes!));
-  // A selection is checked against the file's count (a URL document's is known only now).
-  const counted = selection ? (ctx.doc.page_count > 0 ? ctx.doc.page_count : succeeded(await ctx.pool.count(ctx.mediaType!, bytes, ctx.signal))) : 0;
-  if (selection) checkSelection(selection, counted);
+  // A selection is checked against the file's count (a URL document's is known only now);
+  // without one, the file's count is what is read.
+  const counted = selection ? (ctx.doc.page_count > 0 ? ctx.doc.page_count : succeeded(await ctx.pool.count(ctx.mediaType!, bytes, ctx.signal))) : null;
+  if (selection) checkSelection(selection, counted!);
   checkPageCount(ctx, selection ? selectedPageCount(selection) : ctx.doc.page_count);
-  let fileCount = counted;
   const spool = await PageSpool.create(ctx.config.dataDir, ctx.doc.id);
   try {
     const spans = selection ? selectionSpans(selection, ctx.config.readerThreads) : pageSpans(Math.max(1, ctx.doc.page_count), ctx.config.readerThreads);
@@ -126,20 +126,19 @@ async function readBySpans(
       spans.map(async (span) => succeeded(await ctx.pool.readRange(ctx.mediaType!, bytes, span, spool.nextFile(), ctx.doc.id, ctx.signal))),
     );
     const read = bySpan.flat();
-    fileCount = selection ? counted : read.length;
     // Known before any page is analysed or drawn.
     checkPageCount(ctx, read.length);
     // A file with fewer pages than it was counted with cannot give every selected page.
-    if (selection && read.length < selectedPageCount(selection)) checkSelection(selection, read.length === 0 ? 0 : read[read.length - 1].number);
+    if (selection && read.length < selectedPageCount(selection)) throw new DocumentFailure('analysis_failed', 'The page selection (options.pages) names pages the file does not have.');
     await ocrPages(ctx, bytes, read, spool, renderer);
     const stats = documentStats(read.map((page) => page.weights));
     await Promise.all(
       bySpan.filter((group) => group.length > 0).map(async (group) => stored(await ctx.pool.analyze(group, stats, ctx.options.analysis, batch, ctx.signal))),
     );
+    return counted ?? read.length;
   } finally {
     await spool.remove();
   }
-  return fileCount;
 }
 
 function spanSize(pages: number, threads: number): number {
