@@ -8,7 +8,7 @@ import { FolioError } from '../domain/errors.js';
 import { monthPeriod, nextMonthStart, rateWindow, secondsToReset } from '../domain/limits.js';
 import type { RequestCounters } from '../store/counters.js';
 import type { Principal } from './auth.js';
-import { isoTime } from './serialize.js';
+import { isoTime } from '../store/wire.js';
 
 export async function enforceLimits(principal: Principal, reply: FastifyReply, counters: RequestCounters, config: Config): Promise<void> {
   const at = clock.now();

@@ -7,7 +7,6 @@ import { unpackEmbedding } from '../domain/embedding.js';
 import { documentToWire, isoTime } from '../store/wire.js';
 import type { Accepted, Document, Image, Page, UsageRecord } from './schemas/resources.js';
 
-export { documentToWire, isoTime, queryToWire } from '../store/wire.js';
 
 export function fullDocumentToWire(row: DocumentRow, at: number = clock.now()): Document {
   const doc: Document = documentToWire(row, at);

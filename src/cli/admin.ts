@@ -7,7 +7,7 @@ import { FolioError, invalidRequest } from '../domain/errors.js';
 import { DEFAULT_PLAN_ID, type Plan } from '../domain/plans.js';
 import { addCredits, findOrganizationBySlug, getPlan, getWorkspace, insertKey, insertOrganization, insertPlan, insertWorkspace, revokeKey, setSuspended } from '../store/accounts.js';
 import { openStore, type Store } from '../store/index.js';
-import { isoTime } from '../api/serialize.js';
+import { isoTime } from '../store/wire.js';
 import * as clock from '../domain/clock.js';
 
 type Flags = Record<string, string | boolean | undefined>;

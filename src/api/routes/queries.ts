@@ -16,7 +16,7 @@ import { scopeOf } from '../auth.js';
 import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import { StringEnum } from '../../domain/wire.js';
 import { errorResponses, ListQuery } from '../schemas/common.js';
-import { queryToWire } from '../serialize.js';
+import { queryToWire } from '../../store/wire.js';
 import { assertSomeCredit, clientSchemaIssues } from '../submit.js';
 import { completedDocument } from '../completed-document.js';
 
