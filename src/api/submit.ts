@@ -141,7 +141,7 @@ export interface ReceivedUpload {
   single: ReceivedFile[];
   batch: ReceivedFile[];
   optionsText: string | undefined;
-  /** SHA-256 over every part in order, for Idempotency-Key. */
+  /** SHA-256 over every part in order, each framed (framePart), for Idempotency-Key. */
   hash: string;
 }
 
@@ -174,36 +174,55 @@ export async function receiveUpload(request: FastifyRequest, principal: Principa
   return { details, single, batch, optionsText, hash: hash.digest('hex') };
 }
 
+/**
+ * Every part goes into the request's fingerprint as one JSON line: its kind, name, filename, and
+ * for a file its length and its bytes' own SHA-256. Each part is framed by its own line, so no
+ * file's bytes can imitate the parts after it (two different forms never share a fingerprint),
+ * and parts the form ignores count too.
+ */
+function framePart(hash: Hash, part: unknown[]): void {
+  hash.update(`${JSON.stringify(part)}\n`);
+}
+
 async function readParts(parts: AsyncIterable<Multipart>, form: FormSoFar, tempDir: string): Promise<void> {
   const { details, single, batch, hash } = form;
+  framePart(hash, ['folio-upload-form', 2]);
   for await (const part of parts) {
     if (part.type === 'file') {
       const target = part.fieldname === 'file' ? single : part.fieldname === 'files[]' ? batch : null;
+      const bytesHash = createHash('sha256');
+      let length = 0;
+      part.file.on('data', (chunk: Buffer) => {
+        length += chunk.length;
+        bytesHash.update(chunk);
+      });
       // Repeated `file` parts collapse into one upload (docs/api.md): the first one is kept.
       if (!target || (target === single && single.length > 0) || batch.length >= MAX_BATCH_FILES) {
         if (!target) addDetail(details, part.fieldname, 'is not a field of the upload form (use "file" or "files[]")');
         if (target === batch) addDetail(details, 'files[]', `at most ${MAX_BATCH_FILES} files per request`);
         part.file.resume();
         await new Promise((resolve) => part.file.once('end', resolve));
-        continue;
+      } else {
+        // Listed before it is written, so a form that breaks off leaves no temporary file behind.
+        const received: ReceivedFile = { tempPath: path.join(tempDir, `${randomUUID()}.upload`), filename: cleanFilename(part.filename ?? '', 'upload'), bytes: 0, truncated: false };
+        target.push(received);
+        await pipeline(part.file, createWriteStream(received.tempPath));
+        received.bytes = length;
+        received.truncated = part.file.truncated;
       }
-      // Listed before it is written, so a form that breaks off leaves no temporary file behind.
-      const received: ReceivedFile = { tempPath: path.join(tempDir, `${randomUUID()}.upload`), filename: cleanFilename(part.filename ?? '', 'upload'), bytes: 0, truncated: false };
-      target.push(received);
-      hash.update(`file:${part.fieldname}:${part.filename}\n`);
-      part.file.on('data', (chunk: Buffer) => {
-        received.bytes += chunk.length;
-        hash.update(chunk);
-      });
-      await pipeline(part.file, createWriteStream(received.tempPath));
-      received.truncated = part.file.truncated;
-    } else if (part.fieldname === 'options') {
-      form.optionsText = String(part.value);
-      hash.update(`field:options\n${form.optionsText}\n`);
-    } else if (part.fieldname === 'url') {
-      addDetail(details, 'url', 'is not part of the upload form; send a URL as JSON {"url": ...}');
+      framePart(hash, ['file', part.fieldname, part.filename ?? null, length, bytesHash.digest('hex')]);
     } else {
-      addDetail(details, part.fieldname, 'is not a field of the upload form');
+      const value = String(part.value);
+      framePart(hash, ['field', part.fieldname, value]);
+      if (part.fieldname === 'options') {
+        // Two `options` parts would leave one of them unread, and the client unsure which.
+        if (form.optionsText !== undefined) addDetail(details, 'options', 'was sent more than once; send the options in one part');
+        else form.optionsText = value;
+      } else if (part.fieldname === 'url') {
+        addDetail(details, 'url', 'is not part of the upload form; send a URL as JSON {"url": ...}');
+      } else {
+        addDetail(details, part.fieldname, 'is not a field of the upload form');
+      }
     }
   }
 }

@@ -1,9 +1,11 @@
 // Request validation with Ajv, and the translation of its errors into docs/api.md's 422 `details`:
-// one key per field, named by its path (`options.extraction.fields`, `limit`, `body`).
+// one key per field, named by its path (`options.extraction.fields`, `limit`, `body`), each
+// message in Folio's words (domain/validation-words.ts), never the validator's.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { addDetail, type ErrorDetails } from '../domain/errors.js';
+import { failedCheckWords } from '../domain/validation-words.js';
 
 // Both packages are CommonJS with a default export.
 const Ajv = AjvModule.default ?? AjvModule;
@@ -45,15 +47,11 @@ export function errorDetails(errors: ErrorObject[] | null | undefined, prefix = 
     if (!isUnion && unionPaths.has(error.instancePath)) continue;
     if (isUnion && deeper(error.instancePath)) continue;
     let path = error.instancePath;
-    let message = error.message ?? 'is invalid';
+    let message = failedCheckWords(error);
     if (error.keyword === 'required') {
       path += `/${(error.params as { missingProperty: string }).missingProperty}`;
-      message = 'is required';
     } else if (error.keyword === 'additionalProperties') {
       path += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
-      message = 'is not a known field';
-    } else if (error.keyword === 'enum') {
-      message = `must be one of: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     } else if (isUnion && errors.some((e) => e.instancePath === error.instancePath && e.keyword === 'additionalProperties')) {
       // The value took the object form of the union but carries a field it does not know.
       for (const unknown of errors.filter((e) => e.instancePath === error.instancePath && e.keyword === 'additionalProperties')) {
@@ -69,7 +67,7 @@ export function errorDetails(errors: ErrorObject[] | null | undefined, prefix = 
       const types = errors
         .filter((e) => e.instancePath === error.instancePath && e.keyword === 'type')
         .map((e) => (e.params as { type: string }).type);
-      message = constants.length ? `must be one of: ${constants.join(', ')}` : `must be ${[...new Set(types)].join(' or ') || 'one of the allowed forms'}`;
+      message = constants.length ? `must be one of: ${constants.join(', ')}` : types.length ? failedCheckWords({ keyword: 'type', params: { type: [...new Set(types)] } }) : 'must take one of the allowed forms';
     }
     const segments = path.split('/').filter(Boolean);
     const indices = segments.filter((s) => /^\d+$/.test(s));

@@ -16,6 +16,24 @@ export const WEBHOOK_LOG_MS = 30 * 24 * 3600 * 1000;
 export const MAX_WEBHOOK_URL_LENGTH = 8192;
 
 /** `whsec_` and 256 random bits: the key of the HMAC, shown once at creation. */
+/**
+ * A webhook's URL as Folio shows it: credentials in it (`https://user:pass@host/...`, which
+ * receivers behind basic authentication need and which Folio sends) become `***`, so a listing
+ * never hands them to whoever reads it. The stored URL keeps them.
+ */
+export function shownWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = '***';
+  parsed.password = '';
+  return parsed.href;
+}
+
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }

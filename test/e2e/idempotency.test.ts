@@ -105,4 +105,48 @@ describe('Idempotency-Key', () => {
     const bad = await client.request('POST', '/api/v1/documents', { json: { url: 'https://example.com/b.pdf' }, headers: keyed('x'.repeat(300)) });
     expect(bad.status).toBe(422);
   });
+
+  it('frames every part of the form: file bytes that imitate an options part are another request (issue 37)', async () => {
+    const ws = await install.workspace();
+    const client = new Client(server.url, ws.test);
+    const pdf = await textPdf([['Framed parts']]);
+    const options = JSON.stringify({ markdown: true });
+    const first = new FormData();
+    first.append('file', new Blob([pdf]), 'a.pdf');
+    first.append('options', options);
+    const a = await client.request('POST', '/api/v1/documents', { body: first, headers: keyed('framed') });
+    expect(a.status).toBe(202);
+    // The same bytes in order under the old, unframed fingerprint: the file's bytes end with the
+    // text of the first request's options part, and no options part follows.
+    const forged = new FormData();
+    forged.append('file', new Blob([pdf, `field:options\n${options}\n`]), 'a.pdf');
+    const b = await client.request('POST', '/api/v1/documents', { body: forged, headers: keyed('framed') });
+    expect(b.status).toBe(422);
+    expect(b.json.error.details['Idempotency-Key']).toBeDefined();
+    // Moving bytes between the filename and the file is another request too.
+    const renamed = new FormData();
+    renamed.append('file', new Blob([pdf.subarray(1)]), `a.pdf${String.fromCharCode(pdf[0])}`);
+    renamed.append('options', options);
+    expect((await client.request('POST', '/api/v1/documents', { body: renamed, headers: keyed('framed') })).status).toBe(422);
+    // The very same form is still replayed.
+    const again = new FormData();
+    again.append('file', new Blob([pdf]), 'a.pdf');
+    again.append('options', options);
+    const c = await client.request('POST', '/api/v1/documents', { body: again, headers: keyed('framed') });
+    expect(c.status).toBe(202);
+    expect(c.json.id).toBe(a.json.id);
+  });
+
+  it('refuses an options part sent twice instead of keeping one of them', async () => {
+    const ws = await install.workspace();
+    const client = new Client(server.url, ws.test);
+    const form = new FormData();
+    form.append('options', JSON.stringify({ markdown: true }));
+    form.append('options', JSON.stringify({ markdown: false }));
+    form.append('file', new Blob([await textPdf([['Twice']])]), 'twice.pdf');
+    const r = await client.request('POST', '/api/v1/documents', { body: form });
+    expect(r.status).toBe(422);
+    expect(r.json.error.details.options).toEqual(['was sent more than once; send the options in one part']);
+    expect((await client.get('/api/v1/documents')).json.data).toHaveLength(0);
+  });
 });

@@ -161,6 +161,23 @@ describe('webhooks (docs/api.md, Webhook)', () => {
     expect((await live.get(`/api/v1/webhooks/${created.json.id}/deliveries`)).status).toBe(404);
   });
 
+  it('shows credentials in a webhook URL as *** and sends them as basic authentication (issue 37)', async () => {
+    const where = hookPath();
+    const withCredentials = receiver.url(where).replace('http://', 'http://hook-user:s3cret-pass@');
+    const created = await test.request('POST', '/api/v1/webhooks', { json: { url: withCredentials, events: ['document.completed'] } });
+    expect(created.status).toBe(201);
+    const shown = receiver.url(where).replace('http://', 'http://***@');
+    expect(created.json.url).toBe(shown);
+    const listed = await test.get('/api/v1/webhooks');
+    expect(listed.json.data.find((h: any) => h.id === created.json.id).url).toBe(shown);
+    expect(JSON.stringify(listed.json)).not.toContain('s3cret-pass');
+    expect(JSON.stringify(listed.json)).not.toContain('hook-user');
+    await test.waitFor(await upload(test));
+    const [request] = await receiver.waitFor(where, 1);
+    expect(request.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:s3cret-pass').toString('base64')}`);
+    expect((await test.request('DELETE', `/api/v1/webhooks/${created.json.id}`)).status).toBe(204);
+  });
+
   it('sends document.completed and document.failed with the Document, signed so that verifyWebhook accepts it and nothing else', async () => {
     const where = hookPath();
     const hook = await createHook(test, receiver.url(where), ['document.completed', 'document.failed']);
@@ -351,7 +368,8 @@ describe('webhook deliveries and the worker', () => {
 
       strict = await own.start();
       const client = new Client(strict.url, key);
-      for (const url of [hooks.url('/inside'), 'http://localhost:8080/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest', 'http://10.1.2.3/hook']) {
+      const embedded = ['http://[::7f00:1]/hook', 'http://[::127.0.0.1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[64:ff9b::a00:1]/hook'];
+      for (const url of [hooks.url('/inside'), 'http://localhost:8080/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest', 'http://10.1.2.3/hook', ...embedded]) {
         const refused = await client.request('POST', '/api/v1/webhooks', { json: { url, events: ['document.completed'] } });
         expect(refused.status, url).toBe(422);
         expect(refused.json.error).toMatchObject({ type: 'invalid_request', details: { url: ['must not point to a private or reserved network address'] } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filenameFromUrl, isPublicAddress } from '../../src/pipeline/intake/fetch-url.js';
+import { cleanFilename } from '../../src/domain/filenames.js';
 
 describe('isPublicAddress (docs/decisions.md#url-uploads: no loopback, private, link-local or metadata addresses)', () => {
   const notPublic = [
@@ -23,6 +24,16 @@ describe('isPublicAddress (docs/decisions.md#url-uploads: no loopback, private, 
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
     '::ffff:169.254.169.254',
+    // IPv4-compatible (::/96, deprecated) and translation prefixes that carry an IPv4 address.
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a00:1',
+    '::8.8.8.8',
+    '64:ff9b::7f00:1',
+    '64:ff9b:1::a00:1',
+    '::ffff:0:7f00:1',
+    '2002:7f00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
   ];
   for (const address of notPublic) {
     it(`docs/decisions.md#url-uploads: ${address} is not public`, () => {
@@ -35,6 +46,23 @@ describe('isPublicAddress (docs/decisions.md#url-uploads: no loopback, private, 
       expect(isPublicAddress(address)).toBe(true);
     });
   }
+});
+
+describe('cleanFilename (docs/decisions.md: a filename cannot pass for another)', () => {
+  it('drops bidirectional controls, so a right-to-left override cannot disguise an extension', () => {
+    expect(cleanFilename('invoice\u202efdp.exe', 'upload')).toBe('invoicefdp.exe');
+    expect(cleanFilename('\u2067report\u2069\u200f.pdf\u061c', 'upload')).toBe('report.pdf');
+    expect(cleanFilename('a\u0085b\u009b.pdf', 'upload')).toBe('ab.pdf');
+  });
+
+  it('keeps right-to-left letters themselves', () => {
+    expect(cleanFilename('\u05d3\u05d5\u05d7.pdf', 'upload')).toBe('\u05d3\u05d5\u05d7.pdf');
+    expect(cleanFilename('\u062a\u0642\u0631\u064a\u0631.pdf', 'upload')).toBe('\u062a\u0642\u0631\u064a\u0631.pdf');
+  });
+
+  it('falls back when nothing is left', () => {
+    expect(cleanFilename('\u202e\u202d', 'upload')).toBe('upload');
+  });
 });
 
 describe('filenameFromUrl (Document filename of a URL upload)', () => {

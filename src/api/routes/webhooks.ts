@@ -10,7 +10,7 @@ import { Type, type Static } from 'typebox';
 import * as clock from '../../domain/clock.js';
 import { invalidRequest, notFound } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
-import { generateWebhookSecret, MAX_WEBHOOKS, type WebhookEventType } from '../../domain/webhooks.js';
+import { generateWebhookSecret, MAX_WEBHOOKS, shownWebhookUrl, type WebhookEventType } from '../../domain/webhooks.js';
 import { isPublicAddress } from '../../pipeline/intake/fetch-url.js';
 import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, listAttempts, listWebhooks, type WebhookAttemptRow, type WebhookRow } from '../../store/webhooks.js';
 import { isoTime } from '../../store/wire.js';
@@ -54,7 +54,7 @@ function webhookToWire(row: WebhookRow, withSecret = false): Webhook {
   return {
     id: row.id,
     object: 'webhook',
-    url: row.url,
+    url: shownWebhookUrl(row.url),
     events: JSON.parse(row.events) as WebhookEventType[],
     ...(withSecret ? { secret: row.secret } : {}),
     created_at: isoTime(row.created_at),

@@ -10,6 +10,7 @@ import type { BuiltinField, JsonSchema, ModelReply, RawAnswer, RawCitation } fro
 import { answerSupport, quoteSupports, type PageTexts } from './grounding.js';
 import type { FractionBox as Box } from '../../page-outputs/shapes.js';
 import type { Charge } from '../../domain/prices.js';
+import { failedCheckWords } from '../../domain/validation-words.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
@@ -243,7 +244,7 @@ export function schemaProblem(schema: JsonSchema): string | null {
     const first = strictAjv.errors?.[0];
     // The place as dotted names (`properties.total.type`), as `details` names fields.
     const at = first?.instancePath.split('/').filter(Boolean).join('.');
-    return first ? `is not valid JSON Schema: at ${at || 'its top level'}, ${first.message}` : 'is not valid JSON Schema';
+    return first ? `is not valid JSON Schema: at ${at || 'its top level'}, the value ${failedCheckWords(first)}` : 'is not valid JSON Schema';
   }
   try {
     strictAjv.compile(relaxed);

@@ -32,9 +32,23 @@ export interface FetchOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Whether Folio may connect to `address`: a public unicast address. An IPv6 address that carries
+ * an IPv4 one is judged by that IPv4 address when it is the mapped form (::ffff:a.b.c.d), and
+ * refused outright in the deprecated IPv4-compatible form (::a.b.c.d, the whole of ::/96), which
+ * some systems still route to the IPv4 host; NAT64, 6to4, Teredo and SIIT prefixes are ranges of
+ * their own, never `unicast`, so they are refused too.
+ */
 export function isPublicAddress(address: string): boolean {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  // WHATWG's reading of the address, as the connection will use it: ipaddr.js takes the dotted
+  // tail of `::8.8.8.8` for the mapped form, which it is not.
+  const canonical = isIP(address) === 6 && address.includes('.') ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address;
+  let parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.parts.slice(0, 6).every((part) => part === 0)) return false;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+  }
   return parsed.range() === 'unicast';
 }
 
