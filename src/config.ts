@@ -57,6 +57,12 @@ export interface Config {
   uploadStaleMs: number;
   /** How long an Idempotency-Key may stay claimed by an unfinished request before a retry takes it over. */
   idempotencyStaleMs: number;
+  /** Counting an upload's pages while its request waits (pipeline/threads/page-counter.ts). */
+  counting: {
+    threads: number;
+    /** A count that takes longer is stopped and its upload refused. */
+    timeoutMs: number;
+  };
   fetch: {
     allowPrivate: boolean;
     timeoutMs: number;
@@ -194,6 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sweepMs: intFromEnv(env, 'FOLIO_SWEEP_MS', 5_000, 50),
     uploadStaleMs: intFromEnv(env, 'FOLIO_UPLOAD_STALE_MS', 3_600_000, 100),
     idempotencyStaleMs: intFromEnv(env, 'FOLIO_IDEMPOTENCY_STALE_MS', 60_000, 100),
+    counting: {
+      threads: intFromEnv(env, 'FOLIO_COUNT_THREADS', 2, 1),
+      timeoutMs: intFromEnv(env, 'FOLIO_COUNT_TIMEOUT_MS', 10_000, 100),
+    },
     fetch: {
       allowPrivate: env.FOLIO_URL_ALLOW_PRIVATE === '1',
       timeoutMs: intFromEnv(env, 'FOLIO_URL_TIMEOUT_MS', 30_000, 100),

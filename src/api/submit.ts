@@ -5,10 +5,11 @@
 // (Idempotency-Key) are written in one transaction.
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CountTimeout } from '../pipeline/threads/page-counter.js';
 import type { Multipart } from '@fastify/multipart';
 import type { DocumentOptions, ResolvedOptions } from '../domain/option-shapes.js';
 import { DocumentOptions as DocumentOptionsSchema } from '../domain/option-shapes.js';
@@ -16,6 +17,7 @@ import type { Accepted } from './schemas/resources.js';
 import { estimateMicro, modelUsed } from '../domain/billing.js';
 import { addDetail, FolioError, invalidRequest, type ErrorDetails } from '../domain/errors.js';
 import { cleanFilename } from '../domain/filenames.js';
+import { maxScannedPages, sizeInWords } from '../domain/scan-budget.js';
 import { newId } from '../domain/ids.js';
 import { holdsNul, jsonTextDepth, MAX_JSON_DEPTH, NUL_REFUSED } from '../domain/json-limits.js';
 import { isOffice, SUPPORTED_LIST, type SupportedMediaType } from '../domain/media-types.js';
@@ -227,6 +229,15 @@ async function readParts(parts: AsyncIterable<Multipart>, form: FormSoFar, tempD
   }
 }
 
+/** Aborted when the client hangs up before its answer is sent: its upload's count stops then. */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort(new Error('the client has gone'));
+  });
+  return gone.signal;
+}
+
 export async function discardUpload(upload: Pick<ReceivedUpload, 'single' | 'batch'>): Promise<void> {
   await Promise.all([...upload.single, ...upload.batch].map((file) => rm(file.tempPath, { force: true })));
 }
@@ -252,6 +263,7 @@ export async function acceptUpload(
   upload: ReceivedUpload,
   baseUrl: string,
   remember: Remember,
+  signal: AbortSignal,
 ): Promise<{ single: Accepted } | { batch: BatchEntry[] }> {
   const { details, single, batch, optionsText } = upload;
   const received = [...single, ...batch];
@@ -276,7 +288,7 @@ export async function acceptUpload(
   try {
     for (const file of single.length ? single : batch) {
       try {
-        prepared.push(await prepareFile(deps, principal, options, file));
+        prepared.push(await prepareFile(deps, principal, options, file, signal));
       } catch (error) {
         if (!(error instanceof FolioError) || single.length) throw error;
         prepared.push(error);
@@ -316,7 +328,7 @@ function toBatchEntry(entry: Accepted | FolioError): BatchEntry {
   return entry instanceof FolioError ? { error: { type: entry.type, message: entry.message, ...entry.extra } } : entry;
 }
 
-async function prepareFile(deps: AppDeps, principal: Principal, options: ResolvedOptions, file: ReceivedFile): Promise<PreparedFile> {
+async function prepareFile(deps: AppDeps, principal: Principal, options: ResolvedOptions, file: ReceivedFile, signal: AbortSignal): Promise<PreparedFile> {
   const { plan } = principal;
   if (file.truncated) {
     throw new FolioError('payload_too_large', `"${file.filename}" is larger than the plan's limit of ${plan.max_upload_bytes} bytes.`);
@@ -326,19 +338,31 @@ async function prepareFile(deps: AppDeps, principal: Principal, options: Resolve
     const what = detected.mediaType ? `a ${detected.mediaType} file` : 'not a file type Folio recognizes';
     throw new FolioError('unsupported_media_type', `"${file.filename}" is ${what}. Supported types: ${SUPPORTED_LIST}.`);
   }
-  const pageCount = await countPages(deps, detected.supported, file.tempPath);
   // With a page selection, what is read (and limited, and estimated) is the selected pages; a file
   // whose count is unknown here (it cannot be opened) fails in `analyzing` with the reason.
   const selection = pageSelectionOf(options);
+  // Counting goes as far as a refusal needs: past the plan's limit, or past the last page selected.
+  const stopAfter = Math.max(plan.max_pages_per_document, selection ? selection[selection.length - 1][1] : 0);
+  const pageCount = await countPages(deps, principal, file, detected.supported, stopAfter, signal);
   if (selection && pageCount > 0) {
     const outOfRange = selectionOutOfRange(selection, pageCount);
     if (outOfRange) throw invalidRequest({ 'options.pages': [`${outOfRange} ("${file.filename}")`] }, `The page selection ${outOfRange}.`);
   }
   const pagesRead = selection && pageCount > 0 ? selectedPageCount(selection) : pageCount;
   if (pagesRead > plan.max_pages_per_document) {
+    // A count that stopped early knows only that there are more.
+    const pages = pageCount > stopAfter && !selection ? `more than ${stopAfter}` : `${pagesRead}`;
     throw invalidRequest(
-      { file: [`"${file.filename}" has ${pagesRead} pages${selection ? ' selected' : ''}; the plan allows at most ${plan.max_pages_per_document}`] },
-      `The document has ${pagesRead} pages${selection ? ' selected' : ''}; the plan allows at most ${plan.max_pages_per_document}.`,
+      { file: [`"${file.filename}" has ${pages} pages${selection ? ' selected' : ''}; the plan allows at most ${plan.max_pages_per_document}`] },
+      `The document has ${pages} pages${selection ? ' selected' : ''}; the plan allows at most ${plan.max_pages_per_document}.`,
+    );
+  }
+  // Every frame of a TIFF is read by OCR, which a small file must not buy by the thousand (scan-budget.ts).
+  if (detected.supported === 'image/tiff' && pagesRead > maxScannedPages(file.bytes)) {
+    const allowed = maxScannedPages(file.bytes);
+    throw invalidRequest(
+      { file: [`"${file.filename}" has ${pagesRead} frames in ${sizeInWords(file.bytes)}; Folio reads at most one scanned page per KiB of file (here ${allowed})`] },
+      `The document has ${pagesRead} frames in ${sizeInWords(file.bytes)}; Folio reads at most ${allowed} scanned pages from a file of that size.`,
     );
   }
   const estimate = estimateMicro(Math.max(1, pagesRead), options, deps.config.prices, principal.key.mode);
@@ -376,11 +400,23 @@ async function insertPrepared(tx: Tx, deps: AppDeps, principal: Principal, optio
   return acceptedToWire(item.id, item.estimate, baseUrl);
 }
 
-/** Types with pages of their own are counted now; one-page pictures are 1. */
-async function countPages(deps: AppDeps, mediaType: SupportedMediaType, filePath: string): Promise<number> {
+/**
+ * Types with pages of their own are counted now, in the workspace's turn (page-counter.ts); one-page
+ * pictures are 1. Past `stopAfter` the answer is stopAfter + 1: the count is refused anyway.
+ */
+async function countPages(deps: AppDeps, principal: Principal, file: ReceivedFile, mediaType: SupportedMediaType, stopAfter: number, signal: AbortSignal): Promise<number> {
   if (mediaType === 'application/pdf' || mediaType === 'image/tiff' || isOffice(mediaType)) {
-    // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
-    return (await deps.counter.count(mediaType, await readFile(filePath))) ?? 0;
+    try {
+      // A file that cannot be opened is still accepted; it fails in `analyzing` with the reason.
+      return (await deps.counter.count({ mediaType, path: file.tempPath, stopAfter, tenant: principal.workspaceId, signal })) ?? 0;
+    } catch (error) {
+      if (!(error instanceof CountTimeout)) throw error;
+      const seconds = Math.round(error.limitMs / 100) / 10;
+      throw invalidRequest(
+        { file: [`"${file.filename}" could not be counted within ${seconds} s; a file this hard to open is not accepted (split it, or save it again with a common tool)`] },
+        `The pages of "${file.filename}" could not be counted within ${seconds} s.`,
+      );
+    }
   }
   if (mediaType === 'image/png' || mediaType === 'image/jpeg' || mediaType === 'image/bmp' || mediaType === 'image/heic' || mediaType === 'image/heif') return 1;
   return 0;

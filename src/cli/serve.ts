@@ -56,7 +56,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   }
   const pool = new ReaderPool(withWorkers ? config.readerThreads : 1, { minThreads: withWorkers ? 1 : 0, nice: withWorkers && mode.api ? config.queue.nice : 0 });
 
-  const counter = mode.api ? new PageCounter() : null;
+  const counter = mode.api ? new PageCounter(config.counting) : null;
   const app = counter ? await buildApp({ store, config, pool, counter, wakeup }, { logger: log }) : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });

@@ -1,6 +1,7 @@
-// Claims and leases on document rows. A claim is one statement that picks the oldest runnable
-// document whose workspace is under its plan's max_concurrent_jobs and marks it processing with
-// a lease (owner, token, expiry). Claims are serialized — PostgreSQL with a transaction-scoped
+// Claims and leases on document and question rows. A claim picks the runnable document or question
+// whose workspace has the least work running (fairestRunnable: slots shared between workspaces; a
+// document only while its workspace is under its plan's max_concurrent_jobs) and marks it
+// processing with a lease (owner, token, expiry). Claims are serialized — PostgreSQL with a transaction-scoped
 // advisory lock, SQLite by its write lock — so two workers can never both take the last free slot
 // of a workspace. Every later write names the lease token: a worker that lost its lease (it was
 // too slow, or presumed dead) changes nothing. The write that ends a run (completed or failed) also
@@ -26,37 +27,82 @@ export interface Lease {
   workerId: string;
 }
 
-export async function claimNext(store: Store, workerId: string, leaseMs: number): Promise<{ doc: DocumentRow; lease: Lease } | null> {
+/** Runnable: queued, or processing under a lease that ran out (its worker is presumed dead), and due. */
+const runnable = (alias: string, now: number) =>
+  sql`(${sql.ref(`${alias}.status`)} = 'queued' OR (${sql.ref(`${alias}.status`)} = 'processing' AND ${sql.ref(`${alias}.lease_expires_at`)} < ${now})) AND ${sql.ref(`${alias}.run_at`)} <= ${now}`;
+
+/**
+ * The work to claim next, shared fairly between workspaces: of the runnable documents (of
+ * workspaces under their plan's max_concurrent_jobs) and questions, the one whose workspace has
+ * the least work running now (documents and questions, under live leases, whatever process holds
+ * them); among equals, the workspace served longest ago, then the oldest work. So a slot that
+ * frees goes to a workspace with nothing running before one with a backlog, however long that
+ * backlog is, and workspaces with work waiting take the slots in turn, even when their work is so
+ * quick that none of it is running when the next claim is made.
+ */
+async function fairestRunnable(tx: Tx, now: number): Promise<{ kind: 'document' | 'query'; id: string; workspace_id: string } | null> {
+  const result = await sql<{ kind: 'document' | 'query'; id: string; workspace_id: string }>`
+    WITH running_documents AS (
+      SELECT workspace_id, COUNT(*) AS n FROM documents
+       WHERE status = 'processing' AND lease_expires_at >= ${now}
+       GROUP BY workspace_id),
+    running_queries AS (
+      SELECT workspace_id, COUNT(*) AS n FROM queries
+       WHERE status = 'processing' AND lease_expires_at >= ${now}
+       GROUP BY workspace_id),
+    candidates AS (
+      SELECT 'document' AS kind, d.id, d.workspace_id, d.run_at
+        FROM documents d
+        JOIN workspaces w ON w.id = d.workspace_id
+        JOIN plans p ON p.id = w.plan_id
+        LEFT JOIN running_documents rd ON rd.workspace_id = d.workspace_id
+       WHERE ${runnable('d', now)} AND COALESCE(rd.n, 0) < p.max_concurrent_jobs
+      UNION ALL
+      SELECT 'query' AS kind, q.id, q.workspace_id, q.run_at
+        FROM queries q
+       WHERE ${runnable('q', now)})
+    SELECT c.kind, c.id, c.workspace_id
+      FROM candidates c
+      JOIN workspaces w ON w.id = c.workspace_id
+      LEFT JOIN running_documents rd ON rd.workspace_id = c.workspace_id
+      LEFT JOIN running_queries rq ON rq.workspace_id = c.workspace_id
+     ORDER BY COALESCE(rd.n, 0) + COALESCE(rq.n, 0), COALESCE(w.last_claimed_at, 0), c.run_at, c.id
+     LIMIT 1`.execute(tx);
+  return result.rows[0] ?? null;
+}
+
+export type Claimed = { kind: 'document'; doc: DocumentRow; lease: Lease } | { kind: 'query'; query: QueryRow; lease: QueryLease };
+
+/**
+ * Claims the fairest runnable work (fairestRunnable) with a lease. Claims are serialized, so the
+ * pick and the claim see the same rows: two workers never take the same row, nor both the last
+ * free slot of a workspace.
+ */
+export async function claimNext(store: Store, workerId: string, leaseMs: number): Promise<Claimed | null> {
   const token = randomUUID();
   const now = clock.now();
-  const row = await store.writeTransaction(async (tx) => {
+  return store.writeTransaction(async (tx): Promise<Claimed | null> => {
     if (store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
-    const result = await sql<DocumentRow>`
-      UPDATE documents
+    const pick = await fairestRunnable(tx, now);
+    if (!pick) return null;
+    const table = pick.kind === 'document' ? 'documents' : 'queries';
+    const result = await sql<DocumentRow & QueryRow>`
+      UPDATE ${sql.table(table)}
          SET status = 'processing',
              locked_by = ${workerId},
              lease_token = ${token},
              lease_expires_at = ${now + leaseMs},
              attempts = attempts + 1,
              started_at = COALESCE(started_at, ${now})
-       WHERE id = (
-         SELECT d.id
-           FROM documents d
-           JOIN workspaces w ON w.id = d.workspace_id
-           JOIN plans p ON p.id = w.plan_id
-          WHERE (d.status = 'queued' OR (d.status = 'processing' AND d.lease_expires_at < ${now}))
-            AND d.run_at <= ${now}
-            AND (SELECT COUNT(*) FROM documents a
-                  WHERE a.workspace_id = d.workspace_id
-                    AND a.status = 'processing'
-                    AND a.lease_expires_at >= ${now}) < p.max_concurrent_jobs
-          ORDER BY d.run_at, d.id
-          LIMIT 1)
+       WHERE id = ${pick.id}
       RETURNING *`.execute(tx);
-    return result.rows[0];
+    const row = result.rows[0];
+    if (!row) return null;
+    await tx.updateTable('workspaces').set({ last_claimed_at: now }).where('id', '=', pick.workspace_id).execute();
+    return pick.kind === 'document'
+      ? { kind: 'document', doc: row, lease: { documentId: row.id, token, workerId } }
+      : { kind: 'query', query: row, lease: { queryId: row.id, token, workerId } };
   });
-  if (!row) return null;
-  return { doc: row, lease: { documentId: row.id, token, workerId } };
 }
 
 /** Applies `changes` only while the lease is held; false means the lease is gone. */
@@ -124,40 +170,15 @@ export function documentHold(lease: Lease): DocumentHold {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Queries (docs/decisions.md#queries) are claimed the same way from their own table. They read a finished
-// document's stored outputs, so they do not count against the workspace's max_concurrent_jobs,
-// which limits documents being read.
+// Queries (docs/decisions.md#queries) are claimed with documents (claimNext), from their own table.
+// They read a finished document's stored outputs, so they do not count against the workspace's
+// max_concurrent_jobs, which limits documents being read; they do count as its work running when
+// slots are shared between workspaces.
 
 export interface QueryLease {
   queryId: string;
   token: string;
   workerId: string;
-}
-
-export async function claimNextQuery(store: Store, workerId: string, leaseMs: number): Promise<{ query: QueryRow; lease: QueryLease } | null> {
-  const token = randomUUID();
-  const now = clock.now();
-  const row = await store.writeTransaction(async (tx) => {
-    if (store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
-    const result = await sql<QueryRow>`
-      UPDATE queries
-         SET status = 'processing',
-             locked_by = ${workerId},
-             lease_token = ${token},
-             lease_expires_at = ${now + leaseMs},
-             attempts = attempts + 1,
-             started_at = COALESCE(started_at, ${now})
-       WHERE id = (
-         SELECT q.id FROM queries q
-          WHERE (q.status = 'queued' OR (q.status = 'processing' AND q.lease_expires_at < ${now}))
-            AND q.run_at <= ${now}
-          ORDER BY q.run_at, q.id
-          LIMIT 1)
-      RETURNING *`.execute(tx);
-    return result.rows[0];
-  });
-  if (!row) return null;
-  return { query: row, lease: { queryId: row.id, token, workerId } };
 }
 
 /** Applies `changes` to the query only while the lease is held. */

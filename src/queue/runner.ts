@@ -1,5 +1,5 @@
-// The worker loop of one process: claims documents (and, when none wait, questions asked of
-// finished documents) while it has free slots, keeps each lease alive with a heartbeat, and runs
+// The worker loop of one process: claims documents and questions asked of finished documents,
+// shared fairly between workspaces (leases.ts), while it has free slots, keeps each lease alive with a heartbeat, and runs
 // the work. On SIGTERM it stops claiming, lets in-flight work finish for a grace period, then
 // hands the rest back to the queue.
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,7 +12,7 @@ import type { DocumentRow } from '../store/documents.js';
 import { runDocument, giveUp } from '../pipeline/run.js';
 import type { ReaderPool } from '../pipeline/threads/pool.js';
 import type { OcrEngine } from '../models/ocr/engine.js';
-import { claimNext, claimNextQuery, documentHold, queryHold, releaseLease, releaseQueryLease, renewLease, renewQueryLease, updateHeld, type Lease, type QueryLease } from './leases.js';
+import { claimNext, documentHold, queryHold, releaseLease, releaseQueryLease, renewLease, renewQueryLease, updateHeld, type Lease, type QueryLease } from './leases.js';
 import { giveUpQuery, runQuery } from '../pipeline/query.js';
 import type { QueryRow } from '../store/queries.js';
 import type { Wakeup } from './wakeup.js';
@@ -84,11 +84,12 @@ export class WorkerRunner {
     }
   }
 
-  /** Documents first; a question waits for no document being read. */
+  /** The fairest runnable document or question (leases.ts claimNext). */
   private async claim(): Promise<Job | null> {
     const { store, config } = this.deps;
     const claimed = await claimNext(store, this.workerId, config.queue.leaseMs);
-    if (claimed) {
+    if (!claimed) return null;
+    if (claimed.kind === 'document') {
       const { doc, lease } = claimed;
       return {
         id: doc.id,
@@ -98,9 +99,7 @@ export class WorkerRunner {
         execute: (signal) => this.execute(doc, lease, signal),
       };
     }
-    const question = await claimNextQuery(store, this.workerId, config.queue.leaseMs);
-    if (!question) return null;
-    const { query, lease } = question;
+    const { query, lease } = claimed;
     return {
       id: query.id,
       logIds: { query_id: query.id, document_id: query.document_id },

@@ -14,6 +14,7 @@ import * as m008 from './migrations/008-page-geometry.js';
 import * as m009 from './migrations/009-pending-uploads.js';
 import * as m010 from './migrations/010-chunk-embeddings.js';
 import * as m011 from './migrations/011-webhooks.js';
+import * as m012 from './migrations/012-fair-sharing.js';
 import * as clock from '../domain/clock.js';
 
 interface Migration {
@@ -34,6 +35,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 9, ...m009 },
   { id: 10, ...m010 },
   { id: 11, ...m011 },
+  { id: 12, ...m012 },
 ];
 
 const LOCK_KEY = 4_242_001;

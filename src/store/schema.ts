@@ -30,6 +30,10 @@ export interface WorkspacesTable {
   held_micro: number;
   suspended_at: number | null;
   created_at: number;
+  /** When a worker last claimed a document or question of it: workspaces with equal work running take turns (queue/leases.ts). */
+  last_claimed_at: number | null;
+  /** When a webhook delivery of it was last claimed, for the same turns (queue/webhook-deliveries.ts). */
+  last_delivery_at: number | null;
 }
 
 export interface ApiKeysTable {
@@ -230,6 +234,8 @@ export interface WebhooksTable {
   /** The HMAC key; kept readable because every delivery is signed with it. */
   secret: string;
   created_at: number;
+  /** Attempts failed since the last one delivered: above 0, its deliveries take the failing receivers' share. */
+  failures_in_row: number;
 }
 
 /** An event, recorded in the transaction that gave its object a terminal status; `body` is sent as is on every attempt. */

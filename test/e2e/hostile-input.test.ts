@@ -11,6 +11,9 @@ import { Client, Installation, type Server } from '../helpers/folio.js';
 import { internalLeak } from '../helpers/leaks.js';
 import { seeded } from '../helpers/random.js';
 import { textPdf } from '../helpers/pdfs.js';
+import { manyFrames } from '../helpers/tiffs.js';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 
 const ERROR_TYPES = [
   'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'quota_exceeded', 'not_entitled', 'invalid_request',
@@ -325,9 +328,40 @@ describe('NUL characters', () => {
     const named = await client.upload([['file', 'a\u0000b\u0007.pdf', pdf]]);
     expect(named.status).toBe(202);
     expect((await client.get(`/api/v1/documents/${named.json.id}`)).json.filename).toBe('ab.pdf');
+    // A right-to-left override would make it display as "invoiceexe.pdf".
+    const disguised = await client.upload([['file', 'invoice\u202efdp.exe', pdf]]);
+    expect((await client.get(`/api/v1/documents/${disguised.json.id}`)).json.filename).toBe('invoicefdp.exe');
     const url = await client.request('POST', '/api/v1/documents', { json: { url: 'https://example.com/report%00.pdf' } });
     expect(url.status).toBe(202);
     expect((await client.get(`/api/v1/documents/${url.json.id}`)).json.filename).toBe('report.pdf');
+  });
+});
+
+describe('page-heavy files (issue 37 scope 1)', () => {
+  it('refuses a small TIFF of thousands of frames, counted only as far as the limit, and another workspace uploads meanwhile', async () => {
+    const other = new Client(server.url, (await install.workspace()).test);
+    const flood = manyFrames(5000);
+    const [refused, meanwhile] = await Promise.all([client.upload([['file', 'frames.tiff', flood]]), other.upload([['file', 'small.pdf', pdf]])]);
+    expect(refused.status).toBe(422);
+    expect(refused.json.error.details.file).toEqual(['"frames.tiff" has more than 2000 pages; the plan allows at most 2000']);
+    expect(meanwhile.status).toBe(202);
+    // Under the page limit, but more frames than its bytes may buy: one scanned page per KiB.
+    const cheap = await client.upload([['file', 'cheap.tiff', manyFrames(1000)]]);
+    expect(cheap.status).toBe(422);
+    expect(cheap.json.error.details.file).toEqual(['"cheap.tiff" has 1000 frames in 102 KB; Folio reads at most one scanned page per KiB of file (here 101)']);
+    // A PDF of copies of one blank picture is known to need OCR only once its pages are read.
+    const copies = await PDFDocument.create();
+    const blank = await copies.embedPng(await sharp({ create: { width: 400, height: 100, channels: 3, background: 'white' } }).png().toBuffer());
+    for (let i = 0; i < 60; i++) copies.addPage([612, 792]).drawImage(blank, { x: 0, y: 0, width: 612, height: 792 });
+    const accepted = await client.upload([['file', 'copies.pdf', await copies.save()]]);
+    expect(accepted.status).toBe(202);
+    const failed = await client.waitFor(accepted.json.id);
+    expect(failed).toMatchObject({ status: 'failed', error: { type: 'document_too_large', stage: 'analyzing' } });
+    expect(failed.error.message).toMatch(/^The document has 60 pages to read by OCR in \d+ KB; Folio reads at most one scanned page per KiB of file \(here 16\)\.$/);
+    // A chain of directories that comes back on itself ends where it does.
+    const looped = await client.upload([['file', 'looped.tiff', manyFrames(3, 8, 8, { loopTo: 1 })]]);
+    expect(looped.status).toBe(202);
+    expect((await client.get(`/api/v1/documents/${looped.json.id}`)).json.page_count).toBe(3);
   });
 });
 

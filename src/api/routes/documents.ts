@@ -18,7 +18,7 @@ import { errorResponses, ListQuery } from '../schemas/common.js';
 import { BatchAccepted, type Document } from '../schemas/resources.js';
 import { documentUsage, fullDocumentToWire, pageToWire } from '../serialize.js';
 import { documentToWire, isoTime } from '../../store/wire.js';
-import { acceptUpload, discardUpload, receiveUpload, submitUrl } from '../submit.js';
+import { acceptUpload, clientGone, discardUpload, receiveUpload, submitUrl } from '../submit.js';
 import { unfinishedQueries } from '../../store/queries.js';
 import { hashJson, idempotencyKeyOf, idempotent } from '../idempotency.js';
 import * as clock from '../../domain/clock.js';
@@ -62,10 +62,11 @@ export const documentRoutes =
         const baseUrl = baseUrlOf(deps.config, request);
         const key = idempotencyKeyOf(request);
         if (request.isMultipart()) {
+          const gone = clientGone(reply);
           const upload = await receiveUpload(request, request.principal, deps.store.blobs.tempDir);
           try {
             return await idempotent(deps.store.db, request, reply, key, upload.hash, deps.config.idempotencyStaleMs, async (remember) => {
-              const outcome = await acceptUpload(deps, request.principal, upload, baseUrl, remember);
+              const outcome = await acceptUpload(deps, request.principal, upload, baseUrl, remember, gone);
               const accepted = 'single' in outcome ? [outcome.single.id] : outcome.batch.flatMap((entry) => ('id' in entry ? [entry.id] : []));
               request.log.info({ workspace_id: request.principal.workspaceId, document_ids: accepted }, 'documents accepted');
               return { status: 202, body: 'single' in outcome ? outcome.single : { documents: outcome.batch } };

@@ -104,6 +104,7 @@ export const webhookRoutes =
           events: JSON.stringify(body.events),
           secret: generateWebhookSecret(),
           created_at: clock.now(),
+          failures_in_row: 0,
         };
         // Counted under the write lock, so two requests at once cannot both take the last place.
         await deps.store.writeTransaction(async (tx) => {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import type { GrayImage } from '../../models/ocr/engine.js';
 import { NO_GRAPHICS, type Box, type PageSpan, type RawPage } from '../page-model.js';
+import { tiffDirectories } from './tiff-directories.js';
 
 /** The largest picture read: 60 megapixels (A3 at 500 dpi), at most 40,000 pixels a side. */
 export const MAX_PIXELS = 60_000_000;
@@ -40,6 +41,12 @@ function plausibleDpi(density: number | undefined): number | null {
   return density !== undefined && density >= 100 && density <= 1200 ? density : null;
 }
 
+/** A frame as displayed: EXIF and TIFF orientations 5-8 turn the picture a quarter. */
+function displayed(number: number, width: number, height: number, orientation: number, density: number | null): Frame {
+  const turned = orientation >= 5;
+  return { number, width: turned ? height : width, height: turned ? width : height, dpi: plausibleDpi(density ?? undefined) };
+}
+
 /** A sharp pipeline that refuses oversized input and keeps going past minor corruption no further. */
 function open(bytes: Uint8Array, page?: number): Sharp {
   return sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error', ...(page !== undefined ? { page } : {}) });
@@ -47,7 +54,7 @@ function open(bytes: Uint8Array, page?: number): Sharp {
 
 /**
  * Frames of the file with their sizes as displayed (EXIF orientation applied): those of `range`,
- * or all of them. Each frame read is checked against the size limits; counting reads them all.
+ * or all of them. Each frame read is checked against the size limits.
  */
 async function frames(bytes: Uint8Array, type: ImageType, range?: PageSpan): Promise<Frame[]> {
   const inRange = (number: number) => !range || (number >= range.first && number <= range.last);
@@ -68,20 +75,19 @@ async function frames(bytes: Uint8Array, type: ImageType, range?: PageSpan): Pro
             return inRange(frame.number);
           });
       }
+      case 'image/tiff': {
+        // One walk along the directories, to the last frame asked for (tiff-directories.ts).
+        const { frames: found } = tiffDirectories(bytes, range?.last);
+        return found.flatMap((frame, i) => {
+          if (!inRange(i + 1)) return [];
+          checkSize(frame.width, frame.height);
+          return [displayed(i + 1, frame.width, frame.height, frame.orientation, frame.dpi)];
+        });
+      }
       default: {
         const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
         checkSize(meta.width ?? 0, meta.height ?? 0);
-        const count = type === 'image/tiff' ? (meta.pages ?? 1) : 1;
-        const out: Frame[] = [];
-        const last = Math.min(count, range?.last ?? count);
-        for (let page = (range?.first ?? 1) - 1; page < last; page++) {
-          const m = count > 1 ? await sharp(bytes, { limitInputPixels: false, page }).metadata() : meta;
-          checkSize(m.width ?? 0, m.height ?? 0);
-          // EXIF orientations 5-8 turn the picture a quarter.
-          const turned = (m.orientation ?? 1) >= 5;
-          out.push({ number: page + 1, width: turned ? m.height! : m.width!, height: turned ? m.width! : m.height!, dpi: plausibleDpi(m.density) });
-        }
-        return out;
+        return [displayed(1, meta.width!, meta.height!, meta.orientation ?? 1, meta.density ?? null)].filter((frame) => inRange(frame.number));
       }
     }
   } catch (error) {
@@ -90,7 +96,19 @@ async function frames(bytes: Uint8Array, type: ImageType, range?: PageSpan): Pro
   }
 }
 
-export async function countImagePages(bytes: Uint8Array, type: ImageType): Promise<number> {
+/**
+ * The frames of the file; past `stopAfter`, only that there are more (stopAfter + 1), since a
+ * count over the plan's page limit is refused whatever it is.
+ */
+export async function countImagePages(bytes: Uint8Array, type: ImageType, stopAfter = Number.POSITIVE_INFINITY): Promise<number> {
+  if (type === 'image/tiff') {
+    try {
+      const { frames: found, more } = tiffDirectories(bytes, stopAfter);
+      return found.length + (more ? 1 : 0);
+    } catch (error) {
+      throw new ImageReadError('the picture could not be read; the file is damaged or not a picture of its declared type', { cause: error });
+    }
+  }
   return (await frames(bytes, type)).length;
 }
 

@@ -21,7 +21,11 @@ export interface Scan {
 }
 
 export interface FormatReader {
-  countPages(bytes: Uint8Array): Promise<number>;
+  /**
+   * The file's pages. Readers that walk the file page by page (TIFF) stop past `stopAfter` and
+   * answer stopAfter + 1 for "more"; the others answer the count their format states.
+   */
+  countPages(bytes: Uint8Array, stopAfter?: number): Promise<number>;
   /**
    * The raw pages of `range`, or of the whole document. `key` names the file for readers that
    * keep it open in their thread between tasks on it (PDF), here and in `scan` and `render`.
@@ -58,7 +62,7 @@ type ImageType = 'image/png' | 'image/jpeg' | 'image/tiff' | 'image/bmp' | 'imag
 
 function imageReader(type: ImageType): FormatReader {
   return {
-    countPages: (bytes) => countImagePages(bytes, type),
+    countPages: (bytes, stopAfter) => countImagePages(bytes, type, stopAfter),
     read: (bytes, range) => readImage(bytes, type, range),
     scan: async (bytes, page) => ({ image: await decodeImagePage(bytes, type, page.number), dpi: page.dpi ?? null, unitsPerPixel: 1 }),
     render: (bytes, requests, maxSide) => renderImageRegions(bytes, type, requests, maxSide),

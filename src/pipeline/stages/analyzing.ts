@@ -8,6 +8,7 @@
 // `pages` option) only the selected pages are read, page by page formats span by span over the
 // selection, Office files whole and then cut to it.
 import { isOffice, isSupported } from '../../domain/media-types.js';
+import { maxScannedPages, sizeInWords } from '../../domain/scan-budget.js';
 import { documentStats, fontWeights } from '../analysis/analyze-page.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
@@ -209,6 +210,14 @@ function checkPageCount(ctx: RunContext, count: number): void {
 async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[], spool: PageSpool, renderer: PictureRenderer): Promise<void> {
   const queue = pages.filter((p) => p.ocr);
   if (queue.length === 0) return;
+  // Known before the engine starts: a small file does not buy hours of OCR (scan-budget.ts).
+  const allowed = maxScannedPages(ctx.doc.byte_size);
+  if (queue.length > allowed) {
+    throw new DocumentFailure(
+      'document_too_large',
+      `The document has ${queue.length} pages to read by OCR in ${sizeInWords(ctx.doc.byte_size)}; Folio reads at most one scanned page per KiB of file (here ${allowed}).`,
+    );
+  }
   const engine = await ctx.ocr();
   const sketchSide = sketchesScans(ctx.mediaType!, ctx.options.images) ? MAX_PICTURE_SIDE : undefined;
   // Stops the engine calls of the pages in hand once one page has failed (not the reader threads,

@@ -1,0 +1,88 @@
+// One workspace never holds up another (issue 37; docs/decisions.md#sharing-between-workspaces):
+// worker slots go first to the workspace with the least work running, so a workspace that sends
+// one document after another has queued a backlog is served next, not after the backlog; the same
+// for questions; webhook deliveries are shared the same way, and a receiver that never answers
+// holds at most its workspace's share of a process's deliveries. Each test checks who was served
+// when, against the order a first-come queue would have given.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Installation, type Server } from '../helpers/folio.js';
+import { textPdf } from '../helpers/pdfs.js';
+
+let install: Installation;
+let api: Server;
+let pdf: Uint8Array;
+
+beforeAll(async () => {
+  install = await Installation.create({ FOLIO_POLL_MS: '100' });
+  api = await install.start(['--no-workers']);
+  pdf = await textPdf([['Invoice 2026-114', 'Total due: EUR 310.00']]);
+});
+
+afterAll(async () => {
+  await api?.stop();
+  await install?.destroy();
+});
+
+/** Two worker processes of one slot each: the slots a backlog competes for. */
+async function workers(env: NodeJS.ProcessEnv = {}): Promise<Server[]> {
+  return Promise.all([0, 1].map(() => install.start(['worker'], { FOLIO_WORKER_CONCURRENCY: '1', ...env })));
+}
+
+/** Where `id` stands in the order the rows of `table` were first claimed (0 = first). */
+async function claimRank(table: 'documents' | 'queries', ids: string[], id: string): Promise<number> {
+  const rows = await install.select<{ id: string; started_at: number }>(`SELECT id, started_at FROM ${table} WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
+  const mine = rows.find((r) => r.id === id)!.started_at;
+  // Claims a millisecond apart may share a time: count only those strictly before.
+  return rows.filter((r) => r.started_at < mine).length;
+}
+
+describe('worker slots shared between workspaces', () => {
+  it('claims the one document of a workspace with nothing running before the backlog another queued first', async () => {
+    const a = new Client(api.url, (await install.workspace()).test);
+    const b = new Client(api.url, (await install.workspace()).test);
+    const backlog: string[] = [];
+    for (let i = 0; i < 10; i++) backlog.push((await a.upload([['file', `a-${i}.pdf`, pdf]])).json.id);
+    const late = (await b.upload([['file', 'b.pdf', pdf]])).json.id;
+    const running = await workers();
+    try {
+      for (const id of backlog) expect((await a.waitFor(id)).status).toBe('completed');
+      expect((await b.waitFor(late)).status).toBe('completed');
+      // First come, first served would claim it 11th (rank 10). Shared: the first claim takes A's
+      // oldest (both have nothing running), the second B's, give or take the two workers' race.
+      expect(await claimRank('documents', [...backlog, late], late)).toBeLessThanOrEqual(1);
+    } finally {
+      await Promise.all(running.map((w) => w.stop()));
+    }
+  });
+
+  it('answers the question of a workspace with nothing running before another workspace’s queue of questions', async () => {
+    const ws = await install.workspace();
+    const a = new Client(api.url, ws.test);
+    const b = new Client(api.url, (await install.workspace()).test);
+    const docA = (await a.upload([['file', 'a.pdf', pdf]])).json.id;
+    const docB = (await b.upload([['file', 'b.pdf', pdf]])).json.id;
+    let running = await workers();
+    await a.waitFor(docA);
+    await b.waitFor(docB);
+    await Promise.all(running.map((w) => w.stop()));
+    const asked: string[] = [];
+    for (let i = 0; i < 10; i++) asked.push((await a.request('POST', `/api/v1/documents/${docA}/queries`, { json: { question: `What is the total? (${i})` } })).json.id);
+    const late = (await b.request('POST', `/api/v1/documents/${docB}/queries`, { json: { question: 'What is the total?' } })).json.id;
+    running = await workers();
+    try {
+      const done = async (client: Client, doc: string, id: string) => {
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+          const q = (await client.get(`/api/v1/documents/${doc}/queries/${id}`)).json;
+          if (q.status === 'completed' || q.status === 'failed') return q;
+        }
+        throw new Error(`query ${id} did not finish`);
+      };
+      for (const id of asked) expect((await done(a, docA, id)).status).toBe('completed');
+      expect((await done(b, docB, late)).status).toBe('completed');
+      expect(await claimRank('queries', [...asked, late], late)).toBeLessThanOrEqual(1);
+    } finally {
+      await Promise.all(running.map((w) => w.stop()));
+    }
+  });
+});
