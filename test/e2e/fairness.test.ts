@@ -86,3 +86,62 @@ describe('worker slots shared between workspaces', () => {
     }
   });
 });
+
+/** A receiver on 127.0.0.1 that answers /ok at once and never answers /dead/*. */
+class Receivers {
+  readonly ok: number[] = [];
+  private readonly server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url?.startsWith('/dead/')) return; // held open: the delivery runs into its time limit
+      this.ok.push(Date.now());
+      res.writeHead(200).end('thanks');
+    });
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  url(pathname: string): string {
+    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}${pathname}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('webhook deliveries shared between workspaces', () => {
+  it("sends one workspace's event while another's twenty receivers time out, instead of after them", async () => {
+    const receivers = await new Receivers().start();
+    const a = new Client(api.url, (await install.workspace()).test);
+    const b = new Client(api.url, (await install.workspace()).test);
+    const deadHooks: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      deadHooks.push((await a.request('POST', '/api/v1/webhooks', { json: { url: receivers.url(`/dead/${i}`), events: ['document.completed'] } })).json.id);
+    }
+    await b.request('POST', '/api/v1/webhooks', { json: { url: receivers.url('/ok'), events: ['document.completed'] } });
+    const worker = await install.start(['worker'], { FOLIO_WEBHOOK_TIMEOUT_MS: '3000', FOLIO_WEBHOOK_RETRY_BASE_MS: '20' });
+    try {
+      // 60 events to receivers that never answer, each holding a delivery for its 3 s limit.
+      for (let i = 0; i < 3; i++) await a.waitFor((await a.upload([['file', `a-${i}.pdf`, pdf]])).json.id);
+      await b.waitFor((await b.upload([['file', 'b.pdf', pdf]])).json.id);
+      for (const deadline = Date.now() + 30_000; receivers.ok.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      expect(receivers.ok).toHaveLength(1);
+      // How many of A's attempts had ended when B's event arrived: with the 8 slots taken in order
+      // of arrival, B's came after A's 60 first attempts; shared, before A's first ones even end.
+      const [{ n }] = await install.select<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM webhook_attempts WHERE webhook_id IN (${deadHooks.map(() => '?').join(',')}) AND attempted_at + duration_ms <= ?`,
+        [...deadHooks, receivers.ok[0]],
+      );
+      expect(Number(n)).toBeLessThan(8);
+    } finally {
+      await worker.stop();
+      await receivers.close();
+    }
+  });
+});
+
