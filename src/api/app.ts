@@ -25,6 +25,7 @@ import { operationsRoutes } from './routes/operations.js';
 import { httpDuration, httpRequests } from '../metrics.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { PictureAnswers } from './picture-answers.js';
 import { WEBHOOK_SCHEMAS } from './schemas/webhooks.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
 import { CLIENT_IMPORT, PACKAGE_NAME } from '../domain/package-name.js';
@@ -103,10 +104,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       await enforceLimits(request.principal, reply, counters, deps.config);
     });
     await api.register(documentRoutes(deps));
-    await api.register(pageRoutes(deps));
+    // One count of the answers with pictures' bytes under way, shared by both routes that write them.
+    const pictureAnswers = new PictureAnswers();
+    await api.register(pageRoutes(deps, pictureAnswers));
     await api.register(chunkRoutes(deps));
     await api.register(queryRoutes(deps));
-    await api.register(imageRoutes(deps));
+    await api.register(imageRoutes(deps, pictureAnswers));
     await api.register(accountRoutes(deps));
     await api.register(usageRoutes(deps));
     await api.register(webhookRoutes(deps));

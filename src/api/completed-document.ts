@@ -9,6 +9,7 @@ import type { Image } from './schemas/resources.js';
 import { imageToWire } from './serialize.js';
 import type { Db } from '../store/database.js';
 import type { Principal } from './auth.js';
+import type { PictureBytes } from './picture-answers.js';
 import { scopeOf } from './auth.js';
 
 /** 410 document_expired: what every read of a purged document answers. */
@@ -30,16 +31,18 @@ export async function completedDocument(db: Db, id: string, principal: Principal
 /** docs/api.md: at most 25 MB of pictures in one `include=image_data` / `include=data` response. */
 export const MAX_INLINE_PICTURE_BYTES = 25 * 1024 * 1024;
 
-/** The pictures of a page range as wire Images, with their bytes inline when asked (25 MB cap). */
-export async function picturesOf(store: Store, documentId: string, range: PageRange, withData: boolean, baseUrl: string): Promise<Image[]> {
+/**
+ * The pictures of a page range as wire Images. With `bytes`, each `data` is a placeholder the
+ * answer's writer fills with the picture's base64 (picture-answers.ts), after the 25 MB cap is
+ * checked.
+ */
+export async function picturesOf(store: Store, documentId: string, range: PageRange, baseUrl: string, bytes?: PictureBytes): Promise<Image[]> {
   const images = await listImages(store.db, documentId, range.first, range.last);
-  if (withData) {
+  if (bytes) {
     const total = images.reduce((sum, image) => sum + image.byte_size, 0);
     if (total > MAX_INLINE_PICTURE_BYTES) {
       throw invalidRequest({ page: [`the pictures of these pages come to ${total} bytes, over the 25 MB a response may carry; ask for fewer pages`] });
     }
   }
-  const out: Image[] = [];
-  for (const image of images) out.push(imageToWire(image, baseUrl, withData ? await store.blobs.get(image.blob_key) : undefined));
-  return out;
+  return images.map((image) => ({ ...imageToWire(image, baseUrl), ...(bytes ? { data: bytes.placeholder(image.blob_key) } : {}) }));
 }

@@ -19,8 +19,8 @@ export function acceptedToWire(id: string, estimated: number | null, baseUrl: st
   return { id, object: 'document', status: 'queued', estimated_cost_micro: estimated, poll_url: `${baseUrl}/api/v1/documents/${id}` };
 }
 
-export function imageToWire(row: ImageRow, baseUrl: string, data?: Buffer): Image {
-  const image: Image = {
+export function imageToWire(row: ImageRow, baseUrl: string): Image {
+  return {
     id: row.id,
     object: 'image',
     page: row.page_number,
@@ -34,8 +34,6 @@ export function imageToWire(row: ImageRow, baseUrl: string, data?: Buffer): Imag
     bbox: row.bbox === null ? null : JSON.parse(row.bbox),
     url: `${baseUrl}/api/v1/documents/${row.document_id}/images/${row.id}`,
   };
-  if (data) image.data = data.toString('base64');
-  return image;
 }
 
 export interface PageIncludes {

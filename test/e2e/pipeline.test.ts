@@ -135,6 +135,14 @@ describe('pictures', () => {
     expect(Buffer.from(withData.json.data[0].images[0].data, 'base64').byteLength).toBe(withData.json.data[0].images[0].byte_size);
     const listData = await test.get(`/api/v1/documents/${id}/images?include=data`);
     expect(listData.json.data.every((i: any) => typeof i.data === 'string')).toBe(true);
+    // The bytes written into the answer as it streams are the picture's own.
+    expect(listData.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    for (const image of listData.json.data) {
+      const own = Buffer.from(await (await fetch(image.url, { headers: test.headers() })).arrayBuffer());
+      expect(Buffer.from(image.data, 'base64').equals(own)).toBe(true);
+    }
+    const { data: _data, ...listed } = listData.json.data[0];
+    expect((await test.get(`/api/v1/documents/${id}/images`)).json.data[0]).toEqual(listed);
     expect((await test.get(`/api/v1/documents/${id}/images/img_01aaaaaaaaaaaaaaaaaaaaaaaa`)).status).toBe(404);
   });
 

@@ -8,6 +8,7 @@ import { baseUrlOf, type AppDeps } from '../deps.js';
 import { errorResponses } from '../schemas/common.js';
 import { parseIncludes } from '../includes.js';
 import { completedDocument, picturesOf } from '../completed-document.js';
+import { PictureBytes, sendWithPictures, type PictureAnswers } from '../picture-answers.js';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const ImageParams = Type.Object({ id: Type.String({ maxLength: 64 }), image_id: Type.String({ maxLength: 64 }) });
@@ -17,7 +18,7 @@ const Query = Type.Object({
 });
 
 export const imageRoutes =
-  (deps: AppDeps): FastifyPluginAsync =>
+  (deps: AppDeps, answers: PictureAnswers): FastifyPluginAsync =>
   async (app) => {
     app.get(
       '/documents/:id/images',
@@ -32,14 +33,18 @@ export const imageRoutes =
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params as Static<typeof Params>;
         const query = request.query as Static<typeof Query>;
         const includes = parseIncludes(query.include, ['data'] as const);
         const row = await completedDocument(deps.store.db, id, request.principal);
         const range = parsePageRange(query.page, row.page_count);
-        const data = await picturesOf(deps.store, row.id, range, includes.has('data'), baseUrlOf(deps.config, request));
-        return { object: 'list', document_id: row.id, data };
+        const bytes = includes.has('data') ? new PictureBytes() : undefined;
+        const data = await picturesOf(deps.store, row.id, range, baseUrlOf(deps.config, request), bytes);
+        const body = { object: 'list', document_id: row.id, data };
+        if (!bytes) return body;
+        answers.begin(request.principal.workspaceId, reply);
+        return sendWithPictures(reply, body, bytes, deps.store.blobs);
       },
     );
 

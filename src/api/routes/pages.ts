@@ -13,6 +13,7 @@ import type { Image } from '../schemas/resources.js';
 import { pageToWire } from '../serialize.js';
 import { parseIncludes } from '../includes.js';
 import { completedDocument, picturesOf } from '../completed-document.js';
+import { PictureBytes, sendWithPictures, type PictureAnswers } from '../picture-answers.js';
 
 const PAGE_INCLUDES = ['embeddings', 'tables', 'key_values', 'layout', 'images', 'image_data'] as const;
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -30,7 +31,7 @@ const PreviewQuery = Type.Object(
 const PREVIEW_TIMEOUT_MS = 30_000;
 
 export const pageRoutes =
-  (deps: AppDeps): FastifyPluginAsync =>
+  (deps: AppDeps, answers: PictureAnswers): FastifyPluginAsync =>
   async (app) => {
     app.get(
       '/documents/:id/pages',
@@ -45,7 +46,7 @@ export const pageRoutes =
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params as Static<typeof Params>;
         const query = request.query as Static<typeof Query>;
         const includes = parseIncludes(query.include, PAGE_INCLUDES);
@@ -56,13 +57,14 @@ export const pageRoutes =
         const range = parsePageRange(query.page, row.page_count);
         const pages = await getPages(deps.store.db, row.id, range.first, range.last);
         const wantImages = includes.has('images') || includes.has('image_data');
+        const bytes = includes.has('image_data') ? new PictureBytes() : undefined;
         const imagesByPage = new Map<number, Image[]>();
         if (wantImages) {
-          for (const image of await picturesOf(deps.store, row.id, range, includes.has('image_data'), baseUrlOf(deps.config, request))) {
+          for (const image of await picturesOf(deps.store, row.id, range, baseUrlOf(deps.config, request), bytes)) {
             imagesByPage.set(image.page, [...(imagesByPage.get(image.page) ?? []), image]);
           }
         }
-        return {
+        const body = {
           object: 'list',
           document_id: row.id,
           data: pages.map((p) => {
@@ -76,6 +78,9 @@ export const pageRoutes =
             return page;
           }),
         };
+        if (!bytes) return body;
+        answers.begin(request.principal.workspaceId, reply);
+        return sendWithPictures(reply, body, bytes, deps.store.blobs);
       },
     );
 
