@@ -32,6 +32,11 @@ export interface Config {
     leaseMs: number;
     /** Documents one worker process works on at once. */
     concurrency: number;
+    /**
+     * Slots beyond `concurrency` kept for workspaces with nothing running anywhere, so that one
+     * workspace's long documents in every regular slot do not hold up another's first one.
+     */
+    spareSlots: number;
     /** Claims per document before it is failed as a poison pill. */
     maxAttempts: number;
     /** Fallback poll when no wake-up arrives. */
@@ -177,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     queue: {
       leaseMs: intFromEnv(env, 'FOLIO_LEASE_MS', 30_000, 500),
       concurrency,
+      spareSlots: intFromEnv(env, 'FOLIO_WORKER_SPARE_SLOTS', 1, 0),
       maxAttempts: intFromEnv(env, 'FOLIO_MAX_ATTEMPTS', 5, 1),
       // PostgreSQL wakes workers with NOTIFY, so its poll is only a fallback; SQLite has no
       // cross-process signal, so a worker in its own process polls more often.

@@ -1,11 +1,12 @@
 // Claims and leases on document and question rows. A claim picks the runnable document or question
 // whose workspace has the least work running (fairestRunnable: slots shared between workspaces; a
 // document only while its workspace is under its plan's max_concurrent_jobs) and marks it
-// processing with a lease (owner, token, expiry). Claims are serialized — PostgreSQL with a transaction-scoped
-// advisory lock, SQLite by its write lock — so two workers can never both take the last free slot
-// of a workspace. Every later write names the lease token: a worker that lost its lease (it was
-// too slow, or presumed dead) changes nothing. The write that ends a run (completed or failed) also
-// records the webhook event, in the same transaction, so an event exists exactly when its status does.
+// processing with a lease (owner, token, expiry). Claims are serialized (PostgreSQL with a
+// transaction-scoped advisory lock, SQLite by its write lock), so two workers can never both take
+// the last free slot of a workspace. Every later write names the lease token: a worker that lost
+// its lease (it was too slow, or presumed dead) changes nothing. The write that ends a run
+// (completed or failed) also records the webhook event, in the same transaction, so an event
+// exists exactly when its status does.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Store } from '../store/index.js';
@@ -40,7 +41,8 @@ const runnable = (alias: string, now: number) =>
  * backlog is, and workspaces with work waiting take the slots in turn, even when their work is so
  * quick that none of it is running when the next claim is made.
  */
-async function fairestRunnable(tx: Tx, now: number): Promise<{ kind: 'document' | 'query'; id: string; workspace_id: string } | null> {
+async function fairestRunnable(tx: Tx, now: number, onlyIdle: boolean): Promise<{ kind: 'document' | 'query'; id: string; workspace_id: string } | null> {
+  const idle = onlyIdle ? sql`WHERE COALESCE(rd.n, 0) + COALESCE(rq.n, 0) = 0` : sql``;
   const result = await sql<{ kind: 'document' | 'query'; id: string; workspace_id: string }>`
     WITH running_documents AS (
       SELECT workspace_id, COUNT(*) AS n FROM documents
@@ -66,6 +68,7 @@ async function fairestRunnable(tx: Tx, now: number): Promise<{ kind: 'document' 
       JOIN workspaces w ON w.id = c.workspace_id
       LEFT JOIN running_documents rd ON rd.workspace_id = c.workspace_id
       LEFT JOIN running_queries rq ON rq.workspace_id = c.workspace_id
+     ${idle}
      ORDER BY COALESCE(rd.n, 0) + COALESCE(rq.n, 0), COALESCE(w.last_claimed_at, 0), c.run_at, c.id
      LIMIT 1`.execute(tx);
   return result.rows[0] ?? null;
@@ -74,16 +77,21 @@ async function fairestRunnable(tx: Tx, now: number): Promise<{ kind: 'document' 
 export type Claimed = { kind: 'document'; doc: DocumentRow; lease: Lease } | { kind: 'query'; query: QueryRow; lease: QueryLease };
 
 /**
- * Claims the fairest runnable work (fairestRunnable) with a lease. Claims are serialized, so the
+ * Claims the fairest runnable work (fairestRunnable) with a lease; with `onlyIdle`, only work of a
+ * workspace with nothing running (a worker's spare slot, runner.ts). Claims are serialized, so the
  * pick and the claim see the same rows: two workers never take the same row, nor both the last
  * free slot of a workspace.
  */
-export async function claimNext(store: Store, workerId: string, leaseMs: number): Promise<Claimed | null> {
+export async function claimNext(store: Store, workerId: string, leaseMs: number, onlyIdle = false): Promise<Claimed | null> {
   const token = randomUUID();
-  const now = clock.now();
+  // Mostly there is nothing to claim when a worker looks: a plain read says so without the write
+  // lock (SQLite's is the API's too) that the claim itself takes.
+  if (!(await fairestRunnable(store.db, clock.now(), onlyIdle))) return null;
   return store.writeTransaction(async (tx): Promise<Claimed | null> => {
     if (store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
-    const pick = await fairestRunnable(tx, now);
+    // Read once the lock is held: claims are stamped in the order they are made.
+    const now = clock.now();
+    const pick = await fairestRunnable(tx, now, onlyIdle);
     if (!pick) return null;
     const table = pick.kind === 'document' ? 'documents' : 'queries';
     const result = await sql<DocumentRow & QueryRow>`

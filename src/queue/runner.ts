@@ -1,7 +1,9 @@
 // The worker loop of one process: claims documents and questions asked of finished documents,
-// shared fairly between workspaces (leases.ts), while it has free slots, keeps each lease alive with a heartbeat, and runs
-// the work. On SIGTERM it stops claiming, lets in-flight work finish for a grace period, then
-// hands the rest back to the queue.
+// shared fairly between workspaces (leases.ts), while it has free slots: FOLIO_WORKER_CONCURRENCY,
+// and FOLIO_WORKER_SPARE_SLOTS more that only a workspace with nothing running may take, so a
+// workspace sending one document is not held up by another's long ones in every regular slot.
+// It keeps each lease alive with a heartbeat and runs the work. On SIGTERM it stops claiming,
+// lets in-flight work finish for a grace period, then hands the rest back to the queue.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { readStoredOptions } from '../domain/options.js';
@@ -36,6 +38,8 @@ interface Active {
   release: () => Promise<boolean>;
   abort: AbortController;
   done: Promise<void>;
+  /** Taken in a spare slot: the work of a workspace that had nothing running. */
+  spare: boolean;
 }
 
 /** A claimed document or query: how to keep its lease, give it back, and do it. */
@@ -65,29 +69,33 @@ export class WorkerRunner {
   private async run(): Promise<void> {
     const { config, wakeup, log } = this.deps;
     while (!this.stopping) {
-      if (this.active.size >= config.queue.concurrency) {
-        await Promise.race([...this.active.values()].map((a) => a.done));
+      const inSpare = [...this.active.values()].filter((a) => a.spare).length;
+      const regularFull = this.active.size - inSpare >= config.queue.concurrency;
+      const finishing = () => [...this.active.values()].map((a) => a.done);
+      if (regularFull && inSpare >= config.queue.spareSlots) {
+        await Promise.race(finishing());
         continue;
       }
       let job: Job | null = null;
       const seen = wakeup.seen;
       try {
-        job = await this.claim();
+        // With every regular slot taken, only a workspace with nothing running may use a spare one.
+        job = await this.claim(regularFull);
       } catch (error) {
         log.error({ err: error }, 'claiming work failed; retrying');
       }
       if (job) {
-        this.process(job);
+        this.process(job, regularFull);
       } else {
-        await wakeup.wait(config.queue.pollMs, seen);
+        await Promise.race([wakeup.wait(config.queue.pollMs, seen), ...(regularFull ? finishing() : [])]);
       }
     }
   }
 
-  /** The fairest runnable document or question (leases.ts claimNext). */
-  private async claim(): Promise<Job | null> {
+  /** The fairest runnable document or question (leases.ts claimNext); with `onlyIdle`, of a workspace with nothing running. */
+  private async claim(onlyIdle: boolean): Promise<Job | null> {
     const { store, config } = this.deps;
-    const claimed = await claimNext(store, this.workerId, config.queue.leaseMs);
+    const claimed = await claimNext(store, this.workerId, config.queue.leaseMs, onlyIdle);
     if (!claimed) return null;
     if (claimed.kind === 'document') {
       const { doc, lease } = claimed;
@@ -109,7 +117,7 @@ export class WorkerRunner {
     };
   }
 
-  private process(job: Job): void {
+  private process(job: Job, spare: boolean): void {
     const { config, log } = this.deps;
     const abort = new AbortController();
     const heartbeat = setInterval(() => {
@@ -129,7 +137,7 @@ export class WorkerRunner {
         // A finished document frees a workspace slot: another worker may now claim.
         void this.deps.wakeup.notify();
       });
-    this.active.set(job.id, { release: job.release, abort, done });
+    this.active.set(job.id, { release: job.release, abort, done, spare });
   }
 
   private async answer(query: QueryRow, lease: QueryLease, signal: AbortSignal): Promise<void> {
@@ -164,7 +172,7 @@ export class WorkerRunner {
     try {
       const outcome = await runDocument({
         store,
-        pool,
+        pool: pool.forDocument(doc.id),
         ocr: this.deps.ocr,
         config,
         log,

@@ -7,6 +7,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Installation, type Server } from '../helpers/folio.js';
+import { PDFDocument } from 'pdf-lib';
+import { scannedPdf, textPicture } from '../helpers/images.js';
 import { textPdf } from '../helpers/pdfs.js';
 
 let install: Installation;
@@ -53,6 +55,29 @@ describe('worker slots shared between workspaces', () => {
       expect(await claimRank('documents', [...backlog, late], late)).toBeLessThanOrEqual(1);
     } finally {
       await Promise.all(running.map((w) => w.stop()));
+    }
+  });
+
+  it("reads a workspace's first document in the spare slot while another's long one holds every regular slot", async () => {
+    const a = new Client(api.url, (await install.workspace()).test);
+    const b = new Client(api.url, (await install.workspace()).test);
+    // A few pages read by OCR: seconds of work, where a one-page PDF with text takes a fraction of one.
+    const lines = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of a scanned page, read by OCR.`);
+    const page = await scannedPdf(await textPicture(lines, { widthPt: 595, heightPt: 842, size: 12 }), 595, 842);
+    const scans = await PDFDocument.create();
+    for (const copied of await scans.copyPages(await PDFDocument.load(page), [0, 0, 0])) scans.addPage(copied);
+    const long = (await a.upload([['file', 'scans.pdf', await scans.save()]])).json.id;
+    const worker = await install.start(['worker'], { FOLIO_WORKER_CONCURRENCY: '1' });
+    try {
+      for (const deadline = Date.now() + 30_000; (await a.get(`/api/v1/documents/${long}`)).json.status === 'queued' && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      const quick = (await b.upload([['file', 'b.pdf', pdf]])).json.id;
+      const [longDoc, quickDoc] = [await a.waitFor(long, 120_000), await b.waitFor(quick)];
+      expect(longDoc.status).toBe('completed');
+      expect(quickDoc.status).toBe('completed');
+      // With one slot and no spare, B's document would start only once A's had completed.
+      expect(Date.parse(quickDoc.completed_at)).toBeLessThan(Date.parse(longDoc.completed_at));
+    } finally {
+      await worker.stop();
     }
   });
 

@@ -11,7 +11,8 @@ import pg from 'pg';
 import { errorMessagesIn, internalLeak } from './leaks.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(ROOT, 'bin/folio.js');
+/** The `folio` command run: this checkout's, or another build's (FOLIO_TEST_BIN, for benches that compare builds). */
+export const BIN = process.env.FOLIO_TEST_BIN ? path.resolve(process.env.FOLIO_TEST_BIN) : path.join(ROOT, 'bin/folio.js');
 export const CORPUS = findCorpus();
 
 /**

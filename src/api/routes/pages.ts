@@ -108,7 +108,7 @@ export const pageRoutes =
         if (!geometry) throw new FolioError('not_found', `Page ${page} was not read: the document's page selection (options.pages) leaves it out.`);
         if (!row.upload_key) throw new FolioError('not_found', 'The upload of this document is no longer stored.');
         const bytes = await deps.store.blobs.get(row.upload_key);
-        const outcome = await deps.pool.preview(row.content_type as SupportedMediaType, bytes, { page, ...geometry, size }, AbortSignal.timeout(PREVIEW_TIMEOUT_MS));
+        const outcome = await deps.pool.forDocument(row.id).preview(row.content_type as SupportedMediaType, bytes, { page, ...geometry, size }, AbortSignal.timeout(PREVIEW_TIMEOUT_MS));
         if (!outcome.ok) {
           request.log.error({ document_id: row.id, page, detail: outcome.detail }, 'page preview failed');
           throw new FolioError('internal_error', 'The page could not be drawn. Quote the request id when you report it.', { request_id: request.id });

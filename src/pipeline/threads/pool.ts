@@ -1,6 +1,10 @@
-// A pool of reader threads (Piscina). Each thread keeps its own PDFium instance warm.
+// A pool of reader threads (Piscina). Each thread keeps its own PDFium instance warm. The threads
+// are taken in turns by the documents being read (fair-turns.ts): a document queues all its spans
+// at once, and in one queue a one-page document read beside a thousand-page one waited for every
+// span queued before its own; in turns it waits for at most one task of each document ahead.
 import { Piscina } from 'piscina';
 import { ThreadCloser } from './closing.js';
+import { FairTurns } from './fair-turns.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
 import type { PageSpan, RawPage } from '../page-model.js';
@@ -21,6 +25,9 @@ const YOUNG_GENERATION_MB = 16;
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
   private readonly closer: ThreadCloser;
+  private readonly turns: FairTurns;
+  /** Whose turn this pool's tasks take: a document's id (forDocument), or one line for the rest. */
+  private turn = 'unnamed';
 
   /** `nice`: added to the threads' scheduling niceness on Linux (Piscina through @napi-rs/nice). */
   constructor(threads: number, options: { idleTimeoutMs?: number; minThreads?: number; nice?: number } = {}) {
@@ -33,6 +40,18 @@ export class ReaderPool {
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     this.closer = new ThreadCloser(this.pool);
+    this.turns = new FairTurns(threads, threads);
+  }
+
+  /** The same threads, this document's tasks taking their turns together. */
+  forDocument(documentId: string): ReaderPool {
+    const view = Object.create(this) as ReaderPool;
+    view.turn = documentId;
+    return view;
+  }
+
+  private run<T>(task: ReaderTask, signal?: AbortSignal): Promise<ReaderOutcome<T>> {
+    return this.turns.run(this.turn, () => this.pool.run(task, { signal }) as Promise<ReaderOutcome<T>>, signal);
   }
 
   /**
@@ -41,37 +60,37 @@ export class ReaderPool {
    * thread may keep open for the next task on it.
    */
   readRange(mediaType: SupportedMediaType, bytes: Uint8Array, range: PageSpan, spool: string, key?: string, signal?: AbortSignal): Promise<ReaderOutcome<SpooledPage[]>> {
-    return this.pool.run({ kind: 'readRange', mediaType, bytes, range, spool, key }, { signal }) as Promise<ReaderOutcome<SpooledPage[]>>;
+    return this.run<SpooledPage[]>({ kind: 'readRange', mediaType, bytes, range, spool, key }, signal);
   }
 
   /** Layout analysis of spooled raw pages whose words are all known, down to their outputs. */
   analyze(pages: SpooledPage[], stats: DocumentStats, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
-    return this.pool.run({ kind: 'analyze', pages, stats, analysis, batch }, { signal }) as Promise<ReaderOutcome<PageBatch>>;
+    return this.run<PageBatch>({ kind: 'analyze', pages, stats, analysis, batch }, signal);
   }
 
   /** A file that knows its own structure (Office), read and analysed whole, down to its outputs. */
   readStructured(mediaType: SupportedMediaType, bytes: Uint8Array, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
-    return this.pool.run({ kind: 'readStructured', mediaType, bytes, analysis, batch }, { signal }) as Promise<ReaderOutcome<PageBatch>>;
+    return this.run<PageBatch>({ kind: 'readStructured', mediaType, bytes, analysis, batch }, signal);
   }
 
   /** A page as a grey picture for OCR, with its sketch at `sketchSide` when given (formats/page-sketch.ts). */
   scan(mediaType: SupportedMediaType, bytes: Uint8Array, page: RawPage, options: { key?: string; sketchSide?: number; signal?: AbortSignal } = {}): Promise<ReaderOutcome<Scan>> {
     const { key, sketchSide, signal } = options;
-    return this.pool.run({ kind: 'scan', mediaType, bytes, page, key, sketchSide }, { signal }) as Promise<ReaderOutcome<Scan>>;
+    return this.run<Scan>({ kind: 'scan', mediaType, bytes, page, key, sketchSide }, signal);
   }
 
   render(mediaType: SupportedMediaType, bytes: Uint8Array, requests: PictureRequest[], key?: string, signal?: AbortSignal): Promise<ReaderOutcome<RenderedPicture[]>> {
-    return this.pool.run({ kind: 'render', mediaType, bytes, requests, key }, { signal }) as Promise<ReaderOutcome<RenderedPicture[]>>;
+    return this.run<RenderedPicture[]>({ kind: 'render', mediaType, bytes, requests, key }, signal);
   }
 
   /** The file's page count (a worker's, for a URL document with a page selection; the API counts with its own thread). */
   count(mediaType: SupportedMediaType, bytes: Uint8Array, signal?: AbortSignal): Promise<ReaderOutcome<number>> {
-    return this.pool.run({ kind: 'count', mediaType, bytes }, { signal }) as Promise<ReaderOutcome<number>>;
+    return this.run<number>({ kind: 'count', mediaType, bytes }, signal);
   }
 
   /** A JPEG of one whole page, of a type with a drawing of its own (not Office). */
   preview(mediaType: SupportedMediaType, bytes: Uint8Array, page: PreviewRequest, signal?: AbortSignal): Promise<ReaderOutcome<Uint8Array>> {
-    return this.pool.run({ kind: 'preview', mediaType, bytes, page }, { signal }) as Promise<ReaderOutcome<Uint8Array>>;
+    return this.run<Uint8Array>({ kind: 'preview', mediaType, bytes, page }, signal);
   }
 
   async close(): Promise<void> {
