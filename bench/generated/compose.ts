@@ -1,0 +1,337 @@
+// Drawing one document at random from its seed and index: its kind (report, paper, tables, book,
+// letter, blank), page, columns, type, script, furniture and blocks, and whether its pages are sent
+// as a scan. Every variation drawn is named in `features`, so the bench can say what a run covered.
+import { Random } from './random.js';
+import type { Block, DocSpec, DocumentKind, Furniture, Producer, Run, ScanSpec, Typeface } from './spec.js';
+import { drawTable } from './tables.js';
+import { capitalise, isRightToLeft, Words, type Script } from './words.js';
+
+const A4 = { width: 595, height: 842 };
+const LETTER = { width: 612, height: 792 };
+
+const CODE_LINES = [
+  'def {f}({a}, {b}):',
+  '    total = {a} * {b} + {n}',
+  '    for item in {a}:',
+  '        if item.{f} > {n}:',
+  '            return item',
+  'let {a} = {n};',
+  'for (let i = 0; i < {a}.length; i++) {',
+  '  {b}[i] = {a}[i] * {n};',
+  '}',
+  'SELECT {a}, SUM({b}) FROM {f} GROUP BY {a};',
+  'if ({a} == null) throw new Error("{f}");',
+  'return {a}.map(x => x + {n});',
+  '{a} := make([]int, {n})',
+  'fn {f}(&self) -> usize { self.{a}.len() }',
+];
+
+const EQUATIONS = [
+  '{f}(x) = ∑ₖ aₖ xᵏ',
+  'E = m c²',
+  '∫₀^∞ e^(−x²) dx = √π / 2',
+  'P(A | B) = P(B | A) · P(A) / P(B)',
+  'σ² = (1/n) ∑ᵢ (xᵢ − μ)²',
+  '∇ · E = ρ / ε₀',
+  '{a}ₜ₊₁ = {a}ₜ − η ∇L({a}ₜ)',
+  'ŷ = argmax_y p(y | x; θ)',
+  'H = −∑ pᵢ log₂ pᵢ',
+  'x = (−b ± √(b² − 4ac)) / 2a',
+];
+
+function fill(template: string, random: Random, words: Words): string {
+  const ident = () => random.pick(['rate', 'total', 'items', 'value', 'count', 'scale', 'node', 'row', 'score', 'delta']);
+  return template
+    .replace(/\{f\}/g, () => random.pick(['load', 'parse', 'score', 'merge', 'step', 'apply', 'f', 'g']))
+    .replace(/\{a\}/g, ident())
+    .replace(/\{b\}/g, ident())
+    .replace(/\{n\}/g, () => String(random.int(1, 99)))
+    .replace(/\{w\}/g, () => words.word());
+}
+
+function drawType(random: Random, kind: DocumentKind, script: Script, features: Set<string>): Typeface {
+  const family =
+    script === 'arabic' || script === 'hebrew'
+      ? 'sans'
+      : random.weighted([
+          ['serif', kind === 'paper' || kind === 'book' ? 5 : 2],
+          ['sans', 3],
+          ['mono', 0.4],
+          ['narrow', 0.5],
+        ] as const);
+  const letterSpacing = random.chance(0.1) ? random.pick([0.3, 0.6, 1.0]) : 0;
+  const ligatures = family === 'serif' && random.chance(0.5);
+  features.add(`type:${family}`);
+  if (letterSpacing) features.add('type:letter-spacing');
+  if (ligatures) features.add('type:ligatures');
+  return { family, size: random.pick([9, 9.5, 10, 10.5, 11, 12]), letterSpacing, ligatures, justified: random.chance(0.4) };
+}
+
+function drawFurniture(random: Random, kind: DocumentKind, words: Words, producer: Producer, features: Set<string>): Furniture {
+  const pageNumber = random.weighted([
+    ['none', 1],
+    ['bottom-center', 3],
+    ['bottom-outer', 1.5],
+    ['top-outer', 1],
+    ['page-of', 1],
+    ['dashed', 0.5],
+  ] as const);
+  const head = random.chance(kind === 'book' || kind === 'paper' ? 0.7 : 0.4) ? (kind === 'paper' ? `${words.name()} et al.` : capitalise(words.headingText())) : null;
+  const foot = random.chance(0.35) ? random.pick([`${words.identifier('DOC')} · ${words.place()}`, `Confidential — ${words.headingText()}`, `© ${random.int(2015, 2029)} ${words.place()} ${words.noun()} office`]) : null;
+  const stamp = kind === 'paper' && random.chance(0.5) ? `arXiv:${random.int(1501, 2599)}.${String(random.int(0, 99999)).padStart(5, '0')}v${random.int(1, 4)} [cs.${random.pick(['CL', 'LG', 'CV', 'IR'])}] ${words.date()}` : null;
+  const lineNumbers = (kind === 'paper' || kind === 'report') && random.chance(0.12);
+  const sideTab = kind === 'book' && random.chance(0.5) ? `Chapter ${random.int(1, 12)}` : null;
+  const templates = producer === 'chromium' && random.chance(0.3);
+  if (head) features.add('furniture:running-head');
+  if (foot) features.add('furniture:running-foot');
+  if (pageNumber !== 'none') features.add(`furniture:page-number-${pageNumber}`);
+  if (stamp) features.add('furniture:stamp');
+  if (lineNumbers) features.add('furniture:line-numbers');
+  if (sideTab) features.add('furniture:side-tab');
+  if (templates && (head || foot || pageNumber !== 'none')) features.add('furniture:chromium-templates');
+  return { head, foot, pageNumber, stamp, lineNumbers, sideTab, templates };
+}
+
+function drawScan(random: Random, features: Set<string>): ScanSpec {
+  const scan: ScanSpec = {
+    dpi: random.pick([150, 200, 300] as const),
+    skew: random.chance(0.7) ? Math.round(random.between(-3, 3) * 10) / 10 : 0,
+    blur: random.chance(0.3) ? Math.round(random.between(0.3, 1.2) * 10) / 10 : 0,
+    noise: random.chance(0.4) ? random.int(4, 18) : 0,
+    jpegQuality: random.chance(0.5) ? random.int(35, 85) : null,
+    contrast: random.chance(0.3) ? Math.round(random.between(0.55, 0.85) * 100) / 100 : 1,
+    unevenLight: random.chance(0.3) ? Math.round(random.between(0.15, 0.45) * 100) / 100 : 0,
+    container: random.weighted([
+      ['pdf', 5],
+      ['tiff', 1.5],
+      ['png', 1],
+      ['jpeg', 1],
+    ] as const),
+  };
+  features.add(`scan:${scan.dpi}dpi`);
+  features.add(`scan:${scan.container}`);
+  if (scan.skew) features.add('scan:skew');
+  if (scan.blur) features.add('scan:blur');
+  if (scan.noise) features.add('scan:noise');
+  if (scan.jpegQuality !== null) features.add('scan:jpeg-artefacts');
+  if (scan.contrast < 1) features.add('scan:low-contrast');
+  if (scan.unevenLight) features.add('scan:uneven-light');
+  return scan;
+}
+
+/** A paragraph's runs: mostly plain, some words bold or italic, some accents drawn as combining marks. */
+function runs(random: Random, words: Words, features: Set<string>): Run[] {
+  const text = words.paragraph();
+  if (!random.chance(0.35)) {
+    if (words.script === 'accented' && random.chance(0.3)) {
+      features.add('type:combining-accents');
+      return [{ text, decomposed: true }];
+    }
+    return [{ text }];
+  }
+  const parts = text.split(' ');
+  const out: Run[] = [];
+  let at = 0;
+  while (at < parts.length) {
+    const length = random.int(3, 12);
+    const style = random.weighted([
+      ['plain', 4],
+      ['bold', 1],
+      ['italic', 1],
+    ] as const);
+    if (style !== 'plain') features.add(`type:${style}`);
+    out.push({ text: parts.slice(at, at + length).join(' '), ...(style === 'bold' ? { bold: true } : style === 'italic' ? { italic: true } : {}) });
+    at += length;
+  }
+  return out;
+}
+
+function paragraph(random: Random, words: Words, features: Set<string>, notes: { footnotes: boolean; marginNotes: boolean }): Block {
+  const footnote = notes.footnotes && random.chance(0.15) ? { mark: String(random.int(1, 9)), text: words.sentence(6, 14) } : null;
+  const marginNote = notes.marginNotes && random.chance(0.2) ? capitalise(words.words(random.int(2, 5))) : null;
+  if (footnote) features.add('layout:footnote');
+  if (marginNote) features.add('furniture:margin-note');
+  return { kind: 'paragraph', runs: runs(random, words, features), footnote, marginNote };
+}
+
+function figure(random: Random, words: Words, features: Set<string>): Block {
+  features.add('layout:figure');
+  const drawing = random.pick(['bars', 'lines', 'photo', 'diagram'] as const);
+  const labels = drawing === 'photo' ? [] : Array.from({ length: random.int(3, 6) }, () => (random.chance(0.5) ? words.noun() : String(random.int(1, 100))));
+  const caption = random.chance(0.85) ? `Figure ${random.int(1, 9)}: ${words.sentence(4, 12)}` : null;
+  if (caption) features.add('layout:figure-caption');
+  return { kind: 'figure', drawing, labels, heightPt: random.int(110, 220), caption };
+}
+
+/** The blocks of a section: paragraphs mostly, with what its kind of document holds. */
+function sectionBody(random: Random, words: Words, kind: DocumentKind, features: Set<string>, notes: { footnotes: boolean; marginNotes: boolean }, landscape: boolean, columns: number): Block[] {
+  const blocks: Block[] = [];
+  const count = kind === 'tables' ? random.int(1, 3) : random.int(2, 6);
+  for (let i = 0; i < count; i++) {
+    const choice = random.weighted([
+      ['paragraph', kind === 'tables' ? 2 : 8],
+      ['table', kind === 'tables' ? 6 : kind === 'report' ? 1.2 : 0.6],
+      ['list', 1],
+      ['figure', kind === 'letter' ? 0 : 0.8],
+      ['quote', kind === 'book' ? 1 : 0.3],
+      ['code', kind === 'paper' || kind === 'report' ? 0.4 : 0.1],
+      ['equation', kind === 'paper' ? 1.2 : 0.2],
+    ] as const);
+    switch (choice) {
+      case 'paragraph':
+        blocks.push(paragraph(random, words, features, notes));
+        break;
+      case 'table': {
+        const long = random.chance(kind === 'tables' ? 0.3 : 0.08);
+        const wide = !long && (landscape || random.chance(0.15));
+        // In columns, a narrow table stands in its column beside the prose; any other spans them all.
+        const narrow = !wide && random.chance(columns > 1 ? 0.5 : 0.15);
+        if (columns > 1) features.add(narrow ? 'table:beside-prose' : 'table:spanning-columns');
+        blocks.push({ kind: 'table', table: drawTable(random, words, { long, wide, narrow }, features) });
+        break;
+      }
+      case 'list': {
+        const ordered = random.chance(0.4);
+        features.add(ordered ? 'layout:numbered-list' : 'layout:bulleted-list');
+        blocks.push({ kind: 'list', ordered, items: Array.from({ length: random.int(2, 6) }, () => words.sentence(3, 14)) });
+        break;
+      }
+      case 'figure':
+        blocks.push(figure(random, words, features));
+        break;
+      case 'quote':
+        features.add('layout:quote');
+        blocks.push({ kind: 'quote', text: words.paragraph(random.int(1, 3)) });
+        break;
+      case 'code': {
+        const numbered = random.chance(0.5);
+        features.add(numbered ? 'layout:code-numbered' : 'layout:code');
+        const first = random.int(0, CODE_LINES.length - 1);
+        const lines = Array.from({ length: random.int(3, 9) }, (_, i) => fill(CODE_LINES[(first + i) % CODE_LINES.length], random, words));
+        blocks.push({ kind: 'code', lines, numbered });
+        break;
+      }
+      case 'equation':
+        features.add('layout:equation');
+        blocks.push({ kind: 'equation', text: fill(random.pick(EQUATIONS), random, words), number: random.chance(0.6) ? `(${random.int(1, 30)})` : null });
+        break;
+    }
+  }
+  return blocks;
+}
+
+function drawScript(random: Random, producer: Producer, features: Set<string>): Script {
+  const drawn = random.weighted([
+    ['latin', 80],
+    ['accented', 8],
+    ['greek', 3],
+    ['cyrillic', 3],
+    ['arabic', 3],
+    ['hebrew', 3],
+  ] as const);
+  // pdf-lib's standard fonts draw WinAnsi only: its documents are in Latin, accented or not.
+  const script = producer === 'pdf-lib' && drawn !== 'latin' && drawn !== 'accented' ? 'latin' : drawn;
+  features.add(`script:${script}`);
+  if (isRightToLeft(script)) features.add('type:right-to-left');
+  return script;
+}
+
+/** Every variation the issue lists, by the feature name a document that draws it carries. */
+export const LISTED_VARIATIONS = [
+  ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells'].map((v) => `table:${v}`),
+  ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
+  ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
+  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote'].map((v) => `layout:${v}`),
+  ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page'].map((v) => `layout:${v}`),
+  ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left'].map((v) => `type:${v}`),
+  ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
+  ...['150dpi', '200dpi', '300dpi', 'skew', 'blur', 'noise', 'jpeg-artefacts', 'low-contrast', 'uneven-light', 'pdf', 'tiff', 'png', 'jpeg'].map((v) => `scan:${v}`),
+  'producer:pdf-lib',
+  ...['order-reversed', 'order-shuffled', 'order-columns-right-to-left', 'spacing-words', 'spacing-line', 'spacing-mixed'].map((v) => `pdf-lib:${v}`),
+];
+
+export interface ComposeOptions {
+  /** Producers to draw from, with their weights. */
+  producers: readonly (readonly [Producer, number])[];
+  /** The share of documents sent as scans. */
+  scanShare: number;
+}
+
+export const DEFAULT_COMPOSE: ComposeOptions = {
+  producers: [
+    ['chromium', 3],
+    ['pdf-lib', 1],
+  ],
+  scanShare: 0.25,
+};
+
+/** Document `index` of `seed`. */
+export function composeDocument(seed: number, index: number, options: ComposeOptions = DEFAULT_COMPOSE): DocSpec {
+  const random = Random.forDocument(seed, index);
+  const features = new Set<string>();
+  const kind = random.weighted([
+    ['report', 3],
+    ['paper', 2.5],
+    ['tables', 2],
+    ['book', 1],
+    ['letter', 1],
+    ['blank', 0.4],
+  ] as const);
+  features.add(`kind:${kind}`);
+  const producer = random.weighted(options.producers);
+  features.add(`producer:${producer}`);
+  const script = kind === 'tables' || kind === 'blank' ? 'latin' : drawScript(random, producer, features);
+  const words = new Words(random, script);
+  const landscape = kind === 'tables' && random.chance(0.3);
+  if (landscape) features.add('layout:landscape');
+  const size = random.chance(0.7) ? A4 : LETTER;
+  const page = { width: landscape ? size.height : size.width, height: landscape ? size.width : size.height, margin: random.int(40, 76) };
+  const columns = kind === 'paper' ? random.weighted([[2, 5], [1, 2], [3, 1]] as const) : kind === 'report' ? random.weighted([[1, 5], [2, 2], [3, 0.5]] as const) : 1;
+  features.add(`layout:columns-${columns}`);
+  const type = drawType(random, kind, script, features);
+  const furniture = drawFurniture(random, kind, words, producer, features);
+  const notes = { footnotes: kind === 'paper' || kind === 'book' || kind === 'report', marginNotes: columns === 1 && (kind === 'book' || kind === 'report') && random.chance(0.3) };
+
+  const blocks: Block[] = [];
+  if (kind === 'blank') {
+    features.add(random.chance(0.5) ? 'layout:blank-page' : 'layout:nearly-blank-page');
+    if (features.has('layout:nearly-blank-page')) blocks.push({ kind: 'paragraph', runs: [{ text: random.pick(['This page is intentionally left blank.', 'Notes', capitalise(words.noun())]) }], footnote: null, marginNote: null });
+  } else {
+    const title = kind === 'letter' ? null : capitalise(`${words.headingText()}${random.chance(0.4) ? `: ${words.headingText()}` : ''}`);
+    if (title) {
+      blocks.push({ kind: 'title', text: title, subtitle: random.chance(0.3) ? words.sentence(4, 9).replace(/\.$/, '') : null });
+      if (columns > 1) features.add('layout:title-spanning-columns');
+    }
+    if (kind === 'paper') blocks.push({ kind: 'paragraph', runs: [{ text: `${words.name()}, ${words.name()} and ${words.name()} — ${words.place()} University` }], footnote: null, marginNote: null });
+    if (kind === 'letter') {
+      blocks.push({ kind: 'paragraph', runs: [{ text: `${words.name()}, ${random.int(1, 200)} ${capitalise(words.noun())} Street, ${words.place()}` }], footnote: null, marginNote: null });
+      blocks.push({ kind: 'paragraph', runs: [{ text: `${words.place()}, ${words.date()}` }], footnote: null, marginNote: null });
+      blocks.push({ kind: 'paragraph', runs: [{ text: `Dear ${words.name()},` }], footnote: null, marginNote: null });
+    }
+    const numbered = kind === 'paper' ? random.chance(0.75) : random.chance(0.4);
+    const sections = kind === 'letter' ? 1 : kind === 'tables' ? random.int(1, 3) : random.int(2, 5);
+    if (kind !== 'letter') features.add(numbered ? 'layout:numbered-headings' : 'layout:plain-headings');
+    if (kind === 'paper') blocks.push({ kind: 'heading', level: 1, number: null, text: 'Abstract' }, paragraph(random, words, features, notes));
+    for (let s = 1; s <= sections; s++) {
+      if (kind !== 'letter') blocks.push({ kind: 'heading', level: 1, number: numbered ? `${s}` : null, text: words.headingText() });
+      blocks.push(...sectionBody(random, words, kind, features, notes, landscape, columns));
+      const subsections = kind === 'letter' ? 0 : random.int(0, kind === 'paper' || kind === 'report' ? 2 : 1);
+      for (let t = 1; t <= subsections; t++) {
+        blocks.push({ kind: 'heading', level: 2, number: numbered ? `${s}.${t}` : null, text: words.headingText() });
+        blocks.push(...sectionBody(random, words, kind, features, notes, landscape, columns));
+        if (random.chance(0.2)) {
+          features.add('layout:heading-level-3');
+          blocks.push({ kind: 'heading', level: 3, number: numbered ? `${s}.${t}.1` : null, text: words.headingText() });
+          blocks.push(paragraph(random, words, features, notes));
+        }
+      }
+    }
+    if (kind === 'letter') blocks.push({ kind: 'paragraph', runs: [{ text: `Yours sincerely, ${words.name()}` }], footnote: null, marginNote: null });
+    if (kind === 'paper' && random.chance(0.6)) {
+      blocks.push({ kind: 'heading', level: 1, number: null, text: 'References' });
+      blocks.push({ kind: 'list', ordered: true, items: Array.from({ length: random.int(3, 8) }, () => `${words.name()}. ${words.headingText()}. ${words.place()}, ${random.int(1990, 2026)}.`) });
+    }
+  }
+  const scan = random.chance(options.scanShare) ? drawScan(random, features) : null;
+  return { id: `g${seed}-${index}`, seed, index, kind, producer, page, columns, type, script, furniture, blocks, scan, features: [...features].sort() };
+}

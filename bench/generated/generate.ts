@@ -1,0 +1,58 @@
+// One generated document, start to end: its spec drawn from the seed, laid out by its producer,
+// sent as the PDF or as a scan of it, and its truth written beside the file.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ChromiumProducer } from './chromium.js';
+import { composeDocument, type ComposeOptions, DEFAULT_COMPOSE } from './compose.js';
+import type { PdfLibProducer } from './pdflib.js';
+import { scanVariant } from './scan.js';
+import type { DocSpec } from './spec.js';
+import type { Truth } from './truth.js';
+
+export interface Producers {
+  chromium: ChromiumProducer;
+  pdflib: PdfLibProducer;
+}
+
+export interface Generated {
+  spec: DocSpec;
+  truth: Truth;
+  /** Where the file is. */
+  path: string;
+}
+
+export async function generateDocument(seed: number, index: number, producers: Producers, dir: string, options: ComposeOptions = DEFAULT_COMPOSE): Promise<Generated> {
+  const spec = composeDocument(seed, index, options);
+  const laid = spec.producer === 'pdf-lib' ? await producers.pdflib.produce(spec) : await producers.chromium.produce(spec);
+  let bytes: Uint8Array = laid.pdf;
+  let mediaType = 'application/pdf';
+  let extension = 'pdf';
+  let pages = laid.pages;
+  let variant = 'digital';
+  if (spec.scan) {
+    const scanned = await scanVariant(spec, laid.pdf);
+    ({ bytes, mediaType, extension, pages } = scanned);
+    variant = `scan-${spec.scan.container}`;
+  }
+  const onPages = <T extends { page: number }>(items: T[]) => items.filter((item) => item.page <= pages);
+  const file = path.join(dir, `${spec.id}.${extension}`);
+  const truth: Truth = {
+    id: spec.id,
+    seed,
+    index,
+    producer: spec.producer,
+    variant,
+    kind: spec.kind,
+    script: spec.script,
+    pages,
+    file: path.basename(file),
+    mediaType,
+    blocks: onPages(laid.blocks),
+    tables: onPages(laid.tables),
+    furniture: onPages(laid.furniture),
+    features: [...spec.features, ...(laid.features ?? [])].sort(),
+  };
+  await writeFile(file, bytes);
+  await writeFile(path.join(dir, `${spec.id}.truth.json`), `${JSON.stringify(truth, null, 1)}\n`);
+  return { spec, truth, path: file };
+}

@@ -1,0 +1,121 @@
+// What a generated document is made of, before any producer lays it out: its page, columns, type,
+// furniture and blocks in reading order. Producers turn a DocSpec into a file and record the Truth
+// (truth.ts) as they place each element; nothing here is read back from a produced file.
+import type { Script } from './words.js';
+
+export type Producer = 'chromium' | 'pdf-lib';
+
+export interface Run {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  /** Letters drawn with an accent as its own combining character (e + U+0301), not composed. */
+  decomposed?: boolean;
+}
+
+export interface Cell {
+  text: string;
+  rowSpan?: number;
+  colSpan?: number;
+  align?: 'left' | 'right' | 'center';
+  /** A cell shaded, for tables whose cells are told apart by shading instead of rules. */
+  shaded?: boolean;
+}
+
+export interface TableStyle {
+  rules: 'none' | 'horizontal' | 'grid' | 'header-only';
+  zebra: boolean;
+  headerShade: boolean;
+  /** Rows in colours other than grey. */
+  coloured: boolean;
+  /** Cells separated by white gaps between shaded cells, with no rules at all. */
+  shadedCells: boolean;
+  fontScale: number;
+}
+
+export interface TableSpec {
+  /** Header rows; a spanning header cell covers several columns. */
+  header: Cell[][];
+  body: Cell[][];
+  columns: number;
+  style: TableStyle;
+  width: 'narrow' | 'auto' | 'full';
+  caption: string | null;
+  /** Where the caption stands. */
+  captionBelow: boolean;
+  note: string | null;
+}
+
+export type Block =
+  | { kind: 'title'; text: string; subtitle: string | null }
+  | { kind: 'heading'; level: 1 | 2 | 3 | 4; number: string | null; text: string }
+  | { kind: 'paragraph'; runs: Run[]; footnote: { mark: string; text: string } | null; marginNote: string | null }
+  | { kind: 'list'; ordered: boolean; items: string[] }
+  | { kind: 'quote'; text: string }
+  | { kind: 'code'; lines: string[]; numbered: boolean }
+  | { kind: 'equation'; text: string; number: string | null }
+  | { kind: 'figure'; drawing: 'bars' | 'lines' | 'photo' | 'diagram'; labels: string[]; heightPt: number; caption: string | null }
+  | { kind: 'table'; table: TableSpec };
+
+export interface Furniture {
+  /** A running head on every page but the first, or null. */
+  head: string | null;
+  /** A running foot, or null. */
+  foot: string | null;
+  pageNumber: 'none' | 'bottom-center' | 'bottom-outer' | 'top-outer' | 'page-of' | 'dashed';
+  /** Vertical text in the left margin of the first page, as a preprint identifier stands. */
+  stamp: string | null;
+  /** Line numbers in the left margin, as on a review copy. */
+  lineNumbers: boolean;
+  /** A coloured tab at the outer edge with the chapter's name turned up. */
+  sideTab: string | null;
+  /** Heads, feet and numbers drawn by Chromium's header and footer templates instead of the page. */
+  templates: boolean;
+}
+
+export interface Typeface {
+  family: 'serif' | 'sans' | 'mono' | 'narrow';
+  /** Body size in points. */
+  size: number;
+  /** Extra space between letters, in points (0 for none). */
+  letterSpacing: number;
+  ligatures: boolean;
+  justified: boolean;
+}
+
+export interface ScanSpec {
+  dpi: 150 | 200 | 300;
+  /** Degrees, within ±3. */
+  skew: number;
+  blur: number;
+  noise: number;
+  jpegQuality: number | null;
+  /** 1 for none; below 1 greys the page. */
+  contrast: number;
+  /** Light falling off towards one side, 0 for even. */
+  unevenLight: number;
+  /** What the file is: a PDF of page pictures, a multi-frame TIFF, or a picture of the first page. */
+  container: 'pdf' | 'tiff' | 'png' | 'jpeg';
+}
+
+export type DocumentKind = 'report' | 'paper' | 'tables' | 'book' | 'letter' | 'blank';
+
+export interface DocSpec {
+  /** `g<seed>-<index>`: the seed and index regenerate it. */
+  id: string;
+  seed: number;
+  index: number;
+  kind: DocumentKind;
+  producer: Producer;
+  /** Points. */
+  page: { width: number; height: number; margin: number };
+  columns: 1 | 2 | 3;
+  type: Typeface;
+  script: Script;
+  furniture: Furniture;
+  blocks: Block[];
+  /** Set for a scanned or photographed variant of the pages. */
+  scan: ScanSpec | null;
+  /** Every variation this document draws, by name: what the bench reports coverage of. */
+  features: string[];
+}

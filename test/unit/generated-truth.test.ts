@@ -1,0 +1,147 @@
+// The generated documents' truth (bench/generated, issue 38) holds for the files made: every truth
+// block's and table cell's words stand inside its box in the produced PDF, and every piece of
+// furniture stands on its page, as poppler's `pdftotext -bbox` reads them (a reader that is not
+// Folio's). Needs Chromium and pdftotext; CI installs both. FOLIO_TRUTH_SEED and FOLIO_TRUTH_COUNT
+// check other documents than the fixed sixteen, drawn from both producers alike (a wider search
+// for truth that does not hold).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChromiumProducer, CHROMIUM } from '../../bench/generated/chromium.js';
+import { composeDocument } from '../../bench/generated/compose.js';
+import { generateDocument } from '../../bench/generated/generate.js';
+import { PdfLibProducer } from '../../bench/generated/pdflib.js';
+import type { Box } from '../../bench/generated/truth.js';
+
+const exec = promisify(execFile);
+const havePdftotext = await exec('pdftotext', ['-v']).then(
+  () => true,
+  () => false,
+);
+const haveBrowser = existsSync(CHROMIUM);
+if (process.env.FOLIO_REQUIRE_BROWSER === '1' && (!haveBrowser || !havePdftotext)) throw new Error('the generated bench tests need Chromium and pdftotext (apt-get install chromium poppler-utils)');
+
+interface PdfWord {
+  page: number;
+  text: string;
+  /** Fractions of the page. */
+  cx: number;
+  cy: number;
+}
+
+async function pdfWords(file: string): Promise<PdfWord[]> {
+  const out = path.join(path.dirname(file), `${path.basename(file)}.bbox.html`);
+  await exec('pdftotext', ['-bbox', file, out]);
+  const html = await readFile(out, 'utf8');
+  const words: PdfWord[] = [];
+  let page = 0;
+  let width = 1;
+  let height = 1;
+  for (const line of html.split('\n')) {
+    const p = /<page width="([\d.]+)" height="([\d.]+)">/.exec(line);
+    if (p) {
+      page++;
+      width = Number(p[1]);
+      height = Number(p[2]);
+      continue;
+    }
+    const w = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)<\/word>/.exec(line);
+    if (w) {
+      const text = w[5].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+      words.push({ page, text: norm(text), cx: (Number(w[1]) + Number(w[3])) / 2 / width, cy: (Number(w[2]) + Number(w[4])) / 2 / height });
+    }
+  }
+  return words;
+}
+
+function norm(text: string): string {
+  return text.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+function inside(word: PdfWord, page: number, box: Box, slack = 0.004): boolean {
+  return word.page === page && word.cx >= box[0] - slack && word.cx <= box[2] + slack && word.cy >= box[1] - slack && word.cy <= box[3] + slack;
+}
+
+/** The share of `text`'s words that pdftotext finds inside `box` on `page`. */
+function foundInside(words: PdfWord[], page: number, box: Box, text: string): number {
+  const wanted = text.split(/\s+/).map(norm).filter((w) => w.length > 0);
+  if (!wanted.length) return 1;
+  const there = words.filter((w) => inside(w, page, box)).map((w) => w.text);
+  // Joined without spaces: a word the layout broke at a hyphen is two words to pdftotext.
+  const pool = there.join('');
+  // pdftotext writes right-to-left words in the order their letters are drawn.
+  const reversed = (w: string) => [...w].reverse().join('');
+  return wanted.filter((w) => there.includes(w) || pool.includes(w) || pool.includes(reversed(w))).length / wanted.length;
+}
+
+let producers: { chromium: ChromiumProducer; pdflib: PdfLibProducer };
+let dir: string;
+
+beforeAll(async () => {
+  if (!haveBrowser || !havePdftotext) return;
+  producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start() };
+  dir = await mkdtemp(path.join(tmpdir(), 'folio-generated-truth-'));
+}, 60_000);
+
+afterAll(async () => {
+  await producers?.chromium.close();
+  await producers?.pdflib.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth is where the PDF has it', () => {
+  it('draws the same document from the same seed and index, and another from another', () => {
+    expect(composeDocument(11, 3)).toEqual(composeDocument(11, 3));
+    expect(composeDocument(11, 3)).not.toEqual(composeDocument(11, 4));
+    expect(composeDocument(12, 3)).not.toEqual(composeDocument(11, 3));
+  });
+
+  const seed = Number(process.env.FOLIO_TRUTH_SEED ?? 20261127);
+  const count = Number(process.env.FOLIO_TRUTH_COUNT ?? 16);
+  it(`places every block, table cell and piece of furniture where its truth says, in ${count} documents of seed ${seed}`, async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    const producersSeen = new Set<string>();
+    for (let index = 0; index < count; index++) {
+      const { truth, path: file } = await generateDocument(seed, index, producers, dir, {
+        producers: [
+          ['chromium', 1],
+          ['pdf-lib', 1],
+        ],
+        scanShare: 0,
+      });
+      producersSeen.add(truth.producer);
+      const words = await pdfWords(file);
+      for (const block of truth.blocks) {
+        if (!block.box) continue;
+        checked++;
+        const share = foundInside(words, block.page, block.box, block.text);
+        if (share < 0.9) problems.push(`${truth.id} page ${block.page} ${block.kind} "${block.text.slice(0, 40)}": ${Math.round(share * 100)}% of its words in its box`);
+      }
+      for (const table of truth.tables) {
+        for (const cell of table.cells) {
+          if (!cell.box || !cell.text) continue;
+          checked++;
+          const share = foundInside(words, table.page, cell.box, cell.text);
+          if (share < 0.9) problems.push(`${truth.id} page ${table.page} cell ${cell.row},${cell.col} "${cell.text}": ${Math.round(share * 100)}% in its box`);
+        }
+      }
+      for (const item of truth.furniture) {
+        checked++;
+        const onPage = words.filter((w) => w.page === item.page).map((w) => w.text);
+        const wanted = item.text.split(/\s+/).map(norm).filter(Boolean);
+        if (!wanted.every((w) => onPage.includes(w) || onPage.join('').includes(w) || onPage.join('').includes([...w].reverse().join('')))) problems.push(`${truth.id} page ${item.page} ${item.kind} "${item.text}" not on its page`);
+      }
+      const info = await exec('pdfinfo', [file]);
+      expect(Number(/Pages:\s+(\d+)/.exec(info.stdout)![1]), truth.id).toBe(truth.pages);
+    }
+    expect(checked).toBeGreaterThan(200);
+    // Drawn half and half, sixteen documents hold both producers' (a few could hold one only).
+    if (count >= 16) expect([...producersSeen].sort()).toEqual(['chromium', 'pdf-lib']);
+    expect(problems).toEqual([]);
+  }, 1_800_000);
+});
