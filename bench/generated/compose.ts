@@ -247,6 +247,9 @@ export const LISTED_VARIATIONS = [
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
   ...['150dpi', '200dpi', '300dpi', 'skew', 'blur', 'noise', 'jpeg-artefacts', 'low-contrast', 'uneven-light', 'pdf', 'tiff', 'png', 'jpeg'].map((v) => `scan:${v}`),
   'producer:pdf-lib',
+  'producer:libreoffice',
+  'libreoffice:docx',
+  'libreoffice:pdf',
   ...['order-reversed', 'order-shuffled', 'order-columns-right-to-left', 'spacing-words', 'spacing-line', 'spacing-mixed'].map((v) => `pdf-lib:${v}`),
 ];
 
@@ -261,6 +264,7 @@ export const DEFAULT_COMPOSE: ComposeOptions = {
   producers: [
     ['chromium', 3],
     ['pdf-lib', 1],
+    ['libreoffice', 0.5],
   ],
   scanShare: 0.25,
 };
@@ -286,10 +290,12 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
   if (landscape) features.add('layout:landscape');
   const size = random.chance(0.7) ? A4 : LETTER;
   const page = { width: landscape ? size.height : size.width, height: landscape ? size.width : size.height, margin: random.int(40, 76) };
-  const columns = kind === 'paper' ? random.weighted([[2, 5], [1, 2], [3, 1]] as const) : kind === 'report' ? random.weighted([[1, 5], [2, 2], [3, 0.5]] as const) : 1;
+  // Writer's HTML import flows one column and draws no page furniture (libreoffice.ts).
+  const office = producer === 'libreoffice';
+  const columns = office ? 1 : kind === 'paper' ? random.weighted([[2, 5], [1, 2], [3, 1]] as const) : kind === 'report' ? random.weighted([[1, 5], [2, 2], [3, 0.5]] as const) : 1;
   features.add(`layout:columns-${columns}`);
   const type = drawType(random, kind, script, features);
-  const furniture = drawFurniture(random, kind, words, producer, features);
+  const furniture: Furniture = office ? { head: null, foot: null, pageNumber: 'none', stamp: null, lineNumbers: false, sideTab: null, templates: false } : drawFurniture(random, kind, words, producer, features);
   const notes = { footnotes: kind === 'paper' || kind === 'book' || kind === 'report', marginNotes: columns === 1 && (kind === 'book' || kind === 'report') && random.chance(0.3) };
 
   const blocks: Block[] = [];
@@ -332,6 +338,6 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
       blocks.push({ kind: 'list', ordered: true, items: Array.from({ length: random.int(3, 8) }, () => `${words.name()}. ${words.headingText()}. ${words.place()}, ${random.int(1990, 2026)}.`) });
     }
   }
-  const scan = random.chance(options.scanShare) ? drawScan(random, features) : null;
+  const scan = !office && random.chance(options.scanShare) ? drawScan(random, features) : null;
   return { id: `g${seed}-${index}`, seed, index, kind, producer, page, columns, type, script, furniture, blocks, scan, features: [...features].sort() };
 }

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChromiumProducer } from './chromium.js';
 import { composeDocument, type ComposeOptions, DEFAULT_COMPOSE } from './compose.js';
+import type { LibreOfficeProducer } from './libreoffice.js';
 import type { PdfLibProducer } from './pdflib.js';
 import { scanVariant } from './scan.js';
 import type { DocSpec } from './spec.js';
@@ -12,7 +13,10 @@ import type { Truth } from './truth.js';
 export interface Producers {
   chromium: ChromiumProducer;
   pdflib: PdfLibProducer;
+  libreoffice: LibreOfficeProducer;
 }
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export interface Generated {
   spec: DocSpec;
@@ -23,10 +27,12 @@ export interface Generated {
 
 export async function generateDocument(seed: number, index: number, producers: Producers, dir: string, options: ComposeOptions = DEFAULT_COMPOSE): Promise<Generated> {
   const spec = composeDocument(seed, index, options);
-  const laid = spec.producer === 'pdf-lib' ? await producers.pdflib.produce(spec) : await producers.chromium.produce(spec);
+  const laid = spec.producer === 'pdf-lib' ? await producers.pdflib.produce(spec) : spec.producer === 'libreoffice' ? await producers.libreoffice.produce(spec) : await producers.chromium.produce(spec);
   let bytes: Uint8Array = laid.pdf;
-  let mediaType = 'application/pdf';
-  let extension = 'pdf';
+  const word = 'format' in laid && laid.format === 'docx';
+  let mediaType = word ? DOCX : 'application/pdf';
+  let extension = word ? 'docx' : 'pdf';
+  // Pages a producer does not know (Writer breaks its own) are 0, and its truth lies on page 0.
   let pages = laid.pages;
   let variant = 'digital';
   if (spec.scan) {
@@ -34,7 +40,7 @@ export async function generateDocument(seed: number, index: number, producers: P
     ({ bytes, mediaType, extension, pages } = scanned);
     variant = `scan-${spec.scan.container}`;
   }
-  const onPages = <T extends { page: number }>(items: T[]) => items.filter((item) => item.page <= pages);
+  const onPages = <T extends { page: number }>(items: T[]) => items.filter((item) => item.page <= pages || pages === 0);
   const file = path.join(dir, `${spec.id}.${extension}`);
   const truth: Truth = {
     id: spec.id,

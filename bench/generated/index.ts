@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChromiumProducer } from './chromium.js';
+import { LibreOfficeProducer } from './libreoffice.js';
 import { LISTED_VARIATIONS } from './compose.js';
 import { generateDocument, type Generated } from './generate.js';
 import { PdfLibProducer } from './pdflib.js';
@@ -61,7 +62,7 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
   await mkdir(dir, { recursive: true });
   const install = await Installation.create();
   const server = await install.start();
-  const producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start() };
+  const producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start() };
   const features = new Set<string>();
   try {
     await install.admin('plan', 'create', '--id', 'bench', '--name', 'Bench', '--rate-limit-per-second', '100000', '--max-concurrent-jobs', '8');
@@ -111,6 +112,7 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
   } finally {
     await producers.chromium.close();
     await producers.pdflib.close();
+    await producers.libreoffice.close();
     await server.stop();
     await install.destroy();
     if (!options.keep) await rm(dir, { recursive: true, force: true });

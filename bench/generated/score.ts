@@ -200,8 +200,10 @@ const TABLE_MATCH = 0.2;
 export function scoreTables(truth: Truth, output: Output): { scores: DocumentScores['tables']; falseTables: number } {
   const byPage = new Map(output.pages.map((p) => [p.page, p.tables]));
   const matchedOutputs = new Set<OutputTable>();
+  // A table on page 0 stands somewhere in the document (its producer does not know where).
+  const everyTable = output.pages.flatMap((p) => p.tables);
   const perTable = truth.tables.map((t) => {
-    const candidates = byPage.get(t.page) ?? [];
+    const candidates = t.page === 0 ? everyTable : (byPage.get(t.page) ?? []);
     let best: { table: OutputTable | null; f1: number } = { table: null, f1: 0 };
     for (const c of candidates) {
       const f1 = adjacencyF1(tableGrid(t), c.rows).f1;
@@ -214,7 +216,7 @@ export function scoreTables(truth: Truth, output: Output): { scores: DocumentSco
   for (const page of output.pages) {
     for (const table of page.tables) {
       if (matchedOutputs.has(table)) continue;
-      const onPage = truth.tables.filter((t) => t.page === page.page);
+      const onPage = truth.tables.filter((t) => t.page === page.page || t.page === 0);
       if (onPage.every((t) => adjacencyF1(tableGrid(t), table.rows).f1 < TABLE_MATCH)) falseTables++;
     }
   }
@@ -283,7 +285,7 @@ export function scoreDocument(truth: Truth, output: Output): DocumentScores {
     falseTables: tables.falseTables,
     code: scoreCode(truth, output),
     equations: scoreEquations(truth, output),
-    secondsPerPage: output.seconds / Math.max(1, truth.pages),
+    secondsPerPage: output.seconds / Math.max(1, truth.pages || output.pages.length),
   };
 }
 

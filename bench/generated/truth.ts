@@ -11,6 +11,7 @@ export interface TruthBlock {
   /** Headings: 1 for a top-level section (the title is a level of its own). */
   level?: number;
   text: string;
+  /** From 1; 0 where the producer does not know the page (somewhere in the document). */
   page: number;
   box: Box | null;
   /** The place of the block in reading order, over the whole document, from 0. */

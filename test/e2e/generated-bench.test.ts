@@ -1,25 +1,28 @@
 // The generated-documents bench end to end (issue 38; docs/generated-bench.md): a few documents of
 // a fixed seed drawn, laid out, sent through the API of a real `folio serve`, read and scored. It
 // checks the bench works, not what it scores: every document is read and has the scores of what it
-// holds. On SQLite only (the store does not change what is scored), and only with Chromium and
-// pdftotext, which CI installs.
+// holds. On SQLite only (the store does not change what is scored), and only with Chromium,
+// LibreOffice and poppler's tools, which CI installs.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM } from '../../bench/generated/chromium.js';
+import { SOFFICE } from '../../bench/generated/libreoffice.js';
 import { runBench, summarize } from '../../bench/generated/index.js';
 import { STORE } from '../helpers/folio.js';
 
-const haveTools = existsSync(CHROMIUM) && (await promisify(execFile)('pdftoppm', ['-v']).then(() => true, () => false));
-if (process.env.FOLIO_REQUIRE_BROWSER === '1' && !haveTools) throw new Error('the generated bench needs Chromium and poppler-utils (apt-get install chromium poppler-utils)');
+const runs = (command: string, args: string[]) => promisify(execFile)(command, args).then(() => true, () => false);
+const haveTools = existsSync(CHROMIUM) && (await runs('pdftoppm', ['-v'])) && (await runs(SOFFICE, ['--version']));
+if (process.env.FOLIO_REQUIRE_BROWSER === '1' && !haveTools) throw new Error('the generated bench needs Chromium, LibreOffice and poppler-utils (apt-get install chromium libreoffice-writer-nogui poppler-utils)');
 
 describe.skipIf(STORE !== 'sqlite' || !haveTools)('bench:generated', () => {
   it('draws, reads and scores a fixed-seed set of documents, scans among them', async () => {
     const lines: string[] = [];
-    // Seed 5's first six hold a scan, tables, furniture and headings.
-    const { documents, features } = await runBench({ seed: 5, count: 6, keep: null, concurrency: 2, log: (line) => lines.push(line) });
-    expect(documents.map((d) => d.id)).toEqual(['g5-0', 'g5-1', 'g5-2', 'g5-3', 'g5-4', 'g5-5']);
+    // Seed 68's first six come from all three producers and hold a scan, tables, furniture and headings.
+    const { documents, features } = await runBench({ seed: 68, count: 6, keep: null, concurrency: 2, log: (line) => lines.push(line) });
+    expect(documents.map((d) => d.id)).toEqual(['g68-0', 'g68-1', 'g68-2', 'g68-3', 'g68-4', 'g68-5']);
+    expect(new Set(documents.map((d) => d.producer))).toEqual(new Set(['chromium', 'pdf-lib', 'libreoffice']));
     for (const d of documents) {
       expect(d.status, `${d.id}: ${d.error}`).toBe('completed');
       expect(d.scores).not.toBeNull();

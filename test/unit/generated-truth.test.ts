@@ -1,7 +1,8 @@
 // The generated documents' truth (bench/generated, issue 38) holds for the files made: every truth
 // block's and table cell's words stand inside its box in the produced PDF, and every piece of
 // furniture stands on its page, as poppler's `pdftotext -bbox` reads them (a reader that is not
-// Folio's). Needs Chromium and pdftotext; CI installs both. FOLIO_TRUTH_SEED and FOLIO_TRUTH_COUNT
+// Folio's); a Writer document, which has no boxes, holds every truth text. Needs Chromium,
+// LibreOffice and pdftotext; CI installs them. FOLIO_TRUTH_SEED and FOLIO_TRUTH_COUNT
 // check other documents than the fixed sixteen, drawn from both producers alike (a wider search
 // for truth that does not hold).
 import { execFile } from 'node:child_process';
@@ -14,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChromiumProducer, CHROMIUM } from '../../bench/generated/chromium.js';
 import { composeDocument } from '../../bench/generated/compose.js';
 import { generateDocument } from '../../bench/generated/generate.js';
+import { LibreOfficeProducer, SOFFICE } from '../../bench/generated/libreoffice.js';
+import { strFromU8, unzipSync } from 'fflate';
 import { PdfLibProducer } from '../../bench/generated/pdflib.js';
 import type { Box } from '../../bench/generated/truth.js';
 
@@ -22,8 +25,14 @@ const havePdftotext = await exec('pdftotext', ['-v']).then(
   () => true,
   () => false,
 );
-const haveBrowser = existsSync(CHROMIUM);
-if (process.env.FOLIO_REQUIRE_BROWSER === '1' && (!haveBrowser || !havePdftotext)) throw new Error('the generated bench tests need Chromium and pdftotext (apt-get install chromium poppler-utils)');
+const haveSoffice = await exec(SOFFICE, ['--version']).then(
+  () => true,
+  () => false,
+);
+const haveBrowser = existsSync(CHROMIUM) && haveSoffice;
+if (process.env.FOLIO_REQUIRE_BROWSER === '1' && (!haveBrowser || !havePdftotext)) {
+  throw new Error('the generated bench tests need Chromium, LibreOffice and pdftotext (apt-get install chromium libreoffice-writer-nogui poppler-utils)');
+}
 
 interface PdfWord {
   page: number;
@@ -78,18 +87,19 @@ function foundInside(words: PdfWord[], page: number, box: Box, text: string): nu
   return wanted.filter((w) => there.includes(w) || pool.includes(w) || pool.includes(reversed(w))).length / wanted.length;
 }
 
-let producers: { chromium: ChromiumProducer; pdflib: PdfLibProducer };
+let producers: { chromium: ChromiumProducer; pdflib: PdfLibProducer; libreoffice: LibreOfficeProducer };
 let dir: string;
 
 beforeAll(async () => {
   if (!haveBrowser || !havePdftotext) return;
-  producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start() };
+  producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start() };
   dir = await mkdtemp(path.join(tmpdir(), 'folio-generated-truth-'));
 }, 60_000);
 
 afterAll(async () => {
   await producers?.chromium.close();
   await producers?.pdflib.close();
+  await producers?.libreoffice.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -144,4 +154,26 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
     if (count >= 16) expect([...producersSeen].sort()).toEqual(['chromium', 'pdf-lib']);
     expect(problems).toEqual([]);
   }, 1_800_000);
+
+  it('writes every block and table cell of a Writer document into the file it makes, Word document or PDF', async () => {
+    const problems: string[] = [];
+    const formats = new Set<string>();
+    for (let index = 0; index < 8; index++) {
+      const { truth, path: file } = await generateDocument(seed, 100 + index, producers, dir, { producers: [['libreoffice', 1]], scanShare: 0 });
+      formats.add(truth.mediaType);
+      // Writer breaks its own pages: the truth knows no page and no box, only what the file says.
+      expect(truth.pages).toBe(0);
+      let text: string;
+      if (truth.mediaType === 'application/pdf') text = (await pdfWords(file)).map((w) => w.text).join('');
+      else {
+        const xml = strFromU8(unzipSync(new Uint8Array(await readFile(file)), { filter: (f) => f.name === 'word/document.xml' })['word/document.xml']);
+        text = norm(xml.replace(/<w:tab\/>/g, ' ').replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'"));
+      }
+      const missing = (t: string) => t.split(/\s+/).map(norm).filter((w) => w && !text.includes(w) && !text.includes([...w].reverse().join('')));
+      for (const block of truth.blocks) if (missing(block.text).length) problems.push(`${truth.id} ${block.kind} "${block.text.slice(0, 40)}": ${missing(block.text).join(' ')}`);
+      for (const table of truth.tables) for (const cell of table.cells) if (missing(cell.text).length) problems.push(`${truth.id} cell ${cell.row},${cell.col} "${cell.text}"`);
+    }
+    expect(formats.size).toBe(2);
+    expect(problems).toEqual([]);
+  }, 300_000);
 });

@@ -1,0 +1,156 @@
+// The LibreOffice producer (Debian's `libreoffice-writer-nogui`): a DocSpec written as plain semantic
+// HTML (headings, paragraphs with bold and italic, lists, quotes, preformatted code, tables with
+// spanning cells), imported by Writer and saved either as a Word document, which Folio reads with
+// its Office reader, or as Writer's own PDF. It gives what neither browser nor hand-made PDFs do:
+// documents as word processors make them, with heading and list styles, Writer's table layout and
+// its PDF writer's text encoding. Writer decides where pages break, and nothing here reads its
+// output back, so the truth has no boxes and no pages: a block's page is 0, "somewhere in the
+// document", and tables are matched against every page. No page furniture is drawn.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Laid } from './chromium.js';
+import { escapeHtml, placeCells } from './html.js';
+import { Random } from './random.js';
+import type { Block, DocSpec, Run } from './spec.js';
+import type { BlockKind, TruthBlock, TruthTable } from './truth.js';
+import { isRightToLeft } from './words.js';
+
+const exec = promisify(execFile);
+
+export const SOFFICE = process.env.FOLIO_SOFFICE ?? 'soffice';
+
+export interface Written extends Laid {
+  /** What the file is: a Word document or a PDF. */
+  format: 'docx' | 'pdf';
+}
+
+const FAMILIES = { serif: 'Liberation Serif', sans: 'Liberation Sans', mono: 'Liberation Mono', narrow: 'Liberation Sans Narrow' } as const;
+
+function runHtml(run: Run): string {
+  const text = escapeHtml(run.text);
+  return run.bold ? `<b>${text}</b>` : run.italic ? `<i>${text}</i>` : text;
+}
+
+/** The blocks as HTML for Writer, and the truth of each in reading order. */
+function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tables: TruthTable[] } {
+  const blocks: TruthBlock[] = [];
+  const tables: TruthTable[] = [];
+  let order = 0;
+  const truth = (kind: BlockKind, text: string, level?: number) => blocks.push({ kind, text: text.replace(/\s+/g, ' ').trim(), page: 0, box: null, order: order++, ...(level ? { level } : {}) });
+  const parts: string[] = [];
+  const put = (block: Block) => {
+    switch (block.kind) {
+      case 'title':
+        parts.push(`<h1>${escapeHtml(block.text)}</h1>`);
+        truth('title', block.text);
+        if (block.subtitle) {
+          parts.push(`<p><i>${escapeHtml(block.subtitle)}</i></p>`);
+          truth('paragraph', block.subtitle);
+        }
+        return;
+      case 'heading': {
+        const text = `${block.number ? `${block.number} ` : ''}${block.text}`;
+        parts.push(`<h${block.level + 1}>${escapeHtml(text)}</h${block.level + 1}>`);
+        truth('heading', text, block.level);
+        return;
+      }
+      case 'paragraph':
+        parts.push(`<p>${block.runs.map(runHtml).join(' ')}</p>`);
+        truth('paragraph', block.runs.map((r) => r.text).join(' '));
+        // A note Writer's HTML import cannot make a footnote of stands after its paragraph, small.
+        if (block.footnote) {
+          parts.push(`<p><font size="2">${escapeHtml(`${block.footnote.mark} ${block.footnote.text}`)}</font></p>`);
+          truth('paragraph', `${block.footnote.mark} ${block.footnote.text}`);
+        }
+        return;
+      case 'list': {
+        const tag = block.ordered ? 'ol' : 'ul';
+        parts.push(`<${tag}>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</${tag}>`);
+        for (const item of block.items) truth('list-item', item);
+        return;
+      }
+      case 'quote':
+        parts.push(`<blockquote>${escapeHtml(block.text)}</blockquote>`);
+        truth('quote', block.text);
+        return;
+      case 'code':
+        parts.push(`<pre>${block.lines.map(escapeHtml).join('\n')}</pre>`);
+        blocks.push({ kind: 'code', text: block.lines.join('\n'), page: 0, box: null, order: order++ });
+        return;
+      case 'equation': {
+        const text = `${block.text}${block.number ? ` ${block.number}` : ''}`;
+        parts.push(`<p align="center"><i>${escapeHtml(text)}</i></p>`);
+        truth('equation', text);
+        return;
+      }
+      case 'figure':
+        // Writer's import keeps no drawing made in the page; the caption says a figure was there.
+        if (block.caption) {
+          parts.push(`<p><font size="2">${escapeHtml(block.caption)}</font></p>`);
+          truth('caption', block.caption);
+        }
+        return;
+      case 'table': {
+        const t = block.table;
+        if (t.caption && !t.captionBelow) {
+          parts.push(`<p><font size="2">${escapeHtml(t.caption)}</font></p>`);
+          truth('caption', t.caption);
+        }
+        const border = t.style.rules === 'grid' ? ' border="1" cellspacing="0"' : ' cellspacing="0"';
+        const header = placeCells(t.header, t.columns);
+        const body = placeCells(t.body, t.columns).map((row) => row.map((p) => ({ ...p, row: p.row + t.header.length })));
+        const cellHtml = (tag: 'th' | 'td', p: (typeof header)[number][number]) =>
+          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}"${t.style.headerShade && tag === 'th' ? ' bgcolor="#d9d9d9"' : ''}>${escapeHtml(p.cell.text)}</${tag}>`;
+        parts.push(`<table${border} width="${t.width === 'narrow' ? '50%' : '100%'}"><thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead><tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody></table>`);
+        const cells = [...header, ...body].flat().map((p) => ({ row: p.row, col: p.col, rowSpan: p.cell.rowSpan ?? 1, colSpan: p.cell.colSpan ?? 1, text: p.cell.text, header: p.row < t.header.length, box: null }));
+        tables.push({ page: 0, rows: t.header.length + t.body.length, columns: t.columns, headerRows: t.header.length, cells, box: null, continued: false, order: order++ });
+        if (t.caption && t.captionBelow) {
+          parts.push(`<p><font size="2">${escapeHtml(t.caption)}</font></p>`);
+          truth('caption', t.caption);
+        }
+        if (t.note) {
+          parts.push(`<p><font size="1">${escapeHtml(t.note)}</font></p>`);
+          truth('table-note', t.note);
+        }
+        return;
+      }
+    }
+  };
+  for (const block of doc.blocks) put(block);
+  const rtl = isRightToLeft(doc.script);
+  const family = rtl ? 'DejaVu Sans' : FAMILIES[doc.type.family];
+  const html = `<!doctype html><html${rtl ? ' dir="rtl"' : ''}><head><meta charset="utf-8"><title>${escapeHtml(doc.id)}</title><style>body { font-family: "${family}"; font-size: ${doc.type.size}pt; }</style></head><body>${parts.join('\n')}</body></html>`;
+  return { html, blocks, tables };
+}
+
+export class LibreOfficeProducer {
+  private constructor(private readonly profile: string) {}
+
+  static async start(): Promise<LibreOfficeProducer> {
+    // A profile of its own, so that a desktop LibreOffice of the same user neither blocks nor is changed.
+    return new LibreOfficeProducer(await mkdtemp(path.join(tmpdir(), 'folio-soffice-profile-')));
+  }
+
+  async produce(doc: DocSpec): Promise<Written> {
+    const { html, blocks, tables } = officeDocument(doc);
+    const format = Random.forDocument(doc.seed ^ 0x10ff1ce, doc.index).chance(0.5) ? 'docx' : 'pdf';
+    const dir = await mkdtemp(path.join(tmpdir(), 'folio-soffice-'));
+    try {
+      const input = path.join(dir, `${doc.id}.html`);
+      await writeFile(input, html);
+      const filter = format === 'docx' ? 'docx:MS Word 2007 XML' : 'pdf:writer_pdf_Export';
+      await exec(SOFFICE, [`-env:UserInstallation=file://${this.profile}`, '--headless', '--infilter=HTML (StarWriter)', '--convert-to', filter, '--outdir', dir, input], { timeout: 120_000 });
+      const pdf = await readFile(path.join(dir, `${doc.id}.${format}`));
+      return { pdf, pages: 0, blocks, tables, furniture: [], features: [`libreoffice:${format}`], format };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    await rm(this.profile, { recursive: true, force: true });
+  }
+}
