@@ -31,7 +31,8 @@ async function rasterize(pdf: Uint8Array, dpi: number): Promise<Buffer[]> {
     await writeFile(input, pdf);
     await exec('pdftoppm', ['-r', String(dpi), '-gray', '-png', input, path.join(dir, 'page')], { maxBuffer: 1 << 20 });
     const files = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort((a, b) => Number(/(\d+)\.png$/.exec(a)![1]) - Number(/(\d+)\.png$/.exec(b)![1]));
-    return Promise.all(files.map((f) => readFile(path.join(dir, f))));
+    // Awaited here: the directory is removed in `finally` as soon as this returns.
+    return await Promise.all(files.map((f) => readFile(path.join(dir, f))));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
