@@ -9,7 +9,8 @@ import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzePage, documentStats, fontWeights } from '../src/pipeline/analysis/analyze-page.js';
+import { analyzePage } from '../src/pipeline/analysis/analyze-page.js';
+import { documentStats, pageTally } from '../src/pipeline/analysis/document-stats.js';
 import { countPdfPages, readPdf } from '../src/pipeline/formats/pdf.js';
 import { pageBatch } from '../src/pipeline/outputs/page-batch.js';
 import { pageSpans } from '../src/pipeline/stages/analyzing.js';
@@ -35,7 +36,7 @@ async function pass(bytes: Uint8Array): Promise<{ pages: number; readMs: number;
     raw.push(...(await readPdf(bytes, span, 'profile')));
     readMs += performance.now() - started;
   }
-  const stats = documentStats(raw.map(fontWeights));
+  const stats = documentStats(raw.map(pageTally));
   let started = performance.now();
   const pages = raw.map((page) => analyzePage(page, stats, 'layout'));
   analyzeMs += performance.now() - started;

@@ -77,7 +77,7 @@ export class Chunker {
   add(page: ChunkablePage): Chunk[] {
     let tableOrder = 0;
     for (const element of page.layout) {
-      if (element.type === 'page_header' || element.type === 'page_footer' || element.type === 'figure') continue;
+      if (element.type === 'page_header' || element.type === 'page_footer' || element.type === 'marginal_note' || element.type === 'figure') continue;
       if (element.type === 'table') {
         const table = tableOf(page.tables, element, tableOrder++);
         if (table) this.addTable(table, page.page);

@@ -53,6 +53,7 @@ export const BLOCK_TYPES = [
   'page_header',
   'page_footer',
   'footnote',
+  'marginal_note',
 ] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 

@@ -100,6 +100,18 @@ describe('pageText (docs/api.md Page.text: reading order, figures as [FIGURE])',
   });
 });
 
+describe('pageText leaves page furniture out', () => {
+  it('drops blocks typed page_header and page_footer, keeping the rest in order', () => {
+    const p = page([
+      { type: 'page_header', lines: ['ACME Corp annual report'] },
+      { type: 'heading', lines: ['Background'], level: 1 },
+      { type: 'paragraph', lines: ['Plain text.'] },
+      { type: 'page_footer', lines: ['Page 7 of 12'] },
+    ]);
+    expect(pageText(p)).toBe('Background\n\nPlain text.');
+  });
+});
+
 describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
   it('renders title, headings by level, list items and paragraphs; leaves out headers and footers', () => {
     const p = page([

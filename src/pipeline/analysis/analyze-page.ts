@@ -24,17 +24,11 @@ import { readingOrder, type OrderItem } from './reading-order.js';
 import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
+import { bodyEnvelope, furnitureType, type BodyEnvelope } from './page-furniture.js';
+import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
 
 /** Figures under this share of the page are not shown (docs/api.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
-
-export interface DocumentStats {
-  bodyFontSize: number;
-  /** The font most of the document's text is set in. */
-  bodyFont: string;
-  /** Distinct heading sizes, largest first. */
-  headingSizes: number[];
-}
 
 /**
  * `analysis: layout` finds everything; `analysis: read` (docs/api.md: text only) reads the text in
@@ -42,52 +36,10 @@ export interface DocumentStats {
  * pictures.
  */
 export function analyzeDocument(raw: RawPage[], analysis: 'layout' | 'read' = 'layout'): Page[] {
-  const stats = documentStats(raw.map(fontWeights));
+  const stats = documentStats(raw.map(pageTally));
   const pages = raw.map((page) => analyzePage(page, stats, analysis));
   flagContinuedTables(pages);
   return pages;
-}
-
-/**
- * How much text a page sets in each font size and each font: what the document's body and
- * heading sizes are judged from. Kept per page so that pages read in separate threads, or by OCR
- * later, add up to the same statistics as the whole document read at once.
- */
-export interface FontWeights {
-  bySize: [number, number][];
-  byFont: [string, number][];
-}
-
-export function fontWeights(page: RawPage): FontWeights {
-  const bySize = new Map<number, number>();
-  const byFont = new Map<string, number>();
-  for (const word of page.words) {
-    const size = Math.round(word.fontSize * 2) / 2;
-    bySize.set(size, (bySize.get(size) ?? 0) + word.text.length);
-    byFont.set(word.fontName, (byFont.get(word.fontName) ?? 0) + word.text.length);
-  }
-  return { bySize: [...bySize], byFont: [...byFont] };
-}
-
-/** The document's statistics from every page's font weights, in page order. */
-export function documentStats(pages: FontWeights[]): DocumentStats {
-  const weightBySize = new Map<number, number>();
-  const weightByFont = new Map<string, number>();
-  for (const page of pages) {
-    for (const [size, weight] of page.bySize) weightBySize.set(size, (weightBySize.get(size) ?? 0) + weight);
-    for (const [font, weight] of page.byFont) weightByFont.set(font, (weightByFont.get(font) ?? 0) + weight);
-  }
-  const bodyFont = [...weightByFont].reduce((a, b) => (b[1] > a[1] ? b : a), ['', -1])[0];
-  let bodyFontSize = 10;
-  let best = -1;
-  for (const [size, weight] of weightBySize) {
-    if (weight > best) {
-      best = weight;
-      bodyFontSize = size;
-    }
-  }
-  const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * 1.15).sort((a, b) => b - a);
-  return { bodyFontSize, bodyFont, headingSizes };
 }
 
 // ---- blocks ---------------------------------------------------------------------------------
@@ -211,7 +163,6 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
 
 // ---- typing ---------------------------------------------------------------------------------
 
-const PAGE_NUMBER = /^(?:page\s+|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*-)?$/i;
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
   if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');
@@ -457,6 +408,9 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const out: Block[] = [];
   const headers: Block[] = [];
   const footers: Block[] = [];
+  const margins: Block[] = [];
+  // Where the body text runs, for what stands outside it (page-furniture.ts).
+  const envelope = layout ? bodyEnvelope(lines, words) : null;
   let figureIndex = 0;
   for (const item of ordered) {
     const kind = kinds[item.ref];
@@ -475,10 +429,11 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     }
     const block = blocks[ref];
     const text = blockText(block, page);
-    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures);
+    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures, envelope);
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);
     if (block.type === 'page_header') headers.push(block);
     else if (block.type === 'page_footer') footers.push(block);
+    else if (block.type === 'marginal_note') margins.push(block);
     else out.push(block);
   }
   // A running header or footer is often a row of short pieces (a report's name, the page number,
@@ -518,7 +473,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
       }
     }
   });
-  page.blocks = [...headers, ...out, ...footers];
+  page.blocks = [...headers, ...out, ...footers, ...margins];
   return page;
 }
 
@@ -527,21 +482,10 @@ function sameRow(a: Box, b: Box): boolean {
   return verticalOverlap(a, b) >= 0.5;
 }
 
-function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats, figureBoxes: Box[]): BlockType {
+function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats, figureBoxes: Box[], envelope: BodyEnvelope | null): BlockType {
   const size = avgSize(block, page);
-  const singleLine = block.lines.length === 1;
-  const short = text.length < 80;
-  if (singleLine && short && size <= stats.bodyFontSize * 1.05) {
-    if (block.box.y1 <= raw.height * 0.07) return 'page_header';
-    if (block.box.y0 >= raw.height * 0.93) return 'page_footer';
-    // A bare page number in the outer fifth of the page, with nothing beyond it.
-    if (PAGE_NUMBER.test(text.trim())) {
-      const beyond = (other: Block) => other !== block && other.box.y0 >= block.box.y1;
-      const before = (other: Block) => other !== block && other.box.y1 <= block.box.y0;
-      if (block.box.y0 >= raw.height * 0.8 && !page.blocks.some(beyond)) return 'page_footer';
-      if (block.box.y1 <= raw.height * 0.2 && !page.blocks.some(before)) return 'page_header';
-    }
-  }
+  const furniture = furnitureType(block, text, size, { raw, page, bodyFontSize: stats.bodyFontSize, envelope, runningLines: stats.runningLines });
+  if (furniture) return furniture;
   const firstLine = page.lines[block.lines[0]];
   if (startsBulleted(firstLine, page.words)) return 'list_item';
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"

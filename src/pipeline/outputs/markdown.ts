@@ -29,6 +29,7 @@ function blockMarkdown(block: Block, page: Page): string {
       return page.figures[block.figure!]?.index !== null ? '<!-- image -->' : '';
     case 'page_header':
     case 'page_footer':
+    case 'marginal_note':
       return '';
     case 'table':
       return tableMarkdown(page.tables[block.table!]);

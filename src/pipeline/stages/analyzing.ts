@@ -9,7 +9,7 @@
 // selection, Office files whole and then cut to it.
 import { isOffice, isSupported } from '../../domain/media-types.js';
 import { maxScannedPages, sizeInWords } from '../../domain/scan-budget.js';
-import { documentStats, fontWeights } from '../analysis/analyze-page.js';
+import { documentStats, pageTally } from '../analysis/document-stats.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
 import { PageRows } from '../page-rows.js';
@@ -253,7 +253,7 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
         graphics: { segments: reading.segments, rects: [], shapes: [], images: [] },
         ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
       });
-      await spool.replace(read, page, fontWeights(page));
+      await spool.replace(read, page, pageTally(page));
       // Its whole-page picture is due whatever the analysis finds; it is made while the engine reads on.
       const picture = scannedPagePicture(page, ctx.mediaType!, ctx.options.images, ctx.doc.byte_size);
       // From the sketch, the scan's pixels turned as OCR turned the page from the frame it was scanned in.

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { FontWeights } from '../analysis/analyze-page.js';
+import type { PageTally } from '../analysis/document-stats.js';
 import type { RawPage } from '../page-model.js';
 
 /** A raw page as read, and where it waits. */
@@ -20,14 +20,14 @@ export interface SpooledPage {
   number: number;
   /** The page's text must come from OCR; its words are read then. */
   ocr: boolean;
-  weights: FontWeights;
+  weights: PageTally;
   file: string;
   offset: number;
   length: number;
 }
 
 /** Writes `pages` to `file` (in a reader thread) and tells where each lies. */
-export function spoolPages(file: string, pages: RawPage[], weights: (page: RawPage) => FontWeights): SpooledPage[] {
+export function spoolPages(file: string, pages: RawPage[], weights: (page: RawPage) => PageTally): SpooledPage[] {
   const packed = pages.map((page) => serialize(page));
   const spooled: SpooledPage[] = [];
   let offset = 0;
@@ -83,7 +83,7 @@ export class PageSpool {
   }
 
   /** Writes the page as it now stands (read by OCR) in place of its first reading. */
-  async replace(page: SpooledPage, raw: RawPage, weights: FontWeights): Promise<void> {
+  async replace(page: SpooledPage, raw: RawPage, weights: PageTally): Promise<void> {
     const bytes = serialize(raw);
     const file = this.nextFile();
     await writeFile(file, bytes);

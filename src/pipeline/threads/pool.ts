@@ -10,7 +10,7 @@ import type { Scan } from '../formats/index.js';
 import type { PageSpan, RawPage } from '../page-model.js';
 import type { PictureRequest } from '../outputs/pictures.js';
 import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
-import type { DocumentStats } from '../analysis/analyze-page.js';
+import type { DocumentStats } from '../analysis/document-stats.js';
 import type { Analysis, PreviewRequest, ReaderOutcome, ReaderTask, RenderedPicture } from './reader-thread.js';
 import type { SpooledPage } from './page-spool.js';
 

@@ -8,7 +8,8 @@ import type { RenderedBitmap } from '../formats/pdf-render.js';
 import { ImageReadError } from '../formats/image.js';
 import { OfficeReadError, OfficeTooLarge } from '../formats/office/index.js';
 import { PdfOpenError } from '../formats/pdfium.js';
-import { analyzePage, fontWeights, type DocumentStats } from '../analysis/analyze-page.js';
+import { analyzePage } from '../analysis/analyze-page.js';
+import { pageTally, type DocumentStats } from '../analysis/document-stats.js';
 import type { PageSpan, RawPage } from '../page-model.js';
 import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
 import { readSpooled, spoolPages, type SpooledPage } from './page-spool.js';
@@ -56,7 +57,7 @@ export default async function run(task: ReaderTask): Promise<ReaderOutcome<unkno
     switch (task.kind) {
       case 'readRange': {
         const raw = await readerFor(task.mediaType).read(task.bytes, task.range, task.key);
-        return { ok: true, value: spoolPages(task.spool, raw, fontWeights) };
+        return { ok: true, value: spoolPages(task.spool, raw, pageTally) };
       }
       case 'analyze': {
         const pages = readSpooled(task.pages).map((raw) => analyzePage(raw, task.stats, task.analysis));

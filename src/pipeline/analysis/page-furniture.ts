@@ -1,0 +1,119 @@
+// Page furniture: what belongs to the page rather than to the document's text. Running heads and
+// feet are lines in the top or bottom band of the page that recur at the same height on other
+// pages of the document, numbers aside (document-stats.ts finds them); on a page of its own, short
+// lines set no larger than the body in the outer bands (the top and bottom 7%), or a bare page
+// number in the outer fifth with nothing beyond it.
+// Marginal notes stand outside the body text altogether: text turned up or down the page in its
+// outer edge (a preprint's identifier, a side tab), or blocks left or right of where the page's
+// body text runs (margin notes, review-copy line numbers), once the page has enough text to say
+// where that is. Furniture is typed so (page_header, page_footer, marginal_note), kept in the
+// layout, and left out of the text, the markdown and the chunks.
+import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
+import { EDGE_BAND, EDGE_TOLERANCE, edgeKey, type EdgeLine } from './document-stats.js';
+
+/** A page number as pages print them: "7", "- 7 -", "– 7 –", "Page 7", "p. 7", "7 of 12", "vii". */
+const PAGE_NUMBER = /^(?:page\s+|p\.\s*|[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*[-–—])?$/i;
+
+/** Where the page's body text runs across the page: the text-weighted 5th and 95th percentiles of its lines' edges. */
+export interface BodyEnvelope {
+  x0: number;
+  x1: number;
+}
+
+/** Lines, counted by the characters they hold, below which a page says too little of where its body runs. */
+const ENVELOPE_MIN_CHARS = 400;
+
+function weightedQuantile(values: { value: number; weight: number }[], q: number): number {
+  const sorted = [...values].sort((a, b) => a.value - b.value);
+  const total = sorted.reduce((sum, v) => sum + v.weight, 0);
+  let seen = 0;
+  for (const v of sorted) {
+    seen += v.weight;
+    if (seen >= total * q) return v.value;
+  }
+  return sorted[sorted.length - 1]?.value ?? 0;
+}
+
+/**
+ * Where the body text of a page runs, weighted by characters so that short lines (numbers, notes)
+ * do not move it; null for a page with too little upright text to say.
+ */
+export function bodyEnvelope(lines: Line[], words: Word[]): BodyEnvelope | null {
+  const measured = lines
+    .filter((line) => line.words.every((i) => !words[i].turn))
+    .map((line) => ({ line, chars: line.words.reduce((n, i) => n + words[i].text.length, 0) }));
+  const chars = measured.reduce((n, m) => n + m.chars, 0);
+  if (chars < ENVELOPE_MIN_CHARS) return null;
+  return {
+    x0: weightedQuantile(measured.map((m) => ({ value: m.line.box.x0, weight: m.chars })), 0.05),
+    x1: weightedQuantile(measured.map((m) => ({ value: m.line.box.x1, weight: m.chars })), 0.95),
+  };
+}
+
+export interface FurnitureContext {
+  raw: Pick<RawPage, 'width' | 'height'>;
+  page: Pick<Page, 'lines' | 'words' | 'blocks'>;
+  bodyFontSize: number;
+  envelope: BodyEnvelope | null;
+  /** The document's running lines (document-stats.ts). */
+  runningLines: EdgeLine[];
+}
+
+/**
+ * 'top' or 'bottom' when every line of the block is part of a line that runs at its height on
+ * other pages too, set no larger than the body: "Chapter 2" or a title at the head of a page is
+ * a heading whatever recurs there, "Annual report 2025, page 2" a running head.
+ */
+function runningBand(block: Block, size: number, ctx: FurnitureContext): 'top' | 'bottom' | null {
+  const { raw, page, runningLines } = ctx;
+  if (runningLines.length === 0) return null;
+  const height = raw.height || 1;
+  let band: 'top' | 'bottom' | null = null;
+  for (const index of block.lines) {
+    const line = page.lines[index];
+    const y = (line.box.y0 + line.box.y1) / 2 / height;
+    const lineBand = y <= EDGE_BAND ? 'top' : y >= 1 - EDGE_BAND ? 'bottom' : null;
+    if (!lineBand || (band && band !== lineBand)) return null;
+    band = lineBand;
+    const key = edgeKey(line.words.map((i) => page.words[i].text).join(' '));
+    if (!key || size > ctx.bodyFontSize * 1.05) return null;
+    if (!runningLines.some((r) => Math.abs(r.y - y) <= EDGE_TOLERANCE && r.key.includes(key))) return null;
+  }
+  return band;
+}
+
+function turned(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
+  return block.lines.every((l) => page.lines[l].words.every((i) => page.words[i].turn === 90 || page.words[i].turn === 270));
+}
+
+/** Outside the body text by more than a body line's height, wholly to its left or right. */
+function outsideBody(box: Box, envelope: BodyEnvelope, bodyFontSize: number): boolean {
+  return box.x1 < envelope.x0 - bodyFontSize || box.x0 > envelope.x1 + bodyFontSize;
+}
+
+/** The furniture type of a block, or null when it is part of the document's text. */
+export function furnitureType(block: Block, text: string, size: number, ctx: FurnitureContext): BlockType | null {
+  const { raw, page, bodyFontSize, envelope } = ctx;
+  const { box } = block;
+  if (turned(block, page) && (box.x1 <= raw.width * 0.15 || box.x0 >= raw.width * 0.85)) return 'marginal_note';
+  if (envelope && outsideBody(box, envelope, bodyFontSize) && text.length < 200) return 'marginal_note';
+  const running = text.length < 200 ? runningBand(block, size, ctx) : null;
+  if (running) return running === 'top' ? 'page_header' : 'page_footer';
+  const singleLine = block.lines.length === 1;
+  if (!singleLine || text.length >= 80 || size > bodyFontSize * 1.05) return null;
+  if (box.y1 <= raw.height * 0.07) return 'page_header';
+  if (box.y0 >= raw.height * 0.93) return 'page_footer';
+  // A bare page number in the outer fifth of the page, with nothing beyond it.
+  if (PAGE_NUMBER.test(text.trim())) {
+    const beyond = (other: Block) => other !== block && other.box.y0 >= box.y1;
+    const before = (other: Block) => other !== block && other.box.y1 <= box.y0;
+    if (box.y0 >= raw.height * 0.8 && !page.blocks.some(beyond)) return 'page_footer';
+    if (box.y1 <= raw.height * 0.2 && !page.blocks.some(before)) return 'page_header';
+  }
+  return null;
+}
+
+/** Blocks that belong to the page, not to the document's text. */
+export function isFurniture(type: BlockType): boolean {
+  return type === 'page_header' || type === 'page_footer' || type === 'marginal_note';
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
+import { documentStats, pageTally } from '../../src/pipeline/analysis/document-stats.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
+import { NO_GRAPHICS, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
+
+// Synthetic pages (origin top-left, y down): a character is half the font size wide.
+
+const BODY = 'the quick brown fox jumps over the lazy dog and keeps running';
+
+function lineWords(text: string, x0: number, y0: number, size = 10): Word[] {
+  const out: Word[] = [];
+  let x = x0;
+  for (const t of text.split(' ')) {
+    const width = t.length * size * 0.5;
+    out.push({ text: t, box: { x0: x, y0, x1: x + width, y1: y0 + size }, fontName: 'Times', fontSize: size, bold: false, italic: false, confidence: 100, hyphenated: false });
+    x += width + size * 0.3;
+  }
+  return out;
+}
+
+function rawPage(words: Word[], number: number): RawPage {
+  return { number, width: 612, height: 792, unit: 'pt', rotation: 0, skew: 0, words, graphics: NO_GRAPHICS, formFields: [], textSource: 'text_layer' };
+}
+
+/** Ten lines of body text from y0. */
+function body(y0: number, x0 = 72): Word[] {
+  return Array.from({ length: 10 }, (_, i) => lineWords(`${BODY} ${i}`, x0, y0 + i * 12)).flat();
+}
+
+const typed = (page: Page) => page.blocks.map((b) => ({ type: b.type, text: blockText(b, page) }));
+
+describe('page furniture (analysis/page-furniture.ts)', () => {
+  it('a line recurring at the top of every page, numbers aside, is a page header even below the 7% band', () => {
+    // 80 pt from the top is past the 7% band (55 pt) but inside the top eighth (95 pt).
+    const pages = [1, 2, 3].map((n) => rawPage([...lineWords(`Annual review 2025, part ${n}`, 72, 80, 9), ...body(150)], n));
+    const analysed = analyzeDocument(pages);
+    for (const page of analysed) {
+      expect(typed(page)[0]).toEqual({ type: 'page_header', text: `Annual review 2025, part ${page.number}` });
+      expect(pageText(page)).not.toContain('Annual review');
+    }
+  });
+
+  it('the same line on one page only is text', () => {
+    const pages = [rawPage([...lineWords('Annual review 2025, part 1', 72, 80, 9), ...body(150)], 1), rawPage(body(150), 2)];
+    const [first] = analyzeDocument(pages);
+    expect(typed(first)[0].type).toBe('paragraph');
+    expect(pageText(first)).toContain('Annual review 2025');
+  });
+
+  it('a large line recurring at the head of pages stays a heading', () => {
+    const pages = [1, 2].map((n) => rawPage([...lineWords(`Chapter ${n}`, 72, 80, 18), ...body(150)], n));
+    const analysed = analyzeDocument(pages);
+    expect(analysed.map((p) => typed(p)[0].type)).toEqual(['title', 'heading']);
+  });
+
+  it('text turned up the outer margin is a marginal note, left out of the text', () => {
+    // Read upwards: each word's box tall and narrow, the next one above it.
+    let y = 600;
+    const stamp = 'arXiv:2401.01234v2 [cs.CL] 3 Jan 2024'.split(' ').map((t): Word => {
+      const length = t.length * 7;
+      y -= length + 4;
+      return { text: t, box: { x0: 20, y0: y, x1: 34, y1: y + length }, fontName: 'Times', fontSize: 14, bold: false, italic: false, confidence: 100, hyphenated: false, turn: 270 };
+    });
+    const [page] = analyzeDocument([rawPage([...stamp, ...body(150)], 1)]);
+    expect(typed(page).find((b) => b.text.startsWith('arXiv'))?.type).toBe('marginal_note');
+    expect(pageText(page)).not.toContain('arXiv');
+  });
+
+  it('numbers standing left of the body text are marginal notes', () => {
+    const numbers = Array.from({ length: 10 }, (_, i) => lineWords(String(i + 1), 40, 150 + i * 12)).flat();
+    const [page] = analyzeDocument([rawPage([...numbers, ...body(150, 90)], 1)]);
+    expect(pageText(page)).not.toMatch(/^\d+$/m);
+    expect(typed(page).filter((b) => b.type === 'marginal_note').length).toBeGreaterThan(0);
+  });
+
+  it('the document statistics name running lines found on two pages at one height', () => {
+    const tallies = [1, 2].map((n) => pageTally(rawPage([...lineWords(`Page ${n} of 2`, 280, 760, 9), ...body(150)], n)));
+    expect(documentStats(tallies).runningLines).toEqual([{ key: 'page # of #', y: expect.closeTo(764.5 / 792, 3) }]);
+  });
+});
