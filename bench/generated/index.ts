@@ -190,6 +190,7 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
       code_lines_as_code: mean(s.map((x) => x.code?.asCode)),
       code_lines_as_table: mean(s.map((x) => x.code?.asTable)),
       equations_found: mean(s.map((x) => x.equations?.found)),
+      equations_as_formula: mean(s.map((x) => x.equations?.asFormula)),
       equations_as_heading: mean(s.map((x) => x.equations?.asHeading)),
       equations_as_table: mean(s.map((x) => x.equations?.asTable)),
     },

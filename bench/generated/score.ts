@@ -28,7 +28,7 @@ export interface DocumentScores {
   tables: { f1: number; teds: number; truth: number; missed: number; falseTables: number } | null;
   falseTables: number;
   code: { asCode: number; asTable: number; total: number } | null;
-  equations: { found: number; asHeading: number; asTable: number; total: number } | null;
+  equations: { found: number; asFormula: number; asHeading: number; asTable: number; total: number } | null;
   secondsPerPage: number;
 }
 
@@ -74,12 +74,18 @@ export function scoreCer(truth: Truth, output: Output): number | null {
   return expected ? cer(normalizeText(plainOutput(output.text)), expected) : null;
 }
 
-/** Whether furniture text stands in a page's text: long strings anywhere, short ones (numbers) as a line of their own or at a line's end. */
+/**
+ * Whether furniture text stands in a page's text: long strings anywhere, short ones (a bare page
+ * number) as a line of their own. A short one at a line's start or end is not counted: "1
+ * Introduction" is a numbered heading and "3 for (…)" a numbered code line far more often than a
+ * page number run into text (a number printed beside a running head leaks with the head, which is
+ * counted on its own).
+ */
 function standsIn(pageText: string, text: string): boolean {
   const wanted = normalizeText(text);
   const lines = pageText.split('\n').map((l) => normalizeText(l)).filter(Boolean);
   if (wanted.length >= 6) return lines.some((l) => l.includes(wanted)) || normalizeText(pageText).includes(wanted);
-  return lines.some((l) => l === wanted || l.endsWith(` ${wanted}`) || l.startsWith(`${wanted} `));
+  return lines.some((l) => l === wanted);
 }
 
 export function scoreFurniture(truth: Truth, output: Output): DocumentScores['furniture'] {
@@ -228,22 +234,29 @@ export function scoreTables(truth: Truth, output: Output): { scores: DocumentSco
   };
 }
 
-/** Lines of markdown inside ``` fences, and lines of pipe tables. */
-function markdownParts(markdown: string): { fenced: string; tables: string; headings: string } {
+/** Lines of markdown inside ``` fences, between $$ lines, of pipe tables and of headings. */
+function markdownParts(markdown: string): { fenced: string; formulas: string; tables: string; headings: string } {
   const fenced: string[] = [];
+  const formulas: string[] = [];
   const tables: string[] = [];
   const headings: string[] = [];
   let inFence = false;
+  let inFormula = false;
   for (const line of markdown.split('\n')) {
-    if (/^\s*```/.test(line)) {
+    if (!inFormula && /^\s*```/.test(line)) {
       inFence = !inFence;
       continue;
     }
+    if (!inFence && /^\s*\$\$\s*$/.test(line)) {
+      inFormula = !inFormula;
+      continue;
+    }
     if (inFence) fenced.push(line);
+    else if (inFormula) formulas.push(line.replace(/\\tag\{[^}]*\}/g, ''));
     else if (/^\s*\|/.test(line)) tables.push(line);
     else if (/^\s*#/.test(line)) headings.push(line);
   }
-  return { fenced: normalizeText(fenced.join(' ')), tables: normalizeText(tables.join(' ')), headings: normalizeText(headings.join(' ')) };
+  return { fenced: normalizeText(fenced.join(' ')), formulas: normalizeText(formulas.join(' ')), tables: normalizeText(tables.join(' ')), headings: normalizeText(headings.join(' ')) };
 }
 
 export function scoreCode(truth: Truth, output: Output): DocumentScores['code'] {
@@ -266,6 +279,7 @@ export function scoreEquations(truth: Truth, output: Output): DocumentScores['eq
   const formula = (b: TruthBlock) => normalizeText(b.text.replace(/\(\d+\)\s*$/, ''));
   return {
     found: blocks.filter((b) => text.includes(formula(b))).length / blocks.length,
+    asFormula: blocks.filter((b) => parts.formulas.includes(formula(b))).length / blocks.length,
     asHeading: blocks.filter((b) => parts.headings.includes(formula(b))).length / blocks.length,
     asTable: blocks.filter((b) => parts.tables.includes(formula(b))).length / blocks.length,
     total: blocks.length,

@@ -54,6 +54,8 @@ export const BLOCK_TYPES = [
   'page_footer',
   'footnote',
   'marginal_note',
+  'code',
+  'formula',
 ] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 

@@ -67,11 +67,26 @@ describe('page furniture (analysis/page-furniture.ts)', () => {
     expect(pageText(page)).not.toContain('arXiv');
   });
 
-  it('numbers standing left of the body text are marginal notes', () => {
-    const numbers = Array.from({ length: 10 }, (_, i) => lineWords(String(i + 1), 40, 150 + i * 12)).flat();
+  it('small numbers standing left of the body text are marginal notes (line numbers)', () => {
+    const numbers = Array.from({ length: 10 }, (_, i) => lineWords(String(i + 1), 40, 151 + i * 12, 7)).flat();
     const [page] = analyzeDocument([rawPage([...numbers, ...body(150, 90)], 1)]);
     expect(pageText(page)).not.toMatch(/^\d+$/m);
     expect(typed(page).filter((b) => b.type === 'marginal_note').length).toBeGreaterThan(0);
+  });
+
+  it('body-size numbers out at the right of the text stay text (a table of contents)', () => {
+    const entries = Array.from({ length: 10 }, (_, i) => [...lineWords(`${BODY} ${i}`, 72, 150 + i * 12), ...lineWords(String(10 * i + 3), 520, 150 + i * 12)]).flat();
+    const [page] = analyzeDocument([rawPage(entries, 1)]);
+    expect(typed(page).some((b) => b.type === 'marginal_note')).toBe(false);
+    expect(pageText(page)).toContain('93');
+  });
+
+  it('a line opening two pages of many alike is text, and so is one whose numbers do not move with the page', () => {
+    // Set well apart from the text below: only recurrence could make them furniture.
+    const opening = (n: number) => (n <= 2 ? 'Proof:' : `Lemma ${n * 3}`);
+    const pages = [1, 2, 3, 4, 5].map((n) => rawPage([...lineWords(opening(n), 72, 60), ...body(100)], n));
+    const analysed = analyzeDocument(pages);
+    expect(analysed.map((p) => pageText(p).split(/\s+/).slice(0, 2).join(' '))).toEqual(['Proof: the', 'Proof: the', 'Lemma 9', 'Lemma 12', 'Lemma 15']);
   });
 
   it('the document statistics name running lines found on two pages at one height', () => {

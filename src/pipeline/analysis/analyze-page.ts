@@ -26,6 +26,7 @@ import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
 import { bodyEnvelope, furnitureType, type BodyEnvelope } from './page-furniture.js';
 import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
+import { codeFaceOf, codeText, isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
 
 /** Figures under this share of the page are not shown (docs/api.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
@@ -115,7 +116,9 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
   const turns = lines.map((line) => words[line.words[0]]?.turn ?? 0);
   const fonts = lines.map((line) => lineFont(line, words));
   const uses = (index: number, font: string) => lines[index].words.some((i) => words[i].fontName === font);
-  const continues = (lastIndex: number, index: number): number | null => {
+  const endsSentence = (index: number) => /[.:;!?]["'”’)]*$/.test(words[lines[index].words[lines[index].words.length - 1]]?.text ?? '');
+  const continues = (block: number[], index: number): number | null => {
+    const lastIndex = block[block.length - 1];
     const last = lines[lastIndex];
     const line = lines[index];
     // A line set in another direction (an axis label, a sideways header) is a block of its own.
@@ -128,7 +131,13 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
     const minWidth = Math.min(line.box.x1 - line.box.x0, last.box.x1 - last.box.x0);
     if (overlap < minWidth * 0.3) return null;
     if (Math.max(sizes[index], sizes[lastIndex]) > Math.min(sizes[index], sizes[lastIndex]) * 1.2) return null;
-    if (bold[index] !== bold[lastIndex]) return null;
+    // A change of weight ends a block (a bold heading set tight over its text), except where the
+    // line above runs on into this one: it reaches the block's right edge and at least as far as
+    // this line, and ends no sentence (a bold phrase filling a line of a paragraph).
+    if (bold[index] !== bold[lastIndex]) {
+      const right = Math.max(...block.map((i) => lines[i].box.x1));
+      if (last.box.x1 < right - size || last.box.x1 < line.box.x1 - size || endsSentence(lastIndex)) return null;
+    }
     // A line set wholly in a font the other line does not use at all (a heading in the display
     // face over body text) starts or ends a block, whatever its size and weight.
     if (fonts[index] !== fonts[lastIndex] && ((fonts[index] !== null && !uses(lastIndex, fonts[index])) || (fonts[lastIndex] !== null && !uses(index, fonts[lastIndex])))) return null;
@@ -140,12 +149,12 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
   for (const index of order) {
     let target: number[] | null = null;
     if (!startsListItem(lines[index], words)) {
-      if (previous && continues(previous[previous.length - 1], index) !== null) {
+      if (previous && continues(previous, index) !== null) {
         target = previous;
       } else {
         let bestStep = Infinity;
         for (const block of blocks) {
-          const step = continues(block[block.length - 1], index);
+          const step = continues(block, index);
           if (step !== null && step < bestStep) {
             bestStep = step;
             target = block;
@@ -165,6 +174,7 @@ function groupBlocks(lines: Line[], words: Word[]): number[][] {
 
 
 export function blockText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
+  if (block.type === 'code') return codeText(block, page);
   if (block.keepLines) return block.lines.map((i) => page.lines[i].words.map((w) => page.words[w].text).join(' ')).join('\n');
   if (block.drawingOrder) return drawnBlockText(block, page);
   let text = '';
@@ -352,7 +362,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const scale = raw.unit === 'px' ? (raw.dpi ?? 72) / 72 : 1;
   const drawn = findFigures(words, raw.graphics, raw.width, raw.height, scale);
   const inDrawings = layout ? drawn.words : new Set<number>();
-  const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale);
+  const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale, codeFaceOf(stats.bodyFont));
   const notText = new Set([...inDrawings, ...found.words.flat()]);
   // OCR pages keep the engine's page segmentation (ocr-layout.ts).
   const ocr = raw.textSource === 'ocr';
@@ -486,11 +496,20 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
   const size = avgSize(block, page);
   const furniture = furnitureType(block, text, size, { raw, page, bodyFontSize: stats.bodyFontSize, envelope, runningLines: stats.runningLines });
   if (furniture) return furniture;
+  // Code and formulas are told before headings: a listing's line or an equation is neither a
+  // heading nor a list item, however it is set (code-and-formulas.ts).
+  if (isCodeBlock(block, page, codeFaceOf(stats.bodyFont))) return 'code';
+  if (block.lines.length <= 4 && looksLikeFormula(text)) return 'formula';
+  // Text turned across the page (an axis label, a table's sideways header) is never a heading.
+  if (block.lines.every((l) => page.lines[l].words.every((i) => page.words[i].turn))) return 'paragraph';
   const firstLine = page.lines[block.lines[0]];
   if (startsBulleted(firstLine, page.words)) return 'list_item';
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"
   // under a photo) is its label, whatever its font.
   if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
+  // A heading reads as one phrase: it never opens with a lower-case letter (that continues a
+  // sentence), and its words are spaced as words, not as the cells of a row.
+  if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
@@ -507,6 +526,22 @@ function classify(block: Block, text: string, raw: RawPage, page: Page, stats: D
 }
 
 /** The block is set wholly in one font, not the body text's. */
+/** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
+const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
+
+/** Some line of the block has a gap between words wider than two of its font sizes (past a leading section number). */
+function spacedAsCells(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
+  return block.lines.some((l) => {
+    const words = page.lines[l].words.map((i) => page.words[i]);
+    for (let k = 1; k < words.length; k++) {
+      if (k === 1 && SECTION_NUMBER.test(words[0].text)) continue;
+      const gap = words[k].box.x0 - words[k - 1].box.x1;
+      if (gap > 2 * Math.max(words[k].fontSize, words[k - 1].fontSize)) return true;
+    }
+    return false;
+  });
+}
+
 function ownFace(block: Block, page: Pick<Page, 'lines' | 'words'>, bodyFont: string): boolean {
   const fonts = new Set(block.lines.flatMap((l) => page.lines[l].words.map((i) => page.words[i].fontName)));
   return fonts.size === 1 && !fonts.has(bodyFont);

@@ -22,6 +22,8 @@ export interface EdgeLine {
   key: string;
   /** The height of its middle, as a share of the page's height. */
   y: number;
+  /** The numbers in it, in order (only in a page's tally). */
+  numbers?: number[];
 }
 
 /** One page's share of the document's statistics. */
@@ -63,6 +65,7 @@ function edgeLines(page: RawPage): EdgeLine[] {
         .join(' '),
     ),
     y: row.y / height,
+    numbers: (row.words.map((w) => w.word.text).join(' ').match(/\d+/g) ?? []).slice(0, 6).map(Number),
   }));
 }
 
@@ -77,29 +80,41 @@ export function pageTally(page: RawPage): PageTally {
   return { bySize: [...bySize], byFont: [...byFont], edges: edgeLines(page) };
 }
 
-/** Edge lines found on at least two pages at the same height. */
+/**
+ * Edge lines found at the same height on at least three pages (on every page of a shorter
+ * document), their numbers the same or moving with the page: "Page 7 of 12" and "78 Chapter 4"
+ * run on as pages turn, "Definition 54" opening page 60 and "Definition 70" opening page 93 do not,
+ * and a line that opens two pages alike ("Proof:") is text.
+ */
 function runningLines(pages: PageTally[]): EdgeLine[] {
-  const seen = new Map<string, { y: number; page: number }[]>();
+  const needed = Math.min(3, pages.length);
+  if (needed < 2) return [];
+  const seen = new Map<string, { y: number; page: number; numbers: number[] }[]>();
   pages.forEach((page, index) => {
     for (const edge of page.edges) {
       if (!/\p{L}|#/u.test(edge.key)) continue;
       const list = seen.get(edge.key) ?? [];
-      list.push({ y: edge.y, page: index });
+      list.push({ y: edge.y, page: index, numbers: edge.numbers ?? [] });
       seen.set(edge.key, list);
     }
   });
   const running: EdgeLine[] = [];
   for (const [key, places] of seen) {
-    // Sorted by height, a place recurs when a neighbour within the tolerance is on another page.
+    if (places.length < needed) continue;
     places.sort((a, b) => a.y - b.y);
-    let last = -Infinity;
-    places.forEach((place, i) => {
-      const near = (j: number) => j >= 0 && j < places.length && Math.abs(places[j].y - place.y) <= EDGE_TOLERANCE;
-      let again = false;
-      for (let j = i - 1; near(j) && !again; j--) again = places[j].page !== place.page;
-      for (let j = i + 1; near(j) && !again; j++) again = places[j].page !== place.page;
-      if (again && place.y - last > EDGE_TOLERANCE) running.push({ key, y: (last = place.y) });
-    });
+    let from = 0;
+    for (const place of places) {
+      while (places[from].y < place.y - EDGE_TOLERANCE) from++;
+      if (running.some((r) => r.key === key && Math.abs(r.y - place.y) <= EDGE_TOLERANCE)) continue;
+      const pagesAlike = new Set([place.page]);
+      for (let j = from; j < places.length && places[j].y <= place.y + EDGE_TOLERANCE && pagesAlike.size < needed; j++) {
+        const other = places[j];
+        if (other.page === place.page) continue;
+        const turn = other.page - place.page;
+        if (other.numbers.every((n, k) => n === place.numbers[k] || n - place.numbers[k] === turn)) pagesAlike.add(other.page);
+      }
+      if (pagesAlike.size >= needed) running.push({ key, y: place.y });
+    }
   }
   return running;
 }

@@ -1,13 +1,13 @@
 // Page furniture: what belongs to the page rather than to the document's text. Running heads and
-// feet are lines in the top or bottom band of the page that recur at the same height on other
-// pages of the document, numbers aside (document-stats.ts finds them); on a page of its own, short
-// lines set no larger than the body in the outer bands (the top and bottom 7%), or a bare page
-// number in the outer fifth with nothing beyond it.
-// Marginal notes stand outside the body text altogether: text turned up or down the page in its
-// outer edge (a preprint's identifier, a side tab), or blocks left or right of where the page's
-// body text runs (margin notes, review-copy line numbers), once the page has enough text to say
-// where that is. Furniture is typed so (page_header, page_footer, marginal_note), kept in the
-// layout, and left out of the text, the markdown and the chunks.
+// feet are lines in the top or bottom band of the page, standing apart from its text, that recur
+// at the same height on other pages of the document, numbers aside (document-stats.ts finds them);
+// failing that, short lines set no larger than the body in the outer bands (the top and bottom
+// 7%), or a bare page number in the outer fifth with nothing beyond it. Marginal notes stand
+// outside the body text altogether: text turned up or down the page in its outer edge (a
+// preprint's identifier, a side tab), or blocks set smaller than the body left or right of where
+// the page's body text runs (margin notes, review-copy line numbers), once the page has enough
+// text to say where that is. Furniture is typed so (page_header, page_footer, marginal_note), kept
+// in the layout, and left out of the text, the markdown and the chunks.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { EDGE_BAND, EDGE_TOLERANCE, edgeKey, type EdgeLine } from './document-stats.js';
 
@@ -79,16 +79,29 @@ function runningBand(block: Block, size: number, ctx: FurnitureContext): 'top' |
     if (!key || size > ctx.bodyFontSize * 1.05) return null;
     if (!runningLines.some((r) => Math.abs(r.y - y) <= EDGE_TOLERANCE && r.key.includes(key))) return null;
   }
-  return band;
+  // A running head or foot stands apart from the text: more than a line's height from the nearest
+  // line towards the middle of the page (the first line of a page's text is set closer).
+  const edge = band === 'top' ? block.box.y1 : block.box.y0;
+  const lineHeight = (block.box.y1 - block.box.y0) / block.lines.length;
+  const gap = Math.min(
+    ...page.lines
+      .filter((line, i) => !block.lines.includes(i) && (band === 'top' ? line.box.y0 >= edge : line.box.y1 <= edge))
+      .map((line) => (band === 'top' ? line.box.y0 - edge : edge - line.box.y1)),
+  );
+  return gap > lineHeight ? band : null;
 }
 
 function turned(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
   return block.lines.every((l) => page.lines[l].words.every((i) => page.words[i].turn === 90 || page.words[i].turn === 270));
 }
 
-/** Outside the body text by more than a body line's height, wholly to its left or right. */
+/**
+ * Wholly left or right of where the body text runs (by a quarter of the body size, for edges set
+ * a hair apart): no paragraph of the body starts right of its right edge or ends left of its left.
+ */
 function outsideBody(box: Box, envelope: BodyEnvelope, bodyFontSize: number): boolean {
-  return box.x1 < envelope.x0 - bodyFontSize || box.x0 > envelope.x1 + bodyFontSize;
+  const slack = bodyFontSize * 0.25;
+  return box.x1 < envelope.x0 - slack || box.x0 > envelope.x1 + slack;
 }
 
 /** The furniture type of a block, or null when it is part of the document's text. */
@@ -96,7 +109,9 @@ export function furnitureType(block: Block, text: string, size: number, ctx: Fur
   const { raw, page, bodyFontSize, envelope } = ctx;
   const { box } = block;
   if (turned(block, page) && (box.x1 <= raw.width * 0.15 || box.x0 >= raw.width * 0.85)) return 'marginal_note';
-  if (envelope && outsideBody(box, envelope, bodyFontSize) && text.length < 200) return 'marginal_note';
+  // Margin notes and line numbers are set smaller than the body: a table of contents' page
+  // numbers and a proof's closing box, out at the body's edge, are body size.
+  if (envelope && outsideBody(box, envelope, bodyFontSize) && text.length < 200 && size < bodyFontSize * 0.95) return 'marginal_note';
   const running = text.length < 200 ? runningBand(block, size, ctx) : null;
   if (running) return running === 'top' ? 'page_header' : 'page_footer';
   const singleLine = block.lines.length === 1;

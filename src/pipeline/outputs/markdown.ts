@@ -1,5 +1,6 @@
 // Markdown from the page model: title and headings by level, list items, paragraphs, tables as
-// pipe tables, figures as `<!-- image -->`; page headers and footers are left out of the flow.
+// pipe tables, code fenced, display formulas between $$, figures as `<!-- image -->`; page
+// furniture (headers, footers, marginal notes) is left out of the flow.
 import { blockText } from '../analysis/analyze-page.js';
 import type { Block, Page } from '../page-model.js';
 import { tableMarkdown } from './tables.js';
@@ -33,6 +34,10 @@ function blockMarkdown(block: Block, page: Page): string {
       return '';
     case 'table':
       return tableMarkdown(page.tables[block.table!]);
+    case 'code':
+      return codeFence(blockText(block, page));
+    case 'formula':
+      return displayFormula(blockText(block, page));
     case 'title':
       return `# ${oneLine(escapeInline(blockText(block, page)))}`;
     case 'heading':
@@ -51,6 +56,21 @@ function blockMarkdown(block: Block, page: Page): string {
         .map(escapeLineStart)
         .join('\n');
   }
+}
+
+/** A fenced code block, its fence longer than any run of backticks in the code. */
+function codeFence(code: string): string {
+  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${code}\n${fence}`;
+}
+
+/** A display formula between $$, its equation number, where it has one, as \tag. */
+function displayFormula(text: string): string {
+  const flat = oneLine(text).trim();
+  const number = /\((\d{1,3}(?:\.\d{1,3})?[a-z]?)\)$/.exec(flat);
+  const body = number ? flat.slice(0, number.index).trim() : flat;
+  return `$$\n${body}${number ? ` \\tag{${number[1]}}` : ''}\n$$`;
 }
 
 /**

@@ -19,7 +19,18 @@ export interface FoundTables {
   words: number[][];
 }
 
-export function findTables(page: { words: Word[]; width: number; height: number }, graphics: PageGraphics, excluded: Set<number>, rightToLeft: boolean, scale = 1): FoundTables {
+/**
+ * `codeFace` tells words set in the document's code face: a grid of aligned text set in it is a
+ * listing (its line numbers and indentation align), not a table.
+ */
+export function findTables(
+  page: { words: Word[]; width: number; height: number },
+  graphics: PageGraphics,
+  excluded: Set<number>,
+  rightToLeft: boolean,
+  scale = 1,
+  codeFace: (word: Word) => boolean = () => false,
+): FoundTables {
   const { words } = page;
   const tables: Table[] = [];
   const held: number[][] = [];
@@ -45,9 +56,22 @@ export function findTables(page: { words: Word[]; width: number; height: number 
   for (const grid of alignedGrids(words, free(), rules, page)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
+    if (mostlyCode(grid.box, words, codeFace)) continue;
     keep(grid);
   }
   return { tables, words: held };
+}
+
+/** Nine in ten of the words inside the box are set in the code face. */
+function mostlyCode(box: Box, words: Word[], codeFace: (word: Word) => boolean): boolean {
+  let inside = 0;
+  let code = 0;
+  for (const w of words) {
+    if (w.box.x0 < box.x0 || w.box.x1 > box.x1 || w.box.y0 < box.y0 || w.box.y1 > box.y1) continue;
+    inside++;
+    if (codeFace(w)) code++;
+  }
+  return inside > 0 && code >= inside * 0.9;
 }
 
 /**

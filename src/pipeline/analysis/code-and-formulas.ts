@@ -1,0 +1,95 @@
+// Blocks that are neither prose nor headings, told by what they are set in and made of. Code is
+// text set in a monospaced face where the document's body is not (a listing, its line numbers
+// included); its lines stand as drawn, indented as far as they are set in. A display formula is a
+// block built around a relation or operator sign whose characters are mostly not words (a
+// function's name aside): "x = (-b ± √(b² − 4ac)) / 2a (3)" is one, "Revenue = price × volume"
+// is prose. Both keep their text; the markdown fences code and sets formulas between $$.
+import type { Block, Line, Page, Word } from '../page-model.js';
+
+/** Font names of monospaced faces, as PDF files and OCR engines name them. */
+const MONOSPACED = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|lucida ?console|andale/i;
+
+export function isMonospacedFont(fontName: string): boolean {
+  return MONOSPACED.test(fontName);
+}
+
+/** A word set in a face that marks code in this document: monospaced, where the body text is not. */
+export function codeFaceOf(bodyFont: string): (word: Word) => boolean {
+  if (isMonospacedFont(bodyFont)) return () => false;
+  return (word) => isMonospacedFont(word.fontName);
+}
+
+/** Every word of the block is set in the document's code face. */
+export function isCodeBlock(block: Block, page: Pick<Page, 'lines' | 'words'>, codeFace: (word: Word) => boolean): boolean {
+  let any = false;
+  for (const l of block.lines) {
+    for (const i of page.lines[l].words) {
+      if (!codeFace(page.words[i])) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/** The width of one character of a line's monospaced words. */
+function characterWidth(line: Line, words: Word[]): number {
+  let width = 0;
+  let chars = 0;
+  for (const i of line.words) {
+    width += words[i].box.x1 - words[i].box.x0;
+    chars += words[i].text.length;
+  }
+  return chars ? width / chars : 0;
+}
+
+/**
+ * A code block's text, row by row (a listing's line number and its code may have been found as
+ * separate lines, side by side), each row indented by the characters it is set in from the block's
+ * left edge and its words spaced as far apart as they stand.
+ */
+export function codeText(block: Block, page: Pick<Page, 'lines' | 'words'>): string {
+  const widths = block.lines.map((l) => characterWidth(page.lines[l], page.words)).filter((w) => w > 0);
+  const char = widths.length ? widths.sort((a, b) => a - b)[Math.floor(widths.length / 2)] : 0;
+  const rows: { y0: number; y1: number; words: number[] }[] = [];
+  const ordered = [...block.lines].sort((a, b) => page.lines[a].box.y0 - page.lines[b].box.y0);
+  for (const l of ordered) {
+    const { box, words } = page.lines[l];
+    const row = rows.find((r) => Math.min(r.y1, box.y1) - Math.max(r.y0, box.y0) >= Math.min(r.y1 - r.y0, box.y1 - box.y0) * 0.5);
+    if (row) row.words.push(...words);
+    else rows.push({ y0: box.y0, y1: box.y1, words: [...words] });
+  }
+  const left = block.box.x0;
+  return rows
+    .map((row) => {
+      let out = '';
+      let at = left;
+      for (const i of row.words.sort((a, b) => page.words[a].box.x0 - page.words[b].box.x0)) {
+        const word = page.words[i];
+        const gap = char > 0 ? Math.round((word.box.x0 - at) / char) : out ? 1 : 0;
+        out += ' '.repeat(Math.max(out ? 1 : 0, gap)) + word.text;
+        at = word.box.x1;
+      }
+      return out.trimEnd();
+    })
+    .join('\n');
+}
+
+/** Relation and operator signs that prose seldom sets between its words. */
+const MATH_SIGN = /[=≠≈≡≤≥∝∈∉⊂⊆∑∏∫∮√∇∂±∓×÷→⇒⇔↦∀∃]/u;
+/** Names of functions and operators written in letters inside formulas. */
+const FUNCTION_NAMES = new Set(['sin', 'cos', 'tan', 'log', 'exp', 'max', 'min', 'argmax', 'argmin', 'lim', 'sup', 'inf', 'det', 'mod', 'arg', 'softmax', 'tanh', 'sinh', 'cosh']);
+/** An equation's number at its right: "(3)", "(2.14)". */
+const EQUATION_NUMBER = /\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)\s*$/;
+
+export function looksLikeFormula(text: string): boolean {
+  const body = text.replace(EQUATION_NUMBER, '').trim();
+  if (!body || body.length > 300 || !MATH_SIGN.test(body)) return false;
+  let chars = 0;
+  let prose = 0;
+  for (const token of body.split(/\s+/)) {
+    chars += token.length;
+    const word = token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+    if (word.length >= 3 && /^\p{L}+$/u.test(word) && !FUNCTION_NAMES.has(word.toLowerCase())) prose += word.length;
+  }
+  return prose < chars * 0.3;
+}
