@@ -12,7 +12,7 @@
 // word, a table row at a cell. No chunk's text is longer than the limit in tokens.
 import { createHash } from 'node:crypto';
 import { lengthTokens } from '../domain/model.js';
-import type { FractionBox, LayoutElement, WireTable } from './shapes.js';
+import { isFurniture, type FractionBox, type LayoutElement, type WireTable } from './shapes.js';
 
 /** A box on one page (fractions of the page). */
 export interface PageBox extends FractionBox {
@@ -77,7 +77,7 @@ export class Chunker {
   add(page: ChunkablePage): Chunk[] {
     let tableOrder = 0;
     for (const element of page.layout) {
-      if (element.type === 'page_header' || element.type === 'page_footer' || element.type === 'marginal_note' || element.type === 'figure') continue;
+      if (isFurniture(element.type) || element.type === 'figure') continue;
       if (element.type === 'table') {
         const table = tableOf(page.tables, element, tableOrder++);
         if (table) this.addTable(table, page.page);

@@ -46,6 +46,14 @@ export interface WireKeyValue {
   bbox: FractionBox;
 }
 
+/**
+ * Layout element types of page furniture (running heads and feet, page numbers, marginal notes):
+ * kept in the layout, left out of text, markdown and chunks (docs/api.md, LayoutElement).
+ */
+export function isFurniture(type: string): boolean {
+  return type === 'page_header' || type === 'page_footer' || type === 'marginal_note';
+}
+
 export interface LayoutElement {
   type: string;
   text: string;

@@ -24,7 +24,7 @@ import { readingOrder, type OrderItem } from './reading-order.js';
 import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
-import { bodyEnvelope, furnitureType, type BodyEnvelope } from './page-furniture.js';
+import { bodyEnvelope, furnitureType, turned, type BodyEnvelope } from './page-furniture.js';
 import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
 import { codeFaceOf, codeText, isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
 
@@ -362,7 +362,8 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const scale = raw.unit === 'px' ? (raw.dpi ?? 72) / 72 : 1;
   const drawn = findFigures(words, raw.graphics, raw.width, raw.height, scale);
   const inDrawings = layout ? drawn.words : new Set<number>();
-  const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale, codeFaceOf(stats.bodyFont));
+  const codeFace = codeFaceOf(stats.bodyFont);
+  const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale, codeFace);
   const notText = new Set([...inDrawings, ...found.words.flat()]);
   // OCR pages keep the engine's page segmentation (ocr-layout.ts).
   const ocr = raw.textSource === 'ocr';
@@ -439,7 +440,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     }
     const block = blocks[ref];
     const text = blockText(block, page);
-    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures, envelope);
+    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures, envelope, codeFace);
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);
     if (block.type === 'page_header') headers.push(block);
     else if (block.type === 'page_footer') footers.push(block);
@@ -492,16 +493,25 @@ function sameRow(a: Box, b: Box): boolean {
   return verticalOverlap(a, b) >= 0.5;
 }
 
-function classify(block: Block, text: string, raw: RawPage, page: Page, stats: DocumentStats, figureBoxes: Box[], envelope: BodyEnvelope | null): BlockType {
+function classify(
+  block: Block,
+  text: string,
+  raw: RawPage,
+  page: Page,
+  stats: DocumentStats,
+  figureBoxes: Box[],
+  envelope: BodyEnvelope | null,
+  codeFace: (word: Word) => boolean,
+): BlockType {
   const size = avgSize(block, page);
   const furniture = furnitureType(block, text, size, { raw, page, bodyFontSize: stats.bodyFontSize, envelope, runningLines: stats.runningLines });
   if (furniture) return furniture;
   // Code and formulas are told before headings: a listing's line or an equation is neither a
   // heading nor a list item, however it is set (code-and-formulas.ts).
-  if (isCodeBlock(block, page, codeFaceOf(stats.bodyFont))) return 'code';
+  if (isCodeBlock(block, page, codeFace)) return 'code';
   if (block.lines.length <= 4 && looksLikeFormula(text)) return 'formula';
   // Text turned across the page (an axis label, a table's sideways header) is never a heading.
-  if (block.lines.every((l) => page.lines[l].words.every((i) => page.words[i].turn))) return 'paragraph';
+  if (turned(block, page)) return 'paragraph';
   const firstLine = page.lines[block.lines[0]];
   if (startsBulleted(firstLine, page.words)) return 'list_item';
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"

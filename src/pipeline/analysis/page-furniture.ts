@@ -91,8 +91,9 @@ function runningBand(block: Block, size: number, ctx: FurnitureContext): 'top' |
   return gap > lineHeight ? band : null;
 }
 
-function turned(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
-  return block.lines.every((l) => page.lines[l].words.every((i) => page.words[i].turn === 90 || page.words[i].turn === 270));
+/** Every word of the block is set turned from the page's upright text. */
+export function turned(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
+  return block.lines.every((l) => page.lines[l].words.every((i) => page.words[i].turn !== undefined));
 }
 
 /**
@@ -126,9 +127,4 @@ export function furnitureType(block: Block, text: string, size: number, ctx: Fur
     if (box.y1 <= raw.height * 0.2 && !page.blocks.some(before)) return 'page_header';
   }
   return null;
-}
-
-/** Blocks that belong to the page, not to the document's text. */
-export function isFurniture(type: BlockType): boolean {
-  return type === 'page_header' || type === 'page_footer' || type === 'marginal_note';
 }

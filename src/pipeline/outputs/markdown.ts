@@ -3,6 +3,7 @@
 // furniture (headers, footers, marginal notes) is left out of the flow.
 import { blockText } from '../analysis/analyze-page.js';
 import type { Block, Page } from '../page-model.js';
+import { isFurniture } from '../../page-outputs/shapes.js';
 import { tableMarkdown } from './tables.js';
 
 const BULLET = /^[•●○◦▪■□‣⁃∙·*–—-]\s*/;
@@ -25,13 +26,10 @@ export function pageMarkdown(page: Page): string {
 }
 
 function blockMarkdown(block: Block, page: Page): string {
+  if (isFurniture(block.type)) return '';
   switch (block.type) {
     case 'figure':
       return page.figures[block.figure!]?.index !== null ? '<!-- image -->' : '';
-    case 'page_header':
-    case 'page_footer':
-    case 'marginal_note':
-      return '';
     case 'table':
       return tableMarkdown(page.tables[block.table!]);
     case 'code':

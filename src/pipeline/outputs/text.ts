@@ -4,9 +4,9 @@
 // page_header, page_footer or marginal_note; analysis/page-furniture.ts) is left out, as from the
 // markdown and the chunks: it belongs to the page, not to the document's text. The layout keeps it.
 import { blockText } from '../analysis/analyze-page.js';
-import { isFurniture } from '../analysis/page-furniture.js';
 import type { Page } from '../page-model.js';
 import { FIGURE_MARKER } from '../../page-outputs/document-text.js';
+import { isFurniture } from '../../page-outputs/shapes.js';
 import { tableMarkdown } from './tables.js';
 
 export function pageText(page: Page): string {

@@ -64,14 +64,12 @@ export function findTables(
 
 /** Nine in ten of the words inside the box are set in the code face. */
 function mostlyCode(box: Box, words: Word[], codeFace: (word: Word) => boolean): boolean {
-  let inside = 0;
-  let code = 0;
-  for (const w of words) {
-    if (w.box.x0 < box.x0 || w.box.x1 > box.x1 || w.box.y0 < box.y0 || w.box.y1 > box.y1) continue;
-    inside++;
-    if (codeFace(w)) code++;
-  }
-  return inside > 0 && code >= inside * 0.9;
+  const inside = wordsInside(box, words);
+  return inside.length > 0 && inside.filter(codeFace).length >= inside.length * 0.9;
+}
+
+function wordsInside(box: Box, words: Word[]): Word[] {
+  return words.filter((w) => w.box.x0 >= box.x0 && w.box.x1 <= box.x1 && w.box.y0 >= box.y0 && w.box.y1 <= box.y1);
 }
 
 /**
@@ -81,7 +79,7 @@ function mostlyCode(box: Box, words: Word[], codeFace: (word: Word) => boolean):
  */
 function holdsDrawing(box: Box, shapes: Box[], words: Word[], scale: number): boolean {
   // The grid is drawn around its words, so it holds some: their median size is the text's.
-  const sizes = words.filter((w) => w.box.x0 >= box.x0 && w.box.x1 <= box.x1 && w.box.y0 >= box.y0 && w.box.y1 <= box.y1).map((w) => w.fontSize);
+  const sizes = wordsInside(box, words).map((w) => w.fontSize);
   const size = sizes.sort((a, b) => a - b)[Math.floor(sizes.length / 2)] ?? 0;
   const slack = 2 * scale;
   return shapes.some(
