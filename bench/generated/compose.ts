@@ -92,7 +92,7 @@ function drawFurniture(random: Random, kind: DocumentKind, words: Words, produce
   return { head, foot, pageNumber, stamp, lineNumbers, sideTab, templates };
 }
 
-function drawScan(random: Random, features: Set<string>): ScanSpec {
+function drawScan(random: Random, script: Script, features: Set<string>): ScanSpec {
   const scan: ScanSpec = {
     dpi: random.pick([150, 200, 300] as const),
     skew: random.chance(0.7) ? Math.round(random.between(-3, 3) * 10) / 10 : 0,
@@ -107,7 +107,19 @@ function drawScan(random: Random, features: Set<string>): ScanSpec {
       ['png', 1],
       ['jpeg', 1],
     ] as const),
+    textLayer: 'none',
+    strips: 1,
+    showThrough: 0,
+    scribbles: features.has('layout:scribbled-page'),
   };
+  if (scan.container === 'pdf') {
+    // The layer is set in a standard font, whose encoding lacks most accented and all other letters.
+    scan.textLayer = script === 'latin' ? random.weighted([['none', 2], ['invisible', 2], ['under-picture', 1]] as const) : 'none';
+    scan.strips = random.chance(0.3) ? random.pick([3, 8]) : 1;
+    // A scanner's OCR reads the page as it lies: its layer follows the skew, which the bench's
+    // layer, taken from the unspoiled PDF, cannot.
+    if (scan.textLayer !== 'none') scan.skew = 0;
+  }
   features.add(`scan:${scan.dpi}dpi`);
   features.add(`scan:${scan.container}`);
   if (scan.skew) features.add('scan:skew');
@@ -116,6 +128,10 @@ function drawScan(random: Random, features: Set<string>): ScanSpec {
   if (scan.jpegQuality !== null) features.add('scan:jpeg-artefacts');
   if (scan.contrast < 1) features.add('scan:low-contrast');
   if (scan.unevenLight) features.add('scan:uneven-light');
+  if (random.chance(0.25)) scan.showThrough = Math.round(random.between(0.06, 0.16) * 100) / 100;
+  if (scan.showThrough) features.add('scan:show-through');
+  if (scan.textLayer !== 'none') features.add(`scan:text-layer-${scan.textLayer}`);
+  if (scan.strips > 1) features.add('scan:strips');
   return scan;
 }
 
@@ -242,10 +258,10 @@ export const LISTED_VARIATIONS = [
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
   ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote'].map((v) => `layout:${v}`),
-  ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page'].map((v) => `layout:${v}`),
+  ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
   ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left'].map((v) => `type:${v}`),
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
-  ...['150dpi', '200dpi', '300dpi', 'skew', 'blur', 'noise', 'jpeg-artefacts', 'low-contrast', 'uneven-light', 'pdf', 'tiff', 'png', 'jpeg'].map((v) => `scan:${v}`),
+  ...['150dpi', '200dpi', '300dpi', 'skew', 'blur', 'noise', 'jpeg-artefacts', 'low-contrast', 'uneven-light', 'pdf', 'tiff', 'png', 'jpeg', 'text-layer-invisible', 'text-layer-under-picture', 'strips', 'show-through'].map((v) => `scan:${v}`),
   'producer:pdf-lib',
   'producer:libreoffice',
   'libreoffice:docx',
@@ -300,7 +316,9 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
 
   const blocks: Block[] = [];
   if (kind === 'blank') {
-    features.add(random.chance(0.5) ? 'layout:blank-page' : 'layout:nearly-blank-page');
+    // A page written on by hand is only a scan (the scribbles are drawn on its picture).
+    const looks = office ? (['blank-page', 'nearly-blank-page'] as const) : (['blank-page', 'nearly-blank-page', 'scribbled-page'] as const);
+    features.add(`layout:${random.pick(looks)}`);
     if (features.has('layout:nearly-blank-page')) blocks.push({ kind: 'paragraph', runs: [{ text: random.pick(['This page is intentionally left blank.', 'Notes', capitalise(words.noun())]) }], footnote: null, marginNote: null });
   } else {
     const title = kind === 'letter' ? null : capitalise(`${words.headingText()}${random.chance(0.4) ? `: ${words.headingText()}` : ''}`);
@@ -338,6 +356,6 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
       blocks.push({ kind: 'list', ordered: true, items: Array.from({ length: random.int(3, 8) }, () => `${words.name()}. ${words.headingText()}. ${words.place()}, ${random.int(1990, 2026)}.`) });
     }
   }
-  const scan = !office && random.chance(options.scanShare) ? drawScan(random, features) : null;
+  const scan = !office && (features.has('layout:scribbled-page') || random.chance(options.scanShare)) ? drawScan(random, script, features) : null;
   return { id: `g${seed}-${index}`, seed, index, kind, producer, page, columns, type, script, furniture, blocks, scan, features: [...features].sort() };
 }

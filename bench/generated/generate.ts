@@ -23,6 +23,8 @@ export interface Generated {
   truth: Truth;
   /** Where the file is. */
   path: string;
+  /** A scan's page pictures as they are in the file, and their resolution. */
+  scan: { pictures: Buffer[]; dpi: number } | null;
 }
 
 export async function generateDocument(seed: number, index: number, producers: Producers, dir: string, options: ComposeOptions = DEFAULT_COMPOSE): Promise<Generated> {
@@ -35,8 +37,10 @@ export async function generateDocument(seed: number, index: number, producers: P
   // Pages a producer does not know (Writer breaks its own) are 0, and its truth lies on page 0.
   let pages = laid.pages;
   let variant = 'digital';
+  let scan: Generated['scan'] = null;
   if (spec.scan) {
     const scanned = await scanVariant(spec, laid.pdf);
+    scan = { pictures: scanned.pictures, dpi: spec.scan.dpi };
     ({ bytes, mediaType, extension, pages } = scanned);
     variant = `scan-${spec.scan.container}`;
   }
@@ -60,5 +64,5 @@ export async function generateDocument(seed: number, index: number, producers: P
   };
   await writeFile(file, bytes);
   await writeFile(path.join(dir, `${spec.id}.truth.json`), `${JSON.stringify(truth, null, 1)}\n`);
-  return { spec, truth, path: file };
+  return { spec, truth, path: file, scan };
 }

@@ -18,7 +18,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChromiumProducer } from './chromium.js';
 import { LibreOfficeProducer } from './libreoffice.js';
-import { LISTED_VARIATIONS } from './compose.js';
+import { composeDocument, LISTED_VARIATIONS } from './compose.js';
+import { tesseractDocument } from './peer-ocr.js';
+import { findTool } from '../speed/peers.js';
+import { loadConfig } from '../../src/config.js';
+import { unpackModels } from '../../src/models/ocr/index.js';
 import { generateDocument, type Generated } from './generate.js';
 import { PdfLibProducer } from './pdflib.js';
 import { overall, scoreDocument, type DocumentScores, type Output } from './score.js';
@@ -51,6 +55,8 @@ export interface RunOptions {
   /** Where the documents go; a temporary folder when null (removed after). */
   keep: string | null;
   concurrency: number;
+  /** Only the documents that draw one of these variations (names of `features`, such as `scan:strips`). */
+  variations?: string[];
   log: (line: string) => void;
 }
 
@@ -64,6 +70,11 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
   const server = await install.start();
   const producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start() };
   const features = new Set<string>();
+  // The tesseract command beside Folio's OCR, with the models and languages Folio reads with.
+  const ocr = loadConfig(install.env).ocr;
+  const peer = findTool('tesseract').version ? { modelDir: path.join(install.dataDir, 'peer-ocr-models'), languages: ocr.languages } : null;
+  if (peer) await unpackModels(peer.languages, peer.modelDir);
+  else options.log('tesseract is not installed: the scans are not read by it beside Folio (apt-get install tesseract-ocr)');
   try {
     await install.admin('plan', 'create', '--id', 'bench', '--name', 'Bench', '--rate-limit-per-second', '100000', '--max-concurrent-jobs', '8');
     const client = new Client(server.url, (await install.workspace({ plan: 'bench' })).test);
@@ -91,10 +102,13 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
       };
       // Kept beside the file and its truth, what Folio read of it, to look at a bad score.
       if (options.keep) await writeFile(path.join(dir, `${truth.id}.output.json`), `${JSON.stringify(output, null, 1)}\n`);
-      const scores = scoreDocument(truth, output);
+      const peerText = generated.scan && generated.spec.scan?.textLayer === 'none' && peer ? await tesseractDocument(generated.scan.pictures, generated.scan.dpi, peer) : null;
+      if (peerText !== null && options.keep) await writeFile(path.join(dir, `${truth.id}.tesseract.txt`), peerText);
+      const scores = scoreDocument(truth, output, peerText);
       documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: 'completed', scores, overall: overall(scores) });
     };
     for (let index = 0; index < options.count; index++) {
+      if (options.variations && !composeDocument(options.seed, index).features.some((f) => options.variations!.includes(f))) continue;
       const generated = await generateDocument(options.seed, index, producers, dir);
       for (const f of generated.truth.features) features.add(f);
       while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
@@ -156,7 +170,16 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
       split_per_1000_words: mean(s.map((x) => x.text?.splitPer1000)),
       accents_kept: mean(s.map((x) => x.text?.accentsKept)),
     },
-    ocr: { cer: mean(s.map((x) => x.cer)), similarity: mean(s.filter((x) => x.cer !== null).map((x) => x.text?.similarity)) },
+    ocr: {
+      cer: mean(s.map((x) => x.cer)),
+      // Folio and the tesseract command on the same scans (those the command read).
+      cer_where_tesseract_read: mean(s.filter((x) => x.tesseractCer !== null).map((x) => x.cer)),
+      tesseract_cer: mean(s.map((x) => x.tesseractCer)),
+      similarity: mean(s.filter((x) => x.cer !== null).map((x) => x.text?.similarity)),
+      blank_documents: s.filter((x) => x.blank).length,
+      blank_documents_with_invented_text: s.filter((x) => (x.blank?.invented ?? 0) > 0).length,
+      invented_characters_per_blank_document: mean(s.map((x) => x.blank?.invented)),
+    },
     tables: {
       adjacency_f1: mean(s.map((x) => x.tables?.f1)),
       teds: mean(s.map((x) => x.tables?.teds)),
@@ -219,7 +242,8 @@ async function rescore(dir: string): Promise<Scored[]> {
     const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
     const outputFile = path.join(dir, `${truth.id}.output.json`);
     const output = await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null);
-    const scores = output ? scoreDocument(truth, output) : null;
+    const peerText = await readFile(path.join(dir, `${truth.id}.tesseract.txt`), 'utf8').catch(() => null);
+    const scores = output ? scoreDocument(truth, output, peerText) : null;
     documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: output ? 'completed' : 'not read', scores, overall: scores ? overall(scores) : 0 });
   }
   return documents.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
@@ -242,7 +266,7 @@ async function main(): Promise<void> {
   const keep = argument('keep') ? path.resolve(argument('keep')!) : null;
   const log = (line: string) => console.log(line);
   log(`generated documents: seed ${seed}, ${count} documents${keep ? `, kept in ${keep}` : ''}`);
-  const { documents, seconds, features } = await runBench({ seed, count, keep, concurrency: Number(argument('concurrency') ?? 3), log });
+  const { documents, seconds, features } = await runBench({ seed, count, keep, concurrency: Number(argument('concurrency') ?? 3), variations: argument('with')?.split(','), log });
   const pages = documents.reduce((n, d) => n + d.pages, 0);
   log(`\n${documents.length} documents, ${pages} pages, read and scored in ${Math.round(seconds)} s; ${documents.filter((d) => d.status !== 'completed').length} not completed`);
   const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
@@ -259,6 +283,7 @@ async function main(): Promise<void> {
       ? [
           s.text ? `text ${s.text.similarity.toFixed(2)}` : '',
           s.cer !== null ? `cer ${s.cer.toFixed(3)}` : '',
+          s.blank ? `invented ${s.blank.invented}` : '',
           s.tables ? `tables f1 ${s.tables.f1.toFixed(2)} teds ${s.tables.teds.toFixed(2)}` : '',
           s.falseTables ? `false tables ${s.falseTables}` : '',
           s.furniture ? `furniture leaked ${s.furniture.leaked}/${s.furniture.total}` : '',

@@ -2,13 +2,14 @@
 // (not Folio's renderer) at the scan's resolution in grey, then spoiled as scanners and phones
 // spoil pages (skew, blur, noise, low contrast, light falling off to one side, JPEG artefacts),
 // all drawn from the document's seed so the same seed gives the same pixels, and packed as a PDF
-// of page pictures, a multi-frame TIFF, or a PNG or JPEG of the first page.
+// of page pictures (whole or in strips, with or without a text layer as scanners' OCR writes one), a
+// multi-frame TIFF, or a PNG or JPEG of the first page.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFDocument } from 'pdf-lib';
+import { beginText, endText, PDFDocument, rgb, type PDFFont, type PDFPage, setCharacterSqueeze, setFontAndSize, setTextMatrix, setTextRenderingMode, showText, StandardFonts, TextRenderingMode } from 'pdf-lib';
 import sharp from 'sharp';
 import { Random } from './random.js';
 import type { DocSpec, ScanSpec } from './spec.js';
@@ -21,6 +22,8 @@ export interface Scanned {
   extension: string;
   /** The pages it holds: all, or the first for a picture of one page. */
   pages: number;
+  /** Each page's picture as it is in the file (PNG or JPEG), for reading by another OCR program. */
+  pictures: Buffer[];
 }
 
 /** The pages of `pdf` as grey pixels at `dpi`, by pdftoppm. */
@@ -76,29 +79,169 @@ export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanne
   const rasters = await rasterize(pdf, scan.dpi);
   const pages = scan.container === 'png' || scan.container === 'jpeg' ? rasters.slice(0, 1) : rasters;
   const encoded: Buffer[] = [];
-  for (const raster of pages) {
+  const verso = scan.showThrough ? await versoPage(doc, scan.dpi, random) : null;
+  for (const page of pages) {
+    let raster = page;
+    if (scan.scribbles) raster = await scribbled(raster, scan.dpi, random);
+    if (verso) raster = await showingThrough(raster, verso, scan.showThrough);
     const { data, width, height } = await spoil(raster, scan, random);
     const picture = sharp(data, { raw: { width, height, channels: 1 } }).withMetadata({ density: scan.dpi });
     encoded.push(scan.jpegQuality !== null || scan.container === 'jpeg' ? await picture.jpeg({ quality: scan.jpegQuality ?? 85 }).toBuffer() : await picture.png().toBuffer());
   }
   switch (scan.container) {
     case 'png':
-      return { bytes: await sharp(encoded[0]).withMetadata({ density: scan.dpi }).png().toBuffer(), mediaType: 'image/png', extension: 'png', pages: 1 };
+      return { bytes: await sharp(encoded[0]).withMetadata({ density: scan.dpi }).png().toBuffer(), mediaType: 'image/png', extension: 'png', pages: 1, pictures: encoded };
     case 'jpeg':
-      return { bytes: encoded[0], mediaType: 'image/jpeg', extension: 'jpg', pages: 1 };
+      return { bytes: encoded[0], mediaType: 'image/jpeg', extension: 'jpg', pages: 1, pictures: encoded };
     case 'tiff': {
       const joined = encoded.length > 1 ? sharp(encoded, { join: { animated: true } }) : sharp(encoded[0]);
       const bytes = await joined.withMetadata({ density: scan.dpi }).tiff({ compression: scan.jpegQuality !== null ? 'jpeg' : 'lzw', quality: scan.jpegQuality ?? 85, xres: scan.dpi / 25.4, yres: scan.dpi / 25.4 }).toBuffer();
-      return { bytes, mediaType: 'image/tiff', extension: 'tif', pages: encoded.length };
+      return { bytes, mediaType: 'image/tiff', extension: 'tif', pages: encoded.length, pictures: encoded };
     }
     case 'pdf': {
       const out = await PDFDocument.create();
-      for (const picture of encoded) {
-        const embedded = scan.jpegQuality !== null ? await out.embedJpg(picture) : await out.embedPng(picture);
+      const layer = scan.textLayer === 'none' ? [] : await layoutWords(pdf);
+      const font = await out.embedFont(StandardFonts.Helvetica);
+      for (const [index, picture] of encoded.entries()) {
         const page = out.addPage([doc.page.width, doc.page.height]);
-        page.drawImage(embedded, { x: 0, y: 0, width: doc.page.width, height: doc.page.height });
+        if (scan.textLayer === 'under-picture') drawLayer(page, font, layer[index], TextRenderingMode.Fill);
+        for (const strip of await strips(picture, scan.strips, scan.jpegQuality)) {
+          const embedded = scan.jpegQuality !== null ? await out.embedJpg(strip.bytes) : await out.embedPng(strip.bytes);
+          const top = strip.top * doc.page.height;
+          const height = strip.height * doc.page.height;
+          page.drawImage(embedded, { x: 0, y: doc.page.height - top - height, width: doc.page.width, height });
+        }
+        if (scan.textLayer === 'invisible') drawLayer(page, font, layer[index], TextRenderingMode.Invisible);
       }
-      return { bytes: Buffer.from(await out.save({ useObjectStreams: false })), mediaType: 'application/pdf', extension: 'pdf', pages: encoded.length };
+      return { bytes: Buffer.from(await out.save({ useObjectStreams: false })), mediaType: 'application/pdf', extension: 'pdf', pages: encoded.length, pictures: encoded };
     }
   }
+}
+
+interface LayerPage {
+  width: number;
+  height: number;
+  words: { text: string; x0: number; y0: number; x1: number; y1: number }[];
+}
+
+/** The words of the unspoiled PDF with their boxes (poppler's pdftotext -bbox), page by page, top-left origin. */
+async function layoutWords(pdf: Uint8Array): Promise<LayerPage[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'folio-layer-'));
+  try {
+    const input = path.join(dir, 'in.pdf');
+    await writeFile(input, pdf);
+    const { stdout } = await exec('pdftotext', ['-bbox', input, '-'], { maxBuffer: 64 << 20 });
+    const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    return stdout.split('<page ').slice(1).map((chunk) => {
+      const size = /width="([\d.]+)" height="([\d.]+)"/.exec(chunk)!;
+      const words = [...chunk.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ text: unescape(m[5]), x0: Number(m[1]), y0: Number(m[2]), x1: Number(m[3]), y1: Number(m[4]) }));
+      return { width: Number(size[1]), height: Number(size[2]), words };
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Each word set where it was printed, squeezed to its box's width, as OCR programs write their
+ * layer: in ink (to be covered by the picture) or invisible (render mode 3, over it).
+ */
+function drawLayer(page: PDFPage, font: PDFFont, layer: LayerPage | undefined, mode: TextRenderingMode): void {
+  if (!layer) return;
+  const { width, height } = page.getSize();
+  const sx = width / layer.width;
+  const sy = height / layer.height;
+  const name = page.node.newFontDictionary(font.name, font.ref);
+  const operators = [beginText(), setTextRenderingMode(mode)];
+  for (const word of layer.words) {
+    const text = [...word.text].filter((c) => font.getCharacterSet().includes(c.codePointAt(0)!)).join('');
+    if (!text) continue;
+    const boxHeight = (word.y1 - word.y0) * sy;
+    const size = boxHeight * 0.85;
+    const natural = font.widthOfTextAtSize(text, size);
+    operators.push(setFontAndSize(name, size), setCharacterSqueeze(natural > 0 ? (100 * (word.x1 - word.x0) * sx) / natural : 100));
+    operators.push(setTextMatrix(1, 0, 0, 1, word.x0 * sx, height - word.y1 * sy + boxHeight * 0.2), showText(font.encodeText(text)));
+  }
+  operators.push(endText());
+  page.pushOperators(...operators);
+}
+
+/** A page picture cut into `count` horizontal strips, each encoded alone; top and height as shares of the page. */
+async function strips(picture: Buffer, count: number, jpegQuality: number | null): Promise<{ bytes: Buffer; top: number; height: number }[]> {
+  if (count <= 1) return [{ bytes: picture, top: 0, height: 1 }];
+  const { width, height } = await sharp(picture).metadata();
+  const rows = Math.ceil(height! / count);
+  const out: { bytes: Buffer; top: number; height: number }[] = [];
+  for (let top = 0; top < height!; top += rows) {
+    const h = Math.min(rows, height! - top);
+    const strip = sharp(picture).extract({ left: 0, top, width: width!, height: h });
+    out.push({ bytes: jpegQuality !== null ? await strip.jpeg({ quality: jpegQuality }).toBuffer() : await strip.png().toBuffer(), top: top / height!, height: h / height! });
+  }
+  return out;
+}
+
+/** Made-up words for what is printed on the back of a sheet: only their shapes show through. */
+function backWords(random: Random, count: number): string {
+  const letters = 'etaoinshrdlucmfwypvbgk';
+  return Array.from({ length: count }, () => Array.from({ length: random.int(2, 9) }, () => letters[random.int(0, letters.length - 1)]).join('')).join(' ');
+}
+
+/** The back of the sheet: a page of 10-point text, rasterized like the front, mirrored as it shows through. */
+async function versoPage(doc: DocSpec, dpi: number, random: Random): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.TimesRoman);
+  const page = pdf.addPage([doc.page.width, doc.page.height]);
+  const margin = doc.page.margin;
+  for (let y = doc.page.height - margin - 10; y > margin; y -= 13) {
+    let line = backWords(random, 14);
+    while (line && font.widthOfTextAtSize(line, 10) > doc.page.width - 2 * margin) line = line.slice(0, line.lastIndexOf(' '));
+    page.drawText(line, { x: margin, y, size: 10, font, color: rgb(0, 0, 0) });
+  }
+  const [raster] = await rasterize(await pdf.save(), dpi);
+  return sharp(raster).flop().blur(1.2).png().toBuffer();
+}
+
+/** The front with the back's ink showing through the paper at `strength` (0.06: faint, 0.16: plain to see). */
+async function showingThrough(front: Buffer, back: Buffer, strength: number): Promise<Buffer> {
+  const a = await sharp(front).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const b = await sharp(back).greyscale().resize(a.info.width, a.info.height, { fit: 'fill' }).raw().toBuffer();
+  const out = Buffer.alloc(a.info.width * a.info.height);
+  for (let i = 0; i < out.length; i++) out[i] = a.data[i * a.info.channels] * (1 - strength * (1 - b[i] / 255));
+  return sharp(out, { raw: { width: a.info.width, height: a.info.height, channels: 1 } }).png().toBuffer();
+}
+
+/**
+ * Lines of handwriting nobody can read, in pen: each word a run of connected loops of its own
+ * height and slant, as a hurried hand writes. OCR has nothing to read in them; whatever it
+ * returns is invented.
+ */
+async function scribbled(page: Buffer, dpi: number, random: Random): Promise<Buffer> {
+  const { width, height } = await sharp(page).metadata();
+  const inch = dpi;
+  const paths: string[] = [];
+  const lines = random.int(4, 18);
+  for (let line = 0; line < lines; line++) {
+    const baseline = inch * 1.2 + line * inch * random.between(0.32, 0.42);
+    if (baseline > height! - inch) break;
+    let x = inch * random.between(0.8, 1.1);
+    const end = width! - inch * random.between(0.8, 2);
+    while (x < end) {
+      const wordWidth = inch * random.between(0.25, 1.3);
+      const size = inch * random.between(0.08, 0.13);
+      const slant = random.between(0.1, 0.35);
+      let d = `M ${x.toFixed(1)} ${baseline.toFixed(1)}`;
+      for (let px = x; px < Math.min(x + wordWidth, end); ) {
+        const step = size * random.between(0.5, 1.1);
+        const rise = size * (random.chance(0.2) ? random.between(1.8, 2.6) : random.between(0.8, 1.2));
+        const dip = random.chance(0.1) ? size * random.between(0.8, 1.4) : 0;
+        d += ` C ${(px + step * 0.2 + rise * slant).toFixed(1)} ${(baseline - rise).toFixed(1)}, ${(px + step * 0.8 + rise * slant).toFixed(1)} ${(baseline - rise).toFixed(1)}, ${(px + step).toFixed(1)} ${(baseline + dip).toFixed(1)}`;
+        px += step;
+      }
+      paths.push(`<path d="${d}"/>`);
+      x += wordWidth + inch * random.between(0.1, 0.25);
+    }
+  }
+  const stroke = Math.max(1.5, inch * 0.012).toFixed(1);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><g fill="none" stroke="#1c2451" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">${paths.join('')}</g></svg>`;
+  return sharp(page).composite([{ input: Buffer.from(svg) }]).png().toBuffer();
 }

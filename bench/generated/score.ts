@@ -21,6 +21,8 @@ export interface OutputTable {
 export interface DocumentScores {
   text: { similarity: number; gluedPer1000: number; splitPer1000: number; accentsKept: number | null } | null;
   cer: number | null;
+  /** The same measure for the tesseract command on the scan's own pictures (peer-ocr.ts), where it read them. */
+  tesseractCer: number | null;
   furniture: { total: number; leaked: number; byKind: Record<string, { total: number; leaked: number }> } | null;
   /** `levels`: the share of pairs of headings found whose relative levels agree with the truth's. */
   headings: { precision: number | null; recall: number | null; levels: number | null; truth: number; output: number; falseByKind: Record<string, number> } | null;
@@ -29,6 +31,12 @@ export interface DocumentScores {
   falseTables: number;
   code: { asCode: number; asTable: number; total: number } | null;
   equations: { found: number; asFormula: number; asHeading: number; asTable: number; total: number } | null;
+  /**
+   * For a page with no text or almost none (blank, a word or two, handwriting nobody can read):
+   * the letters and digits the output holds beyond the truth's, which a reader invented from
+   * paper grain, show-through or scribbles.
+   */
+  blank: { invented: number } | null;
   secondsPerPage: number;
 }
 
@@ -286,12 +294,22 @@ export function scoreEquations(truth: Truth, output: Output): DocumentScores['eq
   };
 }
 
-export function scoreDocument(truth: Truth, output: Output): DocumentScores {
+const letterOrDigit = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
+export function scoreBlank(truth: Truth, output: Output): DocumentScores['blank'] {
+  if (truth.kind !== 'blank') return null;
+  // Printed furniture (a page number, a footer) is real text: leaving it in is the furniture score's business.
+  const printed = letterOrDigit(truthText(truth)) + truth.furniture.reduce((n, f) => n + letterOrDigit(f.text), 0);
+  return { invented: Math.max(0, letterOrDigit(plainOutput(output.text)) - printed) };
+}
+
+export function scoreDocument(truth: Truth, output: Output, tesseractText: string | null = null): DocumentScores {
   const tables = scoreTables(truth, output);
   const scanned = truth.variant !== 'digital';
   return {
     text: scoreText(truth, output),
     cer: scanned ? scoreCer(truth, output) : null,
+    tesseractCer: scanned && tesseractText !== null ? scoreCer(truth, { text: tesseractText, markdown: '', pages: [], seconds: 0 }) : null,
     furniture: scoreFurniture(truth, output),
     headings: scoreHeadings(truth, output),
     order: scoreOrder(truth, output),
@@ -299,6 +317,7 @@ export function scoreDocument(truth: Truth, output: Output): DocumentScores {
     falseTables: tables.falseTables,
     code: scoreCode(truth, output),
     equations: scoreEquations(truth, output),
+    blank: scoreBlank(truth, output),
     secondsPerPage: output.seconds / Math.max(1, truth.pages || output.pages.length),
   };
 }
@@ -314,6 +333,7 @@ export function overall(scores: DocumentScores): number {
     scores.headings?.precision ?? undefined,
     scores.order ? (scores.order.tau + 1) / 2 : undefined,
     scores.falseTables ? 0 : undefined,
+    scores.blank ? (scores.blank.invented > 0 ? 0 : 1) : undefined,
   ].filter((v): v is number => typeof v === 'number');
   return parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : 1;
 }

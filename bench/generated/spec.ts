@@ -96,6 +96,17 @@ export interface ScanSpec {
   unevenLight: number;
   /** What the file is: a PDF of page pictures, a multi-frame TIFF, or a picture of the first page. */
   container: 'pdf' | 'tiff' | 'png' | 'jpeg';
+  /**
+   * A PDF's text layer, as scanners' OCR writes one: none; the page's words drawn invisibly over
+   * the picture (text render mode 3); or drawn in ink under the picture, which covers them.
+   */
+  textLayer: 'none' | 'invisible' | 'under-picture';
+  /** The page picture drawn as this many horizontal strips (strip and mixed-raster scanners), 1 for whole. */
+  strips: number;
+  /** How dark the text printed on the back of the sheet shows through (mirrored), 0 for not at all. */
+  showThrough: number;
+  /** Lines of handwriting nobody can read (scribbles) over the page: a blank page written on by hand. */
+  scribbles: boolean;
 }
 
 export type DocumentKind = 'report' | 'paper' | 'tables' | 'book' | 'letter' | 'blank';
