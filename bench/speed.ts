@@ -12,8 +12,8 @@
 //      once, to show how that peak follows a document's length; GeoTopo is also the worker's first document after start,
 //      and what that first run costs beyond the later ones is its warm-up;
 //   2. a leak check: LEAK_DOCS joined books in a row, the worker's RSS after each;
-//   3. OCR pages per second on A4 scans at 300 dpi: the three pages of the corpus' multicolumn.pdf
-//      rendered to pictures and put back into a PDF without text layer, and how many of those
+//   3. OCR pages per second on A4 scans at 300 dpi and at 150 dpi: the three pages of the corpus'
+//      multicolumn.pdf rendered to pictures and put back into a PDF without text layer, and how many of those
 //      pages the worker read more than one way (its log says so for each); beside it the
 //      `tesseract` CLI on the same pictures with the same languages, as many processes at once as
 //      Folio's OCR workers;
@@ -35,12 +35,10 @@ import { loadFigures, type LoadFigures } from './load-figures.js';
 import { Client, CORPUS, Installation, STORE, type Server } from '../test/helpers/folio.js';
 import { longPdf, textPdf } from '../test/helpers/pdfs.js';
 import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
-import { countPdfPages } from '../src/pipeline/formats/pdf.js';
-import { scanPdfPage } from '../src/pipeline/formats/pdf-render.js';
 import { findTool, notInstalled, tesseractBatch, timePeer, type PeerFigures, type PeerTool } from './speed/peers.js';
 import { loadConfig } from '../src/config.js';
 import { RssSampler, type PhasePeak } from './speed/rss.js';
+import { a4Scans, POLL_MS, processOnce, rereadPages, sleep, type DocumentRun } from './speed/documents.js';
 import { megabytes, median, rate, ratio, secs, table } from './speed/stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -65,26 +63,6 @@ async function officeThroughput(client: Client, files: { name: string; bytes: Ui
   return { documents: total, seconds, per_s: total / seconds, failed: runs.filter((r) => r.run.status !== 'completed').length };
 }
 
-/** Each page of a PDF rendered at 300 dpi and put back into a PDF as a picture only, as a scanner would. */
-async function a4Scans(source: string, dir: string): Promise<{ file: string; bytes: Uint8Array; pages: number; firstPage: string; pageFiles: string[] }> {
-  const original = new Uint8Array(await readFile(source));
-  const doc = await PDFDocument.create();
-  const count = await countPdfPages(original);
-  const pageFiles: string[] = [];
-  for (let page = 1; page <= count; page++) {
-    const { image } = await scanPdfPage(original, page, 0);
-    const png = await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 1 } }).png().toBuffer();
-    pageFiles.push(path.join(dir, `scan-page-${page}.png`));
-    await writeFile(pageFiles[page - 1], png);
-    const embedded = await doc.embedPng(png);
-    doc.addPage([595.28, 841.89]).drawImage(embedded, { x: 0, y: 0, width: 595.28, height: 841.89 });
-  }
-  const bytes = await doc.save();
-  const file = path.join(dir, 'a4-scans.pdf');
-  await writeFile(file, bytes);
-  return { file, bytes, pages: count, firstPage: pageFiles[0], pageFiles };
-}
-
 /** A book joined to itself `times` times: a long born-digital document with real text and figures. */
 async function joinedPdf(bytes: Uint8Array, times: number): Promise<Uint8Array> {
   const source = await PDFDocument.load(bytes);
@@ -105,14 +83,6 @@ const LARGE_JOIN_TIMES = 27;
 const LEAK_DOCS = Number(process.env.FOLIO_BENCH_LEAK_DOCS ?? 20);
 const GEOTOPO = path.join(CORPUS, 'text_pdf/pypdfbench-geotopo-book/GeoTopo-komprimiert.pdf');
 const SCAN_SOURCE = path.join(CORPUS, 'text_pdf/samplefiles-multicolumn/multicolumn.pdf');
-/**
- * How often the bench polls a document while timing it, as the helper's waitFor does. Times come
- * from the document's own timestamps, so polling more often only adds load: at 20 ms the polls
- * (the API and SQLite answering 50 GETs a second) took about 3% from the OCR engine's two cores
- * (the 3 A4 scans: 6.78 s against 6.55 s at 250 ms, six interleaved runs).
- */
-const POLL_MS = 100;
-const DOCUMENT_TIMEOUT_MS = 5 * 60_000;
 const GET_CONNECTIONS = 10;
 const GET_WARMUP_S = 2;
 const GET_DURATION_S = 10;
@@ -120,25 +90,9 @@ const GET_DURATION_S = 10;
 const WATCHDOG_MS = 25 * 60_000;
 
 const log = (message: string) => process.stderr.write(`[bench:speed] ${message}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Folio documents
-
-interface DocumentRun {
-  id: string;
-  status: string;
-  /** Upload start until the poll that saw the final status. */
-  seconds: number;
-  /** Upload start until the 202 (includes the API's page count). */
-  upload_ms: number;
-  page_count: number;
-  /** Server clock: created_at until started_at (worker pick-up), and created_at until completed_at. */
-  queue_wait_ms: number | null;
-  server_total_ms: number | null;
-  timings: Record<string, number>;
-  error: { type: string; message: string; stage?: string } | null;
-}
 
 interface DocumentFigures {
   name: string;
@@ -153,42 +107,6 @@ interface DocumentFigures {
   worker_rss: PhasePeak | null;
   /** The first failure, when a run did not complete. */
   error: DocumentRun['error'] | { type: 'upload_rejected'; message: string } | null;
-}
-
-async function processOnce(client: Client, filename: string, bytes: Uint8Array, options?: unknown): Promise<DocumentRun> {
-  const started = performance.now();
-  const upload = await client.upload([['file', filename, bytes]], options);
-  const uploadMs = performance.now() - started;
-  if (upload.status !== 202) {
-    throw Object.assign(new Error(`upload of ${filename} answered ${upload.status}: ${upload.text}`), { upload });
-  }
-  const id = upload.json.id as string;
-  const deadline = Date.now() + DOCUMENT_TIMEOUT_MS;
-  for (;;) {
-    const { status, json } = await client.get(`/api/v1/documents/${id}`);
-    if (status !== 200) throw new Error(`GET document ${id} answered ${status}: ${JSON.stringify(json)}`);
-    if (json.status === 'completed' || json.status === 'failed') {
-      const at = (value: string | undefined) => (value ? Date.parse(value) : null);
-      const created = at(json.created_at);
-      const startedAt = at(json.started_at);
-      const ended = at(json.completed_at ?? json.failed_at);
-      // The upload, then the document's own span from acceptance to its end (milliseconds, one clock).
-      const seconds = created !== null && ended !== null ? (uploadMs + ended - created) / 1000 : (performance.now() - started) / 1000;
-      return {
-        id,
-        status: json.status,
-        seconds,
-        upload_ms: Math.round(uploadMs),
-        page_count: json.page_count,
-        queue_wait_ms: created !== null && startedAt !== null ? startedAt - created : null,
-        server_total_ms: created !== null && ended !== null ? ended - created : null,
-        timings: json.timings ?? {},
-        error: json.error ?? null,
-      };
-    }
-    if (Date.now() > deadline) throw new Error(`document ${id} still ${json.status}/${json.stage} after ${DOCUMENT_TIMEOUT_MS / 1000} s`);
-    await sleep(POLL_MS);
-  }
 }
 
 async function measureDocument(
@@ -249,26 +167,6 @@ async function measureDocument(
     for (const stage of stages) figures.median_timings_ms[stage] = median(done.map((run) => run.timings[stage] ?? 0));
   }
   return figures;
-}
-
-/**
- * Pages the worker read by OCR more than one way (another threshold, enlarged, turned), from its
- * log lines, and how many readings beyond the first they took.
- */
-function rereadPages(logs: string): { pages: number; readings: number } {
-  let pages = 0;
-  let readings = 0;
-  for (const line of logs.split('\n')) {
-    if (!line.includes('page read by OCR more than one way')) continue;
-    try {
-      const entry = JSON.parse(line) as { readings?: unknown[] };
-      pages++;
-      readings += (entry.readings?.length ?? 1) - 1;
-    } catch {
-      // A line cut where the log was read.
-    }
-  }
-  return { pages, readings };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,6 +241,8 @@ async function main(): Promise<void> {
   // Inputs.
   const geotopoBytes = new Uint8Array(await readFile(GEOTOPO));
   const scans = await a4Scans(SCAN_SOURCE, state.tmp);
+  // The same pages at 150 dpi: ordinary office scans, whose 10-point print is small for the engine.
+  const scans150 = await a4Scans(SCAN_SOURCE, state.tmp, 150);
   log(`made a ${scans.pages}-page scanned PDF (A4, 300 dpi pictures, ${(scans.bytes.byteLength / 1e6).toFixed(1)} MB)`);
   const generateStart = performance.now();
   const longBytes = await longPdf(LONG_PAGES);
@@ -447,6 +347,11 @@ async function main(): Promise<void> {
   const ocrConfig = loadConfig(install.env).ocr;
   const ocrBatch = tesseract.version ? await tesseractBatch(scans.pageFiles, ocrConfig.languages, ocrConfig.modelDir, ocrConfig.workers, RUNS) : null;
   if (ocrBatch) log(`tesseract on the ${scans.pages} pictures, ${ocrConfig.workers} at once (${ocrConfig.languages.join('+')}): ${ocrBatch.runs.map(secs).join(', ')} s`);
+  const ocr150LogStart = worker.logs.length;
+  const ocr150 = await measureDocument(client, rss, 'A4 scans OCR at 150 dpi', scans150.file, scans150.bytes, RUNS);
+  const ocr150Rereads = rereadPages(worker.logs.slice(ocr150LogStart));
+  const ocr150Batch = tesseract.version ? await tesseractBatch(scans150.pageFiles, ocrConfig.languages, ocrConfig.modelDir, ocrConfig.workers, RUNS) : null;
+  if (ocr150Batch) log(`tesseract on the ${scans150.pages} pictures at 150 dpi: ${ocr150Batch.runs.map(secs).join(', ')} s`);
 
   // Office documents.
   const officeFiles: { name: string; bytes: Uint8Array }[] = [];
@@ -538,6 +443,12 @@ async function main(): Promise<void> {
       !tesseract.version ? notInstalled(tesseract) : !ocrBatch || ocrBatch.error ? `tesseract failed (${ocrBatch?.error})` : `tesseract ${secs(ocrBatch.median_s)} s, ${ocrConfig.workers} at once (${ocrConfig.languages.join('+')})`,
       ocrNa || !ocrBatch || ocrBatch.error ? '-' : ratio(ocr.median_s!, ocrBatch.median_s),
     ],
+    [
+      `OCR the same pages at 150 dpi, the same languages and processes (${ocr150Rereads.pages}/${(ocr150.pages ?? 0) * ocr150.completed_runs} read again)`,
+      ocr150.median_s === null ? 'n/a (failed)' : folioCell(ocr150),
+      !ocr150Batch || ocr150Batch.error ? '-' : `tesseract ${secs(ocr150Batch.median_s)} s, ${ocrConfig.workers} at once`,
+      ocr150.median_s === null || !ocr150Batch || ocr150Batch.error ? '-' : ratio(ocr150.median_s, ocr150Batch.median_s),
+    ],
     [`${office.documents} Office documents at once (${officeFiles.length} corpus files)`, `${secs(office.seconds)} s, ${rate(office.per_s)} documents/s${office.failed ? ` (${office.failed} failed)` : ''}`, '-', '-'],
     [
       `GET /api/v1/documents/{id} (${GET_CONNECTIONS} conns, ${GET_DURATION_S} s)`,
@@ -578,7 +489,7 @@ async function main(): Promise<void> {
     summaryPdf(large, `geotopo x${LARGE_JOIN_TIMES}`, true, peers.large),
     ...(leakRssMb.length ? [`RSS after ${LEAK_DOCS} books ${Math.round(leakRssMb[0])}→${Math.round(leakRssMb.at(-1)!)} MB`] : []),
     summaryPdf(long, `${LONG_PAGES} p`, true, peers.long),
-    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s, ${ocrRereads.pages}/${ocrPages * ocr.completed_runs} pages read again${ocrBatch && !ocrBatch.error ? `, ${ratio(ocr.median_s!, ocrBatch.median_s)} tesseract` : ''})`,
+    ocrNa ? 'OCR n/a' : `OCR ${ocrPages} A4 p in ${secs(ocr.median_s!)} s (${rate(ocr.pages_per_s!)} p/s, ${ocrRereads.pages}/${ocrPages * ocr.completed_runs} pages read again${ocrBatch && !ocrBatch.error ? `, ${ratio(ocr.median_s!, ocrBatch.median_s)} tesseract` : ''})${ocr150.median_s !== null && ocr150Batch && !ocr150Batch.error ? ` | OCR at 150 dpi ${ratio(ocr150.median_s, ocr150Batch.median_s)} tesseract (${ocr150Rereads.pages}/${(ocr150.pages ?? 0) * ocr150.completed_runs} read again)` : ''}`,
     `Office ${rate(office.per_s)} docs/s`,
     extractionMsPerPage === null ? 'extraction n/a' : `built-in extraction ${extractionMsPerPage.toFixed(1)} ms/page`,
     `GET ${get.requests_per_s.average.toFixed(0)} req/s p99 ${get.latency_ms.p99} ms`,
@@ -617,13 +528,13 @@ async function main(): Promise<void> {
       leak_check_rss_mb: leakRssMb,
       worker_rss_idle_kb: workerIdleKb,
       worker_rss_lifetime_peak_kb: workerLifetimePeakKb,
-      documents: { geotopo, join, large, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, office },
+      documents: { geotopo, join, large, long, ocr: { ...ocr, result: ocrNa ?? 'measured', pages_read_again: ocrRereads.pages, extra_readings: ocrRereads.readings }, ocr_150dpi: { ...ocr150, pages_read_again: ocr150Rereads.pages, extra_readings: ocr150Rereads.readings }, office },
       builtin_extraction_ms_per_page: extractionMsPerPage,
       get,
     },
     peers: {
       pdftotext: pdftotext.version ? { version: pdftotext.version, geotopo: peers.geotopo, join: peers.join, large: peers.large, long: peers.long } : { installed: false, hint: notInstalled(pdftotext) },
-      tesseract: tesseract.version ? { version: tesseract.version, ocr: peers.ocr, ocr_batch: ocrBatch } : { installed: false, hint: notInstalled(tesseract) },
+      tesseract: tesseract.version ? { version: tesseract.version, ocr: peers.ocr, ocr_batch: ocrBatch, ocr_150dpi_batch: ocr150Batch } : { installed: false, hint: notInstalled(tesseract) },
     },
     ratios: {
       geotopo_vs_pdftotext: geotopo.median_s !== null && peers.geotopo && !peers.geotopo.error ? geotopo.median_s / peers.geotopo.median_s : null,
@@ -631,6 +542,7 @@ async function main(): Promise<void> {
       join_vs_pdftotext: join.median_s !== null && peers.join && !peers.join.error ? join.median_s / peers.join.median_s : null,
       long_vs_pdftotext: long.median_s !== null && peers.long && !peers.long.error ? long.median_s / peers.long.median_s : null,
       ocr_vs_tesseract_same_processes: ocr.median_s !== null && ocrBatch && !ocrBatch.error ? ocr.median_s / ocrBatch.median_s : null,
+      ocr_150dpi_vs_tesseract_same_processes: ocr150.median_s !== null && ocr150Batch && !ocr150Batch.error ? ocr150.median_s / ocr150Batch.median_s : null,
       ocr_vs_tesseract: ocr.median_s !== null && peers.ocr && !peers.ocr.error ? ocr.median_s / peers.ocr.median_s : null,
     },
   };
