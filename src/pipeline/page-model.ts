@@ -34,6 +34,8 @@ export interface Word {
   turn?: 90 | 180 | 270;
   /** For OCR words: the paragraph the engine put the word in. */
   ocrParagraph?: number;
+  /** Drawn invisibly (text render mode 3 or 7): a layer of text over a picture, as scanners' OCR writes. */
+  invisible?: boolean;
 }
 
 export interface Line {

@@ -134,6 +134,11 @@ export async function scanPdfPage(
   return { image: { width: turned.info.width, height: turned.info.height, data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength) }, dpi, ...(sketch ? { sketch } : {}) };
 }
 
+/** The page drawn in grey levels at `scale` pixels per point, turned by `rotation`, in the page model's frame. */
+export function drawnGrey(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], scale: number): GreyPicture {
+  return drawnForScan(lib, page, { page: 0, region: null, rotation, skew: 0, maxScale: scale }, false).picture;
+}
+
 /**
  * The page drawn for OCR in grey levels, taken straight from PDFium's bitmap, with a copy of its
  * colours only when a sketch is asked for.

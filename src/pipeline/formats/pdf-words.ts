@@ -72,6 +72,9 @@ function programGlyphNames(lib: WrappedPdfiumModule, font: number, scratch: Scra
   }
 }
 
+/** Text render modes that paint nothing: 3 (invisible) and 7 (adds to the clip only). */
+const INVISIBLE_MODES = new Set([3, 7]);
+
 /** PDFium reports a soft hyphen at a line end as U+0002. */
 const PDFIUM_SOFT_HYPHEN = 0x02;
 
@@ -112,6 +115,8 @@ class WordReader {
   private lastTracking = 0;
   /** The quarter turns that make the text object being read run left to right; its glyphs are read in that turned frame. */
   private turn: Word['turn'] = undefined;
+  /** The text object being read is drawn invisibly (render modes 3 and 7: a scanner's OCR layer). */
+  private invisible = false;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   private glyphStart = -1;
   /** The word holds combining marks, so it is composed (NFC) when done. */
@@ -219,6 +224,7 @@ class WordReader {
     this.scale = textScale(lib, textPage, index, scratch);
     this.turn = TURNS[baselineDirection(lib, textPage, index, t, scratch)];
     this.tracking = letterSpacing(lib, textPage, index, object, t, this.turn, scratch);
+    this.invisible = object !== 0 && INVISIBLE_MODES.has(lib.FPDFTextObj_GetTextRenderMode(object));
     this.lastObject = object;
   }
 
@@ -226,7 +232,7 @@ class WordReader {
   private addGlyph(char: string, box: Box, size: number, index: number): Word {
     // Two glyphs of one tracked-out run (or of two runs tracked alike) stand apart by its letter spacing.
     const spacing = Math.min(this.tracking, this.lastTracking);
-    if (this.current && this.current.turn !== this.turn) this.flush();
+    if (this.current && (this.current.turn !== this.turn || (this.current.invisible ?? false) !== this.invisible)) this.flush();
     if (this.current && this.last && startsNewWord(this.last, this.lastSize, box, size, { fontChanged: this.font.name !== this.lastFont, afterGeneratedSpace: this.generatedSpace, tracking: spacing })) this.flush();
     this.generatedSpace = false;
     let word = this.current;
@@ -243,6 +249,7 @@ class WordReader {
       };
       if (this.tracking > 0) word.letterSpacing = round2(this.tracking);
       if (this.turn) word.turn = this.turn;
+      if (this.invisible) word.invisible = true;
       this.current = word;
       this.glyphStart = 0;
     } else {

@@ -1,10 +1,12 @@
 // PDF reader: pages with words (pdf-words.ts), drawings and pictures (pdf-graphics.ts) and form
 // fields (pdf-forms.ts), each page in the frame where its text reads left to right
-// (pdf-direction.ts). It reads; layout analysis and OCR come after, and rendering is pdf-render.ts.
+// (pdf-direction.ts); an invisible text layer is kept where it lies on the page's ink
+// (pdf-text-layer.ts). It reads; layout analysis and OCR come after, and rendering is pdf-render.ts.
 import { boxArea, type PageGraphics, type PageSpan, type RawPage, type Word } from '../page-model.js';
 import { turned, uprightRotation } from './pdf-direction.js';
 import { readFormFields } from './pdf-forms.js';
 import { readGraphics } from './pdf-graphics.js';
+import { checkTextLayer } from './pdf-text-layer.js';
 import { FontCache, readWords } from './pdf-words.js';
 import { openPdf, PdfDocument, pageTransform, Scratch } from './pdfium.js';
 
@@ -42,9 +44,10 @@ export async function readPdf(bytes: Uint8Array, range?: PageSpan, key?: string)
           const display = pageTransform(lib, page, displayWidth, displayHeight, scratch);
           const rotation = textPage ? uprightRotation(lib, textPage, display, scratch) : 0;
           const { transform, width, height } = turned(display, rotation, displayWidth, displayHeight);
-          const words = textPage ? readWords(lib, textPage, transform, scratch, fonts) : [];
+          const layer = checkTextLayer(lib, page, rotation, textPage ? readWords(lib, textPage, transform, scratch, fonts) : []);
+          const words = layer.words;
           const graphics = readGraphics(lib, page, transform, width, height, scratch);
-          const ocr = needsOcr(words, graphics, width, height);
+          const ocr = layer.implausible || needsOcr(words, graphics, width, height);
           pages.push({
             number: index + 1,
             width,

@@ -1,0 +1,89 @@
+// A text layer drawn invisibly (text render mode 3 or 7) is what scanners' OCR writes over the
+// page picture: the page's text, read for free, when it belongs to the picture. A layer word that
+// lies on blank paper does not: the picture under it was changed after the layer was written (a
+// line painted out to redact it, a page replaced) or the layer was written for another picture.
+// Such words are left out; a layer most of whose words lie on blank paper is not the page's text at
+// all, and the page is read by OCR instead. Whether a word lies on ink is measured on the page
+// drawn at a low resolution, as it shows: an invisible layer paints nothing, so the ink is the
+// picture's.
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import type { RawPage, Word } from '../page-model.js';
+import { drawnGrey } from './pdf-render.js';
+
+/** Pages whose characters are at least this share invisible are checked; a stray hidden word is not a layer. */
+const LAYER_SHARE = 0.5;
+/** Resolution the page is drawn at for the check: 10-point text is 7 pixels tall, enough to see ink, cheap to draw. */
+const CHECK_DPI = 50;
+/** A word lies on ink when at least this share of the pixels in its box are ink. */
+const INK_SHARE = 0.02;
+/** A layer fewer than this share of whose characters lie on ink is not the page's text. */
+const PLAUSIBLE_SHARE = 0.5;
+
+export interface LayerCheck {
+  /** The page's words without the invisible ones that lie on blank paper. */
+  words: Word[];
+  /** The invisible layer as a whole does not belong to the page: read the page by OCR. */
+  implausible: boolean;
+}
+
+function invisibleShare(words: Word[]): number {
+  let all = 0;
+  let invisible = 0;
+  for (const word of words) {
+    all += word.text.length;
+    if (word.invisible) invisible += word.text.length;
+  }
+  return all === 0 ? 0 : invisible / all;
+}
+
+/** Checks a page's invisible text layer against the ink of the page as drawn; pages without one pass unchanged. */
+export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], words: Word[]): LayerCheck {
+  if (invisibleShare(words) < LAYER_SHARE) return { words, implausible: false };
+  const grey = drawnGrey(lib, page, rotation, CHECK_DPI / 72);
+  const onInk = wordsOnInk(grey, CHECK_DPI / 72, words);
+  let layer = 0;
+  let inked = 0;
+  const kept = words.filter((word, i) => {
+    if (!word.invisible) return true;
+    layer += word.text.length;
+    if (onInk[i]) inked += word.text.length;
+    return onInk[i];
+  });
+  return { words: kept, implausible: inked < layer * PLAUSIBLE_SHARE };
+}
+
+/**
+ * For each word, whether its box on the grey picture (`scale` pixels per page unit) holds ink:
+ * pixels darker than the paper by more than a third of the way to the darkest ink on the page.
+ * Paper and ink are the page's own (its 90th and 1st percentile grey), so a grey scan, faint
+ * print or a dark page are judged alike.
+ */
+export function wordsOnInk(grey: { width: number; height: number; data: Uint8Array }, scale: number, words: Word[]): boolean[] {
+  const histogram = new Uint32Array(256);
+  for (const v of grey.data) histogram[v]++;
+  const level = (share: number) => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) if ((seen += histogram[v]) >= grey.data.length * share) return v;
+    return 255;
+  };
+  const paper = level(0.9);
+  const darkest = level(0.01);
+  // A page with no ink at all (blank paper, or one flat tone) has none under any word.
+  if (paper - darkest < 32) return words.map(() => false);
+  const ink = paper - (paper - darkest) / 3;
+  return words.map((word) => {
+    const x0 = Math.max(0, Math.floor(word.box.x0 * scale));
+    const x1 = Math.min(grey.width, Math.ceil(word.box.x1 * scale));
+    const y0 = Math.max(0, Math.floor(word.box.y0 * scale));
+    const y1 = Math.min(grey.height, Math.ceil(word.box.y1 * scale));
+    let pixels = 0;
+    let dark = 0;
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0, i = y * grey.width + x0; x < x1; x++, i++) {
+        pixels++;
+        if (grey.data[i] < ink) dark++;
+      }
+    }
+    return pixels > 0 && dark >= Math.max(1, pixels * INK_SHARE);
+  });
+}

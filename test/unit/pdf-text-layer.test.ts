@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { beginText, endText, PDFDocument, setFontAndSize, setTextMatrix, setTextRenderingMode, showText, StandardFonts, TextRenderingMode } from 'pdf-lib';
+import { readPdf } from '../../src/pipeline/formats/pdf.js';
+import { textPicture, toSharp } from '../helpers/images.js';
+
+const WIDTH = 420;
+const HEIGHT = 200;
+const SIZE = 14;
+const LINES = ['Invoice number 4711 for the period', 'Total amount due within thirty days', 'Payment by bank transfer only'];
+
+/**
+ * A scanner's page: the lines pictured (rendered at 300 dpi, as textPicture sets them), with a
+ * text layer of `layer` lines at the same places, invisible over the picture or in ink under it.
+ * `blank` lines of the picture are painted white (as a redaction of the picture alone would).
+ */
+async function scannedWithLayer(layer: string[], how: 'invisible' | 'under', blank: number[] = []): Promise<Uint8Array> {
+  const picture = await textPicture(LINES, { widthPt: WIDTH, heightPt: HEIGHT, size: SIZE });
+  const scale = picture.width / WIDTH;
+  for (const line of blank) {
+    const baseline = 36 + line * SIZE * 1.6;
+    for (let y = Math.floor((baseline - SIZE) * scale); y < Math.ceil((baseline + 5) * scale); y++) picture.data.fill(255, y * picture.width, (y + 1) * picture.width);
+  }
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([WIDTH, HEIGHT]);
+  const png = await doc.embedPng(await toSharp(picture).png().toBuffer());
+  const name = page.node.newFontDictionary(font.name, font.ref);
+  const text = () => {
+    const operators = [beginText(), setTextRenderingMode(how === 'invisible' ? TextRenderingMode.Invisible : TextRenderingMode.Fill), setFontAndSize(name, SIZE)];
+    layer.forEach((line, i) => operators.push(setTextMatrix(1, 0, 0, 1, 24, HEIGHT - 36 - i * SIZE * 1.6), showText(font.encodeText(line))));
+    operators.push(endText());
+    page.pushOperators(...operators);
+  };
+  if (how === 'under') text();
+  page.drawImage(png, { x: 0, y: 0, width: WIDTH, height: HEIGHT });
+  if (how === 'invisible') text();
+  return doc.save();
+}
+
+const pageText = (words: { text: string }[]) => words.map((w) => w.text).join(' ');
+
+describe('a scanned page with a text layer', () => {
+  it('reads an invisible layer over the picture as the page text, without OCR', async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'invisible'));
+    expect(page.textSource).toBe('text_layer');
+    expect(pageText(page.words)).toBe(LINES.join(' '));
+    expect(page.words.every((w) => w.invisible)).toBe(true);
+  });
+
+  it('reads a layer drawn under an opaque picture as the page text', async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'under'));
+    expect(page.textSource).toBe('text_layer');
+    expect(pageText(page.words)).toBe(LINES.join(' '));
+  });
+
+  it('leaves out the invisible words that lie on blank paper: the picture was painted over after the layer was written', async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'invisible', [1]));
+    expect(page.textSource).toBe('text_layer');
+    expect(pageText(page.words)).toBe(`${LINES[0]} ${LINES[2]}`);
+  });
+
+  it('reads the page by OCR when most of the layer lies on blank paper', async () => {
+    const [page] = await readPdf(await scannedWithLayer([...LINES, 'A line the picture never showed', 'Nor this one', 'Nor this'], 'invisible', [0, 1]));
+    expect(page.textSource).toBe('ocr');
+    expect(page.words).toEqual([]);
+  });
+});
