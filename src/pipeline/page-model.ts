@@ -175,6 +175,8 @@ export interface RawPage {
   textSource: 'text_layer' | 'ocr' | 'native';
   /** An OCR page whose first reading found almost no text: the way of reading that found it. */
   ocrRecovered?: string;
+  /** An OCR page that holds ink no way of reading read surely (handwriting, scribbles, a photograph): only its sure words are kept. */
+  ocrIllegible?: boolean;
 }
 
 /** One cell of a table; a merged cell spans several grid positions and is listed once. */

@@ -19,6 +19,7 @@ export interface PageSummary {
   rotation: RawPage['rotation'];
   skew: number;
   ocrRecovered?: string;
+  ocrIllegible?: boolean;
   /** Length of the page's text (UTF-16 code units), for the model's token count before it reads it. */
   textLength: number;
   /** Tokens the page's embedding reads. */
@@ -58,6 +59,7 @@ export function pageBatch(pages: Page[], options: BatchOptions): PageBatch {
       rotation: page.rotation,
       skew: page.skew,
       ...(page.ocrRecovered ? { ocrRecovered: page.ocrRecovered } : {}),
+      ...(page.ocrIllegible ? { ocrIllegible: true } : {}),
       textLength: outputs[i].text.length,
       embeddingTokens: embeddingTokens([embeddingInput(outputs[i].text)]),
     })),

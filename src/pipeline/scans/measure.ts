@@ -101,17 +101,42 @@ export function textLineHeight(image: GrayImage): number | null {
  */
 export function hasInk(image: GrayImage): boolean {
   const histogram = greyHistogram(image.data);
-  let paper = 255;
-  for (let v = 255, above = 0; v >= 0; v--) {
-    above += histogram[v];
-    if (above >= image.data.length * 0.1) {
-      paper = v;
-      break;
-    }
-  }
+  const paper = paperLevel(image);
   let dark = 0;
   for (let v = 0; v < paper - 32; v++) dark += histogram[v];
   return dark >= image.data.length / 2000;
+}
+
+/** The paper's grey: the level nine pixels in ten are no lighter than. */
+export function paperLevel(image: GrayImage): number {
+  const histogram = greyHistogram(image.data);
+  for (let v = 255, above = 0; v >= 0; v--) {
+    above += histogram[v];
+    if (above >= image.data.length * 0.1) return v;
+  }
+  return 255;
+}
+
+/**
+ * How deep each box's ink goes below the paper: the paper's grey minus the grey that one pixel in
+ * twenty of the box is darker than (a word's strokes cover a fifth of its box or more, so this is
+ * its ink, not the paper between its letters). Boxes in the picture's pixels.
+ */
+export function inkDepths(image: GrayImage, boxes: { x0: number; y0: number; x1: number; y1: number }[]): number[] {
+  const paper = paperLevel(image);
+  const counts = new Uint32Array(256);
+  return boxes.map((box) => {
+    counts.fill(0);
+    const x0 = Math.max(0, Math.floor(box.x0));
+    const x1 = Math.min(image.width, Math.ceil(box.x1));
+    const y0 = Math.max(0, Math.floor(box.y0));
+    const y1 = Math.min(image.height, Math.ceil(box.y1));
+    let pixels = 0;
+    for (let y = y0; y < y1; y++) for (let i = y * image.width + x0, end = y * image.width + x1; i < end; i++, pixels++) counts[image.data[i]]++;
+    if (pixels === 0) return 0;
+    for (let v = 0, seen = 0; v < 256; v++) if ((seen += counts[v]) >= pixels / 20) return Math.max(0, paper - v);
+    return 0;
+  });
 }
 
 /**

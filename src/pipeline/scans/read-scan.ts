@@ -5,16 +5,25 @@
 // down gives words the engine is unsure of; either way the page is read again turned, and the
 // better reading kept.
 //
-// A page the engine reads with doubt is read a second way, and the reading that reads more
-// characters surely is kept, with each of its text lines replaced by the other reading's where
-// that one read the line more surely: Tesseract's global (Otsu) threshold loses faint print on
-// uneven paper (a receipt in a shadow, thermal print fading across the slip), where a local
-// (Sauvola) threshold keeps it, and on one page each loses different lines. A page that still reads as almost nothing though it holds lines of ink is
-// tried further ways (one block of text, each quarter turn) before it is given up as blank.
+// A page is read once when the first reading is sure of it. A second reading is spent where the
+// first was in doubt, and only there: the text lines holding a word read with doubt are cut out,
+// stacked into one small picture (enlarged when their print is small for the engine's models) and
+// read with a local (Sauvola) threshold, and each line keeps whichever reading read it more
+// surely. Only a page read with doubt nearly throughout (a receipt in a shadow, thermal print
+// fading across the slip, where the global threshold loses whole regions, which no line shows) is
+// read again whole with the local threshold, its lines merged the same way. A page that still
+// reads as almost nothing though it holds lines of ink is tried further ways (one block of text,
+// each quarter turn) before it is given up, within a budget of readings and of time.
+//
+// Words whose ink lies barely below the paper are not print (the back of the sheet showing through,
+// which the engine reads as words, paper grain) and are left out. A page that holds ink but that no
+// way reads surely (handwriting, scribbles, a photograph) is illegible: only the words read surely
+// are kept, so noise is not passed off as text, and the page says so (ScanReading.illegible).
 import sharp, { type Sharp } from 'sharp';
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
 import type { Segment, Word } from '../page-model.js';
-import { hasInk, linesRunVertically, rulingSegments, skewAngle, textLineHeight } from './measure.js';
+import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
+import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle } from './measure.js';
 
 export interface ScanReading {
   /** Words in the units of the page (pixels for pictures, points for PDF pages). */
@@ -33,6 +42,8 @@ export interface ScanReading {
   kept: string;
   /** The first reading found almost nothing, and another way of reading found the text. */
   recovered: boolean;
+  /** The page holds ink, but no way of reading it read more than a word or two surely. */
+  illegible: boolean;
 }
 
 /**
@@ -44,25 +55,41 @@ const DOUBTFUL = 85;
 const SURE = 80;
 /**
  * A page on which more than this share of the words are read with less than SURE confidence is
- * read a second time with a local threshold. Clean scans and renderings have none or one in fifty
- * (the corpus' magazine page, letters and papers 0-2%), receipts photographed or printed on
- * thermal paper one in twenty and more (5-71% on the 18 visible receipts).
+ * read again whole with a local threshold; below it, only its doubtful lines are. Clean scans and
+ * renderings have none or one in fifty (the corpus' magazine page, letters and papers 0-2%),
+ * receipts photographed or printed on thermal paper from one in twenty to most (5-71% on the 18
+ * visible receipts), where the global threshold loses regions no line of the first reading shows.
  */
-const DOUBTFUL_SHARE = 0.03;
+const DOUBTFUL_SHARE = 0.3;
+/** A reading that found at least this many words found the page's text, right or wrong: turning it or reading it as one block finds nothing more. */
+const READ_THROUGH = 10;
+/**
+ * Readings beyond the first stop once they have taken this many times the first reading's time
+ * (at least MIN_EXTRA_MS): a page costs at most (1 + this) first readings, whatever it holds.
+ */
+const EXTRA_TIME = 3;
+const MIN_EXTRA_MS = 2000;
 /** Fewer words than this read surely from a page with lines of ink is almost nothing. */
 const ALMOST_NOTHING = 3;
 /** At most this many readings of one page: a page of noise is given up, not read every way. */
 const MAX_READINGS = 8;
+/**
+ * Ink shallower than this below the paper (a fifth of the grey scale) is not print: the back of the
+ * sheet showing through (mirrored print the engine reads as words, 25-40 levels deep on generated
+ * pages), paper grain, a pencil ghost. The faintest print of the 18 visible receipts lies 75 deep
+ * (a photograph in dim light), most 110 and more.
+ */
+const MIN_PRINT_DEPTH = 48;
+/** Nor is ink less than this share as deep as the page's own print (its deepest tenth of words): show-through under dark print. */
+const PRINT_SHARE = 0.25;
 /** Skews smaller than this (degrees) are left alone: straightening would blur more than it helps. */
 const MIN_SKEW = 0.3;
 /**
- * Text lines shorter than this (pixels, ascender to descender) are read a second time from the
- * picture enlarged twice, and the surer reading kept: the LSTM models are trained on text about 30
- * to 40 pixels tall (a 10-point line at 300 dpi is about 42), and small print, such as a form
- * photographed at 600 pixels across, loses letters and digits at its own size. Enlarging is not
- * always better (it blurs some thermal-printed receipts), hence the comparison; it took the
- * key/values found on doclingeval-keyvalue-multiline from 1/8 to 4/8 with the receipts unchanged
- * (bench/quality, forms_kv).
+ * Doubtful text lines shorter than this (pixels, ascender to descender) are read again enlarged
+ * twice: the LSTM models are trained on text about 30 to 40 pixels tall (a 10-point line at 300
+ * dpi is about 42), and small print, such as a 150 dpi scan or a form photographed at 600 pixels
+ * across, loses letters and digits at its own size. Enlarging is not always better (it blurs some
+ * thermal-printed receipts), hence the line-by-line comparison with the first reading.
  */
 const SMALL_TEXT_PX = 26;
 
@@ -74,45 +101,55 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const assumed = dpi ?? 300;
   const readings: string[] = [];
   const turned = async (rotation: Reading['rotation'], mode: ReadingMode) => noted(readings, await readTurned(engine, image, rotation, assumed, mode, signal));
+  const started = performance.now();
   let best = await turned(linesRunVertically(image) ? 90 : 0, DEFAULT_MODE);
   const first = best;
-  if (doubtful(best)) {
+  // Readings beyond the first share one budget of time, so no page costs more than a few readings.
+  const deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
+  const inTime = () => performance.now() < deadline;
+  if (broadlyDoubtful(best)) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));
     // The surer reading of the page, each of its lines taken from whichever reading read it more surely.
     const [base, other] = local.sure > best.sure ? [local, best] : [best, local];
     const merged = surerLines(base.words, other.words);
-    best = reading(base, base.mode, base.enlarged, merged.words, merged.taken);
+    best = reading(base, base.mode, merged.words, merged.taken);
   }
   // Words taller than wide mean the lines still run up and down: a quarter turn was missed (the
   // shape of the ink misleads on narrow pages such as receipts, whose columns of figures look
   // like vertical bands).
   const upright = uprightShare(best.words);
-  if (upright !== null && upright < 0.5) {
+  if (upright !== null && upright < 0.5 && inTime()) {
     const other = await turned(best.rotation === 0 ? 90 : 0, best.mode);
     if ((uprightShare(other.words) ?? 0) > upright) best = other;
   }
-  if (best.quality < DOUBTFUL) {
+  // Upside down, most words are read with doubt; a page read surely for the most part is upright.
+  if (best.quality < DOUBTFUL && sureWords(best.words) >= ALMOST_NOTHING && sureWords(best.words) < realWords(best.words).length / 2 && inTime()) {
     const flipped = await turned(((best.rotation + 180) % 360) as Reading['rotation'], best.mode);
     if (flipped.quality > best.quality) best = flipped;
   }
-  // Which way is up is settled at the picture's own size; only the final reading is redone larger.
-  best = await readSmallPrint(engine, best, assumed, readings, signal);
-  if (sureWords(best.words) < ALMOST_NOTHING && hasInk(image)) {
+  // Which way is up is settled; the lines still read with doubt are read again, and only they.
+  if (inTime()) best = await rereadDoubtfulLines(engine, best, assumed, readings, signal);
+  if (sureWords(best.words) < ALMOST_NOTHING && realWords(best.words).length < READ_THROUGH && hasInk(image)) {
     // One block of text (Tesseract's layout analysis can take a whole page for a picture), with
     // either threshold, then the quarter turns not tried yet; the first that reads some words
     // surely ends the search. Readings of noise, garbage read with doubt, are not kept.
     const ways: { rotation: Reading['rotation']; mode: ReadingMode }[] = [
+      { rotation: best.rotation, mode: { segmentation: 'auto', binarization: 'sauvola' } },
       { rotation: best.rotation, mode: { segmentation: 'block', binarization: 'otsu' } },
       { rotation: best.rotation, mode: { segmentation: 'block', binarization: 'sauvola' } },
       ...([90, 180, 270] as const).flatMap((quarter) => (['otsu', 'sauvola'] as const).map((binarization) => ({ rotation: ((best.rotation + quarter) % 360) as Reading['rotation'], mode: { segmentation: 'auto' as const, binarization } }))),
     ];
     for (const way of ways) {
-      if (sureWords(best.words) >= ALMOST_NOTHING || readings.length >= MAX_READINGS) break;
-      if (readings.includes(describe({ ...way, enlarged: 1 }))) continue;
+      if (sureWords(best.words) >= ALMOST_NOTHING || readings.length >= MAX_READINGS || !inTime()) break;
+      if (readings.includes(describe(way))) continue;
       const reading = way.rotation === best.rotation ? noted(readings, await readAgain(engine, best, way.mode, assumed, signal)) : await turned(way.rotation, way.mode);
       if (sureWords(reading.words) >= ALMOST_NOTHING && reading.sure > best.sure) best = reading;
     }
   }
+  best = { ...best, words: printedWords(best.image, best.words) };
+  // Ink that no way read surely is not text the engine can read: only what it read surely stays.
+  const illegible = sureWords(best.words) < ALMOST_NOTHING && hasInk(best.image);
+  if (illegible) best = { ...best, words: best.words.filter((w) => w.confidence >= SURE && realWords([w]).length === 1) };
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
   // Table borders: at least a centimetre long, at most half a millimetre thick.
   const segments = rulingSegments(best.image, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)));
@@ -128,6 +165,7 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     readings,
     kept: describe(best),
     recovered: sureWords(first.words) < ALMOST_NOTHING && sureWords(best.words) >= ALMOST_NOTHING,
+    illegible,
   };
 }
 
@@ -135,10 +173,10 @@ interface Reading {
   rotation: 0 | 90 | 180 | 270;
   skew: number;
   mode: ReadingMode;
-  /** The picture was read enlarged by this factor (words are in the page picture's pixels). */
-  enlarged: number;
-  /** Text lines taken from a reading with the other threshold (surerLines). */
+  /** Text lines taken from a reading of the whole page with the other threshold (surerLines). */
   linesFromOther: number;
+  /** Doubtful lines read again on their own, and how many of those readings were kept (rereadDoubtfulLines). */
+  linesReread?: { lines: number; taken: number; enlarged: boolean };
   image: GrayImage;
   words: OcrWord[];
   quality: number;
@@ -146,13 +184,14 @@ interface Reading {
   sure: number;
 }
 
-/** A reading's way, for logs: "turned 90, one block, local threshold, enlarged 2x". */
-export function describe(reading: Pick<Reading, 'rotation' | 'mode' | 'enlarged'> & { linesFromOther?: number }): string {
+/** A reading's way, for logs: "turned 90, one block, local threshold, 3 of 5 doubtful lines from reading them again enlarged 2x". */
+export function describe(reading: Pick<Reading, 'rotation' | 'mode'> & Partial<Pick<Reading, 'linesFromOther' | 'linesReread'>>): string {
   const parts = [reading.rotation === 0 ? 'upright' : `turned ${reading.rotation}`];
   parts.push(reading.mode.segmentation === 'auto' ? 'page layout' : 'one block');
   parts.push(reading.mode.binarization === 'otsu' ? 'global threshold' : 'local threshold');
   if (reading.linesFromOther) parts.push(`${reading.linesFromOther} line${reading.linesFromOther === 1 ? '' : 's'} from the ${reading.mode.binarization === 'otsu' ? 'local' : 'global'} threshold`);
-  if (reading.enlarged !== 1) parts.push(`enlarged ${reading.enlarged}x`);
+  const again = reading.linesReread;
+  if (again) parts.push(`${again.taken} of ${again.lines} doubtful line${again.lines === 1 ? '' : 's'} from reading ${again.lines === 1 ? 'it' : 'them'} again${again.enlarged ? ' enlarged 2x' : ''}`);
   return parts.join(', ');
 }
 
@@ -161,8 +200,8 @@ function noted(readings: string[], reading: Reading): Reading {
   return reading;
 }
 
-function reading(base: Pick<Reading, 'rotation' | 'skew' | 'image'>, mode: ReadingMode, enlarged: number, words: OcrWord[], linesFromOther = 0): Reading {
-  return { ...base, mode, enlarged, words, linesFromOther, quality: quality(words), sure: sureCharacters(words) };
+function reading(base: Pick<Reading, 'rotation' | 'skew' | 'image'>, mode: ReadingMode, words: OcrWord[], linesFromOther = 0): Reading {
+  return { ...base, mode, words, linesFromOther, quality: quality(words), sure: sureCharacters(words) };
 }
 
 async function readTurned(engine: OcrEngine, image: GrayImage, rotation: Reading['rotation'], dpi: number, mode: ReadingMode, signal?: AbortSignal): Promise<Reading> {
@@ -172,31 +211,40 @@ async function readTurned(engine: OcrEngine, image: GrayImage, rotation: Reading
   // One turn from the original picture, as the page's pictures will be made.
   const straight = skew === 0 ? upright : await turn(image, rotation + skew);
   const words = await engine.recognize(straight, dpi, { mode, signal });
-  return reading({ rotation, skew, image: straight }, mode, 1, words);
+  return reading({ rotation, skew, image: straight }, mode, words);
 }
 
 /** The same turned and straightened picture, read another way. */
 async function readAgain(engine: OcrEngine, base: Reading, mode: ReadingMode, dpi: number, signal?: AbortSignal): Promise<Reading> {
-  return reading(base, mode, 1, await engine.recognize(base.image, dpi, { mode, signal }));
+  return reading(base, mode, await engine.recognize(base.image, dpi, { mode, signal }));
 }
 
-/** The reading of a page of small print, done again on the picture enlarged twice; the surer one. */
-async function readSmallPrint(engine: OcrEngine, base: Reading, dpi: number, readings: string[], signal?: AbortSignal): Promise<Reading> {
-  const lineHeight = textLineHeight(base.image);
-  if (lineHeight === null || lineHeight >= SMALL_TEXT_PX) return base;
-  const words = (await engine.recognize(await enlarge(base.image, 2), dpi * 2, { mode: base.mode, signal })).map((w) => ({ ...w, x0: w.x0 / 2, y0: w.y0 / 2, x1: w.x1 / 2, y1: w.y1 / 2 }));
-  const larger = noted(readings, reading(base, base.mode, 2, words));
-  return larger.quality > base.quality ? larger : base;
+/**
+ * The lines of a reading that hold a word read with doubt, read again on their own (line-sheet.ts)
+ * with the local threshold, enlarged twice where their print is small, each kept from whichever
+ * reading read it more surely, under the first reading's line and paragraph.
+ */
+async function rereadDoubtfulLines(engine: OcrEngine, base: Reading, dpi: number, readings: string[], signal?: AbortSignal): Promise<Reading> {
+  const lines = textLines(base.words);
+  const doubtful = lines.filter((line) => realWords(line.words).some((w) => w.confidence < SURE));
+  if (doubtful.length === 0) return base;
+  const heights = doubtful.map((line) => line.box.y1 - line.box.y0).sort((a, b) => a - b);
+  const enlarged = heights[heights.length >> 1] < SMALL_TEXT_PX;
+  const sheet = await lineSheet(base.image, doubtful, enlarged ? 2 : 1);
+  const again = wordsFromSheet(await engine.recognize(sheet.image, dpi * sheet.factor, { mode: { segmentation: 'block', binarization: 'sauvola' }, signal }), sheet, doubtful);
+  const replaced = new Map<TextLine, OcrWord[]>();
+  doubtful.forEach((line, i) => {
+    if (again[i].length === 0 || sureCharacters(again[i]) <= sureCharacters(line.words)) return;
+    const { line: key, paragraph } = line.words[0];
+    replaced.set(line, again[i].map((w) => ({ ...w, line: key, paragraph })));
+  });
+  const result: Reading = { ...reading(base, base.mode, lines.flatMap((line) => replaced.get(line) ?? line.words), base.linesFromOther), linesReread: { lines: doubtful.length, taken: replaced.size, enlarged } };
+  return noted(readings, result);
 }
 
 /** Turns a picture clockwise by `degrees`, filling the corners a slanted turn uncovers with white. */
 export function turn(image: GrayImage, degrees: number): Promise<GrayImage> {
   return transform(image, (picture) => picture.rotate(degrees, { background: { r: 255, g: 255, b: 255 } }));
-}
-
-/** The picture `factor` times larger (Lanczos), for reading small print. */
-function enlarge(image: GrayImage, factor: number): Promise<GrayImage> {
-  return transform(image, (picture) => picture.resize({ width: image.width * factor, height: image.height * factor, kernel: 'lanczos3' }));
 }
 
 /** A grey picture through a sharp operation, back as a grey picture. */
@@ -242,11 +290,20 @@ function sureWords(words: OcrWord[]): number {
   return realWords(words).filter((w) => w.confidence >= SURE).length;
 }
 
-/** Whether more than DOUBTFUL_SHARE of the words were read with doubt, or almost none surely. */
-function doubtful(reading: Reading): boolean {
+/** Whether more than DOUBTFUL_SHARE of the words were read with doubt, or almost none surely though the page holds ink. */
+function broadlyDoubtful(reading: Reading): boolean {
   const real = realWords(reading.words);
   if (sureWords(reading.words) < ALMOST_NOTHING) return hasInk(reading.image);
   return real.filter((w) => w.confidence < SURE).length > real.length * DOUBTFUL_SHARE;
+}
+
+/** The words whose ink is print (MIN_PRINT_DEPTH, PRINT_SHARE), in the picture they were read from. */
+function printedWords(image: GrayImage, words: OcrWord[]): OcrWord[] {
+  if (words.length === 0) return words;
+  const depths = inkDepths(image, words);
+  const sorted = [...depths].sort((a, b) => a - b);
+  const floor = Math.max(MIN_PRINT_DEPTH, sorted[Math.floor((sorted.length - 1) * 0.9)] * PRINT_SHARE);
+  return words.filter((_, i) => depths[i] >= floor);
 }
 
 /** Resolution from the text: body text is about 10 points tall from ascender to descender. */
@@ -299,14 +356,9 @@ function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
  * and paragraph, so the base's segmentation and order stay.
  */
 export function surerLines(base: OcrWord[], other: OcrWord[]): { words: OcrWord[]; taken: number } {
-  const group = (words: OcrWord[]) => {
-    const lines = new Map<string, OcrWord[]>();
-    for (const w of words) (lines.get(w.line) ?? lines.set(w.line, []).get(w.line)!).push(w);
-    return [...lines.values()].map((ws) => ({ words: ws, x0: Math.min(...ws.map((w) => w.x0)), x1: Math.max(...ws.map((w) => w.x1)), y0: Math.min(...ws.map((w) => w.y0)), y1: Math.max(...ws.map((w) => w.y1)) }));
-  };
-  const mine = group(base);
-  const theirs = group(other);
-  const matches = (a: (typeof mine)[number], b: (typeof mine)[number]) => {
+  const mine = textLines(base);
+  const theirs = textLines(other);
+  const matches = ({ box: a }: TextLine, { box: b }: TextLine) => {
     const high = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
     const wide = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
     return high > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0) && wide > 0;

@@ -243,6 +243,7 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
       }
       Object.assign(page, {
         ...(reading.recovered ? { ocrRecovered: reading.kept } : {}),
+        ...(reading.illegible ? { ocrIllegible: true } : {}),
         words: reading.words,
         width: reading.width,
         height: reading.height,

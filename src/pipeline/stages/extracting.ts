@@ -161,6 +161,7 @@ export async function extractDocument(ctx: RunContext): Promise<void> {
   }
   for (const page of ctx.pages ?? []) {
     if (page.ocrRecovered) warnings.push(`OCR found almost no text on page ${page.number} at first; the text is from a second reading (${page.ocrRecovered}).`);
+    if (page.ocrIllegible) warnings.push(`Page ${page.number} holds marks OCR could not read (handwriting, a drawing or a photograph); only words read with confidence were kept, and the page's picture shows the rest.`);
   }
   if (instructions && provider.name === 'builtin') {
     warnings.push('The built-in model does not follow free-text instructions; they were not applied.');
