@@ -67,6 +67,17 @@ describe('page furniture (analysis/page-furniture.ts)', () => {
     expect(pageText(page)).not.toContain('arXiv');
   });
 
+  it('a note set smaller just right of the text, on the same lines, is a marginal note, not the end of those lines', () => {
+    const lines = body(150);
+    const right = Math.max(...lines.map((w) => w.box.x1));
+    // Closer to the text than a space of the text's size (5 pt), further than one of its own (3.5 pt).
+    const note = [...lineWords('Key point', right + 4.5, 150 + 2 * 12 + 1, 7), ...lineWords('of the year', right + 4.5, 150 + 3 * 12 + 1, 7)];
+    const [page] = analyzeDocument([rawPage([...lines, ...note], 1)]);
+    expect(typed(page).find((b) => b.text.includes('Key point'))?.type).toBe('marginal_note');
+    expect(pageText(page)).not.toContain('Key point');
+    expect(pageText(page)).toContain('keeps running 2');
+  });
+
   it('small numbers standing left of the body text are marginal notes (line numbers)', () => {
     const numbers = Array.from({ length: 10 }, (_, i) => lineWords(String(i + 1), 40, 151 + i * 12, 7)).flat();
     const [page] = analyzeDocument([rawPage([...numbers, ...body(150, 90)], 1)]);

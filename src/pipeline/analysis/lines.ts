@@ -1,7 +1,8 @@
 // Words into text lines. Runs of words in the order the file drew them that continue one line
 // are joined first (so exponents, indices and formula pieces stay with their line), then runs on
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
-// separates them: that is a column or table boundary, not a space between words.
+// separates them: that is a column or table boundary, not a space between words. Runs of different
+// type sizes are joined outright only across a word space of the smaller size.
 import { LIST_MARKER } from './markers.js';
 
 /** A section or line number standing alone: "3", "12", "4.1", "2.3.1". */
@@ -116,7 +117,10 @@ function uprightLines(words: Word[], skip?: Set<number>): Line[] {
       if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text)) return true;
       const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
       if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
-      if (spaced <= lineSize * 0.5) return true;
+      // A word space of the smaller type: a note set smaller in the margin stands further from
+      // the text beside it than its own spaces, though within a space of the text's size.
+      const smaller = Math.min(size, line.size);
+      if (spaced <= (smaller < lineSize * 0.85 ? smaller : lineSize) * 0.5) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
       // columns unless they touch.
       const ocrA = words[line.words[0]].ocrLine;
