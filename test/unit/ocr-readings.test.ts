@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrayImage, OcrEngine, OcrWord, RecognizeOptions } from '../../src/models/ocr/engine.js';
 import { createOcrEngine } from '../../src/models/ocr/index.js';
-import { readScan, sureCharacters, surerLines } from '../../src/pipeline/scans/read-scan.js';
+import { readScan, sureCharacters, surerLines, turn } from '../../src/pipeline/scans/read-scan.js';
 import { lineSheet, textLines, wordsFromSheet } from '../../src/pipeline/scans/line-sheet.js';
 import { hasInk } from '../../src/pipeline/scans/measure.js';
 import { textPicture } from '../helpers/images.js';
@@ -236,6 +236,16 @@ describe('reading only what was read with doubt', () => {
     const reading = await readScan(engine, await printed(RECEIPT, 150), 300, 1);
     expect(reading.words.map((w) => w.text).join(' ')).toBe(RECEIPT.join(' '));
   }, 60_000);
+});
+
+describe('a page upside down', () => {
+  it('is read turned over when its longest lines, turned over, read more surely', async () => {
+    const page = await printed(['Turned around by the scanner and still', 'read the right way up in the end', 'TOTAL AMOUNT 35.80 CASH 50.00']);
+    const over = await turn(page, 180);
+    const reading = await readScan(engine, over, 300, 1);
+    expect(reading.rotation).toBe(180);
+    expect(reading.words.map((w) => w.text).join(' ')).toBe('Turned around by the scanner and still read the right way up in the end TOTAL AMOUNT 35.80 CASH 50.00');
+  }, 120_000);
 });
 
 describe('a page nothing reads surely', () => {

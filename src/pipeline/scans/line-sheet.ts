@@ -1,5 +1,5 @@
 // Some text lines of a page read again, and nothing else: the lines are cut out of the page's
-// picture, stacked one under another on white, a line's height apart, and the stack (a "sheet",
+// picture, stacked one under another on white, a (typical) line's height apart, and the stack (a "sheet",
 // a fraction of the page) is read in one call to the engine; each word it finds goes back to the
 // line it was cut from, in the page's pixels. One call, not one per line, because every call to the
 // engine pays for loading its models; a sheet of ten lines costs little more than one line.
@@ -46,7 +46,8 @@ const PAD = 0.3;
 /** The lines cut from `page`, stacked on white a line apart, the whole `factor` times larger (Lanczos). */
 export async function lineSheet(page: GrayImage, lines: TextLine[], factor: number): Promise<LineSheet> {
   const slots: Slot[] = [];
-  const gap = Math.max(8, Math.round(Math.max(...lines.map((l) => l.box.y1 - l.box.y0))));
+  const heights = lines.map((l) => l.box.y1 - l.box.y0).sort((a, b) => a - b);
+  const gap = Math.max(8, Math.round(heights[heights.length >> 1]));
   let top = gap;
   let width = 0;
   for (const line of lines) {

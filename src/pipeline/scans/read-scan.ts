@@ -122,8 +122,9 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     const other = await turned(best.rotation === 0 ? 90 : 0, best.mode);
     if ((uprightShare(other.words) ?? 0) > upright) best = other;
   }
-  // Upside down, most words are read with doubt; a page read surely for the most part is upright.
-  if (best.quality < DOUBTFUL && sureWords(best.words) >= ALMOST_NOTHING && sureWords(best.words) < realWords(best.words).length / 2 && inTime()) {
+  // Upside down, most words are read with doubt; a page read surely for the most part is upright,
+  // and one read with doubt is read turned over only when a few of its lines read better so.
+  if (best.quality < DOUBTFUL && sureWords(best.words) >= ALMOST_NOTHING && sureWords(best.words) < realWords(best.words).length / 2 && inTime() && (await readsBetterTurnedOver(engine, best, assumed, signal))) {
     const flipped = await turned(((best.rotation + 180) % 360) as Reading['rotation'], best.mode);
     if (flipped.quality > best.quality) best = flipped;
   }
@@ -146,7 +147,6 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
       if (sureWords(reading.words) >= ALMOST_NOTHING && reading.sure > best.sure) best = reading;
     }
   }
-  best = { ...best, words: printedWords(best.image, best.words) };
   // Ink that no way read surely is not text the engine can read: only what it read surely stays.
   const illegible = sureWords(best.words) < ALMOST_NOTHING && hasInk(best.image);
   if (illegible) best = { ...best, words: best.words.filter((w) => w.confidence >= SURE && realWords([w]).length === 1) };
@@ -200,7 +200,9 @@ function noted(readings: string[], reading: Reading): Reading {
   return reading;
 }
 
-function reading(base: Pick<Reading, 'rotation' | 'skew' | 'image'>, mode: ReadingMode, words: OcrWord[], linesFromOther = 0): Reading {
+/** A reading of the picture: the words it found that are print, and how surely it read them. */
+function reading(base: Pick<Reading, 'rotation' | 'skew' | 'image'>, mode: ReadingMode, found: OcrWord[], linesFromOther = 0): Reading {
+  const words = printedWords(base.image, found);
   return { ...base, mode, words, linesFromOther, quality: quality(words), sure: sureCharacters(words) };
 }
 
@@ -217,6 +219,22 @@ async function readTurned(engine: OcrEngine, image: GrayImage, rotation: Reading
 /** The same turned and straightened picture, read another way. */
 async function readAgain(engine: OcrEngine, base: Reading, mode: ReadingMode, dpi: number, signal?: AbortSignal): Promise<Reading> {
   return reading(base, mode, await engine.recognize(base.image, dpi, { mode, signal }));
+}
+
+/** Lines sampled to tell whether a page is upside down: its longest. */
+const TURN_SAMPLE_LINES = 6;
+
+/**
+ * Whether the page's longest lines, cut out and turned over, read more surely than they did:
+ * a tenth of a page read to decide whether the whole is read again upside down.
+ */
+async function readsBetterTurnedOver(engine: OcrEngine, base: Reading, dpi: number, signal?: AbortSignal): Promise<boolean> {
+  const sample = textLines(base.words)
+    .sort((a, b) => b.words.reduce((n, w) => n + w.text.length, 0) - a.words.reduce((n, w) => n + w.text.length, 0))
+    .slice(0, TURN_SAMPLE_LINES);
+  const sheet = await lineSheet(base.image, sample, 1);
+  const over = await engine.recognize(await turn(sheet.image, 180), dpi, { mode: { segmentation: 'block', binarization: base.mode.binarization }, signal });
+  return sureCharacters(over) > sureCharacters(sample.flatMap((line) => line.words));
 }
 
 /**
