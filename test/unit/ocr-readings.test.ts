@@ -266,4 +266,11 @@ describe('a page nothing reads surely', () => {
     // Twelve words found: the page was read through; turning it or reading it as one block is not tried.
     expect(calls).toBeLessThanOrEqual(3);
   });
+
+  it('is not a page with a word or two on it, read surely', async () => {
+    const notes: OcrEngine = { name: 'notes', concurrency: 1, recognize: async () => [ocrWord('Notes', 40, 40, 120, 40, 96)], close: async () => undefined };
+    const reading = await readScan(notes, striped(1200, 600), 300, 1);
+    expect(reading.illegible).toBe(false);
+    expect(reading.words.map((w) => w.text)).toEqual(['Notes']);
+  });
 });

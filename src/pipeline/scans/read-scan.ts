@@ -42,7 +42,7 @@ export interface ScanReading {
   kept: string;
   /** The first reading found almost nothing, and another way of reading found the text. */
   recovered: boolean;
-  /** The page holds ink, but no way of reading it read more than a word or two surely. */
+  /** The page holds ink, but no way of reading it read more than a word or two surely, and what it read with doubt was left out. */
   illegible: boolean;
 }
 
@@ -148,8 +148,9 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     }
   }
   // Ink that no way read surely is not text the engine can read: only what it read surely stays.
-  const illegible = sureWords(best.words) < ALMOST_NOTHING && hasInk(best.image);
-  if (illegible) best = { ...best, words: best.words.filter((w) => w.confidence >= SURE && realWords([w]).length === 1) };
+  const sure = best.words.filter((w) => w.confidence >= SURE && realWords([w]).length === 1);
+  const illegible = sureWords(best.words) < ALMOST_NOTHING && sure.length < best.words.length && hasInk(best.image);
+  if (illegible) best = { ...best, words: sure };
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
   // Table borders: at least a centimetre long, at most half a millimetre thick.
   const segments = rulingSegments(best.image, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)));
