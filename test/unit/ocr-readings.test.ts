@@ -35,12 +35,14 @@ async function inShadow(): Promise<GrayImage> {
 }
 
 /**
- * A picture inked all over in thin rows, for engines that make their words up: wherever such a
- * word is said to lie, there is print under it, as under a real engine's words.
+ * A picture inked in thin rows (all over, or within the boxes given), for engines that make their
+ * words up: wherever such a word is said to lie, there is print under it, as under a real engine's words.
  */
-function striped(width: number, height: number): GrayImage {
+function striped(width: number, height: number, within?: { x0: number; y0: number; x1: number; y1: number }[]): GrayImage {
   const data = new Uint8Array(width * height).fill(255);
-  for (let y = 0; y < height; y += 6) data.fill(0, y * width, (y + 1) * width);
+  for (const box of within ?? [{ x0: 0, y0: 0, x1: width, y1: height }]) {
+    for (let y = box.y0; y < box.y1; y += 6) data.fill(0, y * width + box.x0, y * width + box.x1);
+  }
   return { width, height, data };
 }
 
@@ -159,7 +161,7 @@ function showingThrough(front: GrayImage, back: GrayImage, strength: number): Gr
   return { ...front, data };
 }
 
-/** An engine that reads a page of lines, one of which (`doubtful`) it reads with doubt at the page's own size and surely on its own. */
+/** An engine that reads a page of three lines, one word of which it reads with doubt at the page's own size, and that line surely on its own. */
 class OneDoubtfulLineEngine implements OcrEngine {
   readonly name = 'one doubtful line';
   readonly concurrency = 1;
@@ -170,7 +172,7 @@ class OneDoubtfulLineEngine implements OcrEngine {
     if (image === this.page || (image.width === this.page.width && image.height === this.page.height)) {
       return [
         ...['Invoice', 'number', '4711', 'from', 'Acme'].map((t, i) => ({ ...ocrWord(t, 40 + i * 90, 40, 80, 30, 95), line: 'a' })),
-        ...['T0ta1', 'due', '35.8O'].map((t, i) => ({ ...ocrWord(t, 40 + i * 90, 100, 80, 30, 40), line: 'b' })),
+        ...['Total', 'due', '35.8O'].map((t, i) => ({ ...ocrWord(t, 40 + i * 90, 100, 80, 30, i === 2 ? 40 : 90), line: 'b' })),
         ...['Thank', 'you', 'for', 'your', 'order'].map((t, i) => ({ ...ocrWord(t, 40 + i * 90, 160, 80, 30, 96), line: 'c' })),
       ];
     }
@@ -211,7 +213,8 @@ describe('reading only what was read with doubt', () => {
   });
 
   it('reads the doubtful line again on its own, and keeps the surer reading of it', async () => {
-    const page = striped(1200, 600);
+    // Ink only where the engine says its words are: nothing is left unread.
+    const page = striped(1200, 600, [40, 100, 160].map((y) => ({ x0: 40, y0: y, x1: 40 + 4 * 90 + 80, y1: y + 30 })));
     const engine = new OneDoubtfulLineEngine(page);
     const reading = await readScan(engine, page, 300, 1);
     expect(engine.calls).toHaveLength(2);

@@ -118,6 +118,29 @@ export function paperLevel(image: GrayImage): number {
 }
 
 /**
+ * The share of a picture's ink (pixels a quarter of the grey scale darker than its paper) that
+ * lies outside every box given, each widened by `margin` pixels: print a reading did not read.
+ */
+export function unreadInkShare(image: GrayImage, boxes: { x0: number; y0: number; x1: number; y1: number }[], margin: number): number {
+  const { width, height, data } = image;
+  const ink = paperLevel(image) - 64;
+  const covered = new Uint8Array(width * height);
+  for (const box of boxes) {
+    const x0 = Math.max(0, Math.floor(box.x0 - margin));
+    const x1 = Math.min(width, Math.ceil(box.x1 + margin));
+    for (let y = Math.max(0, Math.floor(box.y0 - margin)), end = Math.min(height, Math.ceil(box.y1 + margin)); y < end; y++) covered.fill(1, y * width + x0, y * width + x1);
+  }
+  let all = 0;
+  let unread = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] >= ink) continue;
+    all++;
+    if (!covered[i]) unread++;
+  }
+  return all === 0 ? 0 : unread / all;
+}
+
+/**
  * How deep each box's ink goes below the paper: the paper's grey minus the grey that one pixel in
  * twenty of the box is darker than (a word's strokes cover a fifth of its box or more, so this is
  * its ink, not the paper between its letters). Boxes in the picture's pixels.

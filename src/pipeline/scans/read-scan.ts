@@ -9,9 +9,10 @@
 // first was in doubt, and only there: the text lines holding a word read with doubt are cut out,
 // stacked into one small picture (enlarged when their print is small for the engine's models) and
 // read with a local (Sauvola) threshold, and each line keeps whichever reading read it more
-// surely. Only a page read with doubt nearly throughout (a receipt in a shadow, thermal print
-// fading across the slip, where the global threshold loses whole regions, which no line shows) is
-// read again whole with the local threshold, its lines merged the same way. A page that still
+// surely. Only a page read with doubt broadly, or with much of its ink left unread (a receipt in a
+// shadow, thermal print fading across the slip, where the global threshold loses faint words and
+// whole columns, which no line shows), is read again whole with the local threshold, its lines
+// merged the same way. A page that still
 // reads as almost nothing though it holds lines of ink is tried further ways (one block of text,
 // each quarter turn) before it is given up, within a budget of readings and of time.
 //
@@ -23,7 +24,7 @@ import sharp, { type Sharp } from 'sharp';
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
 import type { Segment, Word } from '../page-model.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
-import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle } from './measure.js';
+import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, unreadInkShare } from './measure.js';
 
 export interface ScanReading {
   /** Words in the units of the page (pixels for pictures, points for PDF pages). */
@@ -54,13 +55,16 @@ const DOUBTFUL = 85;
 /** Words read with this confidence or more are read surely; clean print reads almost all so. */
 const SURE = 80;
 /**
- * A page on which more than this share of the words are read with less than SURE confidence is
- * read again whole with a local threshold; below it, only its doubtful lines are. Clean scans and
- * renderings have none or one in fifty (the corpus' magazine page, letters and papers 0-2%),
- * receipts photographed or printed on thermal paper from one in twenty to most (5-71% on the 18
- * visible receipts), where the global threshold loses regions no line of the first reading shows.
+ * A page on which more than this share of the words are read with less than SURE confidence, or
+ * more than UNREAD_SHARE of the ink lies outside every word and ruling read, is read again whole
+ * with a local threshold; otherwise only its doubtful lines are. Clean scans and renderings have
+ * none or one in twenty doubtful and under a tenth of their ink unread (the corpus' multicolumn
+ * pages at 150 dpi: 0-5% and 3-9%, figures included); receipts photographed or printed on thermal
+ * paper, where the global threshold loses faint words and whole columns of amounts, 5-71% doubtful
+ * and 3-44% unread, all but three of the 18 visible ones past one or the other.
  */
-const DOUBTFUL_SHARE = 0.3;
+const DOUBTFUL_SHARE = 0.1;
+const UNREAD_SHARE = 0.1;
 /** A reading that found at least this many words found the page's text, right or wrong: turning it or reading it as one block finds nothing more. */
 const READ_THROUGH = 10;
 /**
@@ -107,7 +111,7 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Readings beyond the first share one budget of time, so no page costs more than a few readings.
   const deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
   const inTime = () => performance.now() < deadline;
-  if (broadlyDoubtful(best)) {
+  if (broadlyDoubtful(best) || unreadInk(best) > UNREAD_SHARE) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));
     // The surer reading of the page, each of its lines taken from whichever reading read it more surely.
     const [base, other] = local.sure > best.sure ? [local, best] : [best, local];
@@ -323,6 +327,16 @@ function printedWords(image: GrayImage, words: OcrWord[]): OcrWord[] {
   const sorted = [...depths].sort((a, b) => a - b);
   const floor = Math.max(MIN_PRINT_DEPTH, sorted[Math.floor((sorted.length - 1) * 0.9)] * PRINT_SHARE);
   return words.filter((_, i) => depths[i] >= floor);
+}
+
+/** The share of the reading's picture's ink outside its words and ruling lines, each widened by half a line. */
+function unreadInk(reading: Reading): number {
+  const heights = reading.words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  if (heights.length === 0) return 0;
+  const line = heights[heights.length >> 1];
+  // Ruling lines five text lines long or longer: table borders, not letters' strokes.
+  const rulings = rulingSegments(reading.image, line * 5, Math.max(2, Math.round(line / 8)));
+  return unreadInkShare(reading.image, [...reading.words, ...rulings], line / 2);
 }
 
 /** Resolution from the text: body text is about 10 points tall from ascender to descender. */
