@@ -7,9 +7,9 @@
 //
 // A page is read once when the first reading is sure of it. A second reading is spent where the
 // first was in doubt, and only there: the text lines holding a word read with doubt are cut out,
-// stacked into one small picture (enlarged when their print is small for the engine's models) and
-// read with a local (Sauvola) threshold, and each line keeps whichever reading read it more
-// surely. Only a page read with doubt broadly, or with much of its ink left unread (a receipt in a
+// stacked into one small picture and read again, enlarged when their print is small for the
+// engine's models, else with the other threshold (a local, Sauvola, one after the global), and
+// each line keeps whichever reading read it more surely. Only a page read with doubt broadly, or with much of its ink left unread (a receipt in a
 // shadow, thermal print fading across the slip, where the global threshold loses faint words and
 // whole columns, which no line shows), is read again whole with the local threshold, its lines
 // merged the same way. A page that still
@@ -243,9 +243,9 @@ async function readsBetterTurnedOver(engine: OcrEngine, base: Reading, dpi: numb
 }
 
 /**
- * The lines of a reading that hold a word read with doubt, read again on their own (line-sheet.ts)
- * with the local threshold, enlarged twice where their print is small, each kept from whichever
- * reading read it more surely, under the first reading's line and paragraph.
+ * The lines of a reading that hold a word read with doubt, read again on their own (line-sheet.ts),
+ * enlarged twice where their print is small, else with the other threshold, each kept from
+ * whichever reading read it more surely, under the first reading's line and paragraph.
  */
 async function rereadDoubtfulLines(engine: OcrEngine, base: Reading, dpi: number, readings: string[], signal?: AbortSignal): Promise<Reading> {
   const lines = textLines(base.words);
@@ -254,7 +254,9 @@ async function rereadDoubtfulLines(engine: OcrEngine, base: Reading, dpi: number
   const heights = doubtful.map((line) => line.box.y1 - line.box.y0).sort((a, b) => a - b);
   const enlarged = heights[heights.length >> 1] < SMALL_TEXT_PX;
   const sheet = await lineSheet(base.image, doubtful, enlarged ? 2 : 1);
-  const again = wordsFromSheet(await engine.recognize(sheet.image, dpi * sheet.factor, { mode: { segmentation: 'block', binarization: 'sauvola' }, signal }), sheet, doubtful);
+  // Small print is read again larger, at the threshold that read the page; print of a good size with the other threshold.
+  const binarization = enlarged ? base.mode.binarization : base.mode.binarization === 'otsu' ? 'sauvola' : 'otsu';
+  const again = wordsFromSheet(await engine.recognize(sheet.image, dpi * sheet.factor, { mode: { segmentation: 'block', binarization }, signal }), sheet, doubtful);
   const replaced = new Map<TextLine, OcrWord[]>();
   doubtful.forEach((line, i) => {
     if (again[i].length === 0 || sureCharacters(again[i]) <= sureCharacters(line.words)) return;
