@@ -12,7 +12,7 @@
 // each line keeps whichever reading read it more surely. Only a page read with doubt broadly, or with much of its ink left unread (a receipt in a
 // shadow, thermal print fading across the slip, where the global threshold loses faint words and
 // whole columns, which no line shows), is read again whole with the local threshold, its lines
-// merged the same way. A page that still
+// merged the same way, and whole and enlarged when its print is small. A page that still
 // reads as almost nothing though it holds lines of ink is tried further ways (one block of text,
 // each quarter turn) before it is given up, within a budget of readings and of time.
 //
@@ -24,7 +24,7 @@ import sharp, { type Sharp } from 'sharp';
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
 import type { Segment, Word } from '../page-model.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
-import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, unreadInkShare } from './measure.js';
+import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, textLineHeight, unreadInkShare } from './measure.js';
 
 export interface ScanReading {
   /** Words in the units of the page (pixels for pictures, points for PDF pages). */
@@ -111,7 +111,8 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Readings beyond the first share one budget of time, so no page costs more than a few readings.
   const deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
   const inTime = () => performance.now() < deadline;
-  if (broadlyDoubtful(best) || unreadInk(best) > UNREAD_SHARE) {
+  const broad = broadlyDoubtful(best) || unreadInk(best) > UNREAD_SHARE;
+  if (broad) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));
     // The surer reading of the page, each of its lines taken from whichever reading read it more surely.
     const [base, other] = local.sure > best.sure ? [local, best] : [best, local];
@@ -133,7 +134,8 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     if (flipped.quality > best.quality) best = flipped;
   }
   // Which way is up is settled; the lines still read with doubt are read again, and only they.
-  if (inTime()) best = await rereadDoubtfulLines(engine, best, assumed, readings, signal);
+  // A page read with doubt broadly is read again whole, enlarged, when its print is small.
+  if (inTime()) best = broad ? await readSmallPrint(engine, best, assumed, readings, signal) : await rereadDoubtfulLines(engine, best, assumed, readings, signal);
   if (sureWords(best.words) < ALMOST_NOTHING && realWords(best.words).length < READ_THROUGH && hasInk(image)) {
     // One block of text (Tesseract's layout analysis can take a whole page for a picture), with
     // either threshold, then the quarter turns not tried yet; the first that reads some words
@@ -182,6 +184,8 @@ interface Reading {
   linesFromOther: number;
   /** Doubtful lines read again on their own, and how many of those readings were kept (rereadDoubtfulLines). */
   linesReread?: { lines: number; taken: number; enlarged: boolean };
+  /** The whole picture was read enlarged twice (readSmallPrint); words are in the picture's own pixels. */
+  enlargedPage?: boolean;
   image: GrayImage;
   words: OcrWord[];
   quality: number;
@@ -190,13 +194,14 @@ interface Reading {
 }
 
 /** A reading's way, for logs: "turned 90, one block, local threshold, 3 of 5 doubtful lines from reading them again enlarged 2x". */
-export function describe(reading: Pick<Reading, 'rotation' | 'mode'> & Partial<Pick<Reading, 'linesFromOther' | 'linesReread'>>): string {
+export function describe(reading: Pick<Reading, 'rotation' | 'mode'> & Partial<Pick<Reading, 'linesFromOther' | 'linesReread' | 'enlargedPage'>>): string {
   const parts = [reading.rotation === 0 ? 'upright' : `turned ${reading.rotation}`];
   parts.push(reading.mode.segmentation === 'auto' ? 'page layout' : 'one block');
   parts.push(reading.mode.binarization === 'otsu' ? 'global threshold' : 'local threshold');
   if (reading.linesFromOther) parts.push(`${reading.linesFromOther} line${reading.linesFromOther === 1 ? '' : 's'} from the ${reading.mode.binarization === 'otsu' ? 'local' : 'global'} threshold`);
   const again = reading.linesReread;
   if (again) parts.push(`${again.taken} of ${again.lines} doubtful line${again.lines === 1 ? '' : 's'} from reading ${again.lines === 1 ? 'it' : 'them'} again${again.enlarged ? ' enlarged 2x' : ''}`);
+  if (reading.enlargedPage) parts.push('enlarged 2x');
   return parts.join(', ');
 }
 
@@ -224,6 +229,20 @@ async function readTurned(engine: OcrEngine, image: GrayImage, rotation: Reading
 /** The same turned and straightened picture, read another way. */
 async function readAgain(engine: OcrEngine, base: Reading, mode: ReadingMode, dpi: number, signal?: AbortSignal): Promise<Reading> {
   return reading(base, mode, await engine.recognize(base.image, dpi, { mode, signal }));
+}
+
+/** A page of small print read with doubt broadly, read again whole on the picture enlarged twice; the surer reading. */
+async function readSmallPrint(engine: OcrEngine, base: Reading, dpi: number, readings: string[], signal?: AbortSignal): Promise<Reading> {
+  const lineHeight = textLineHeight(base.image);
+  if (lineHeight === null || lineHeight >= SMALL_TEXT_PX) return base;
+  const words = (await engine.recognize(await enlarge(base.image, 2), dpi * 2, { mode: base.mode, signal })).map((w) => ({ ...w, x0: w.x0 / 2, y0: w.y0 / 2, x1: w.x1 / 2, y1: w.y1 / 2 }));
+  const larger = noted(readings, { ...reading(base, base.mode, words), enlargedPage: true });
+  return larger.quality > base.quality ? larger : base;
+}
+
+/** The picture `factor` times larger (Lanczos), for reading small print. */
+function enlarge(image: GrayImage, factor: number): Promise<GrayImage> {
+  return transform(image, (picture) => picture.resize({ width: image.width * factor, height: image.height * factor, kernel: 'lanczos3' }));
 }
 
 /** Lines sampled to tell whether a page is upside down: its longest. */
