@@ -6,7 +6,7 @@
 // source text is known exactly; `scan` renders it at 300 dpi and adds skew and noise.
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import { scanPdfPage } from '../../src/pipeline/formats/pdf-render.js';
-import { turn } from '../../src/pipeline/scans/read-scan.js';
+import { turn } from '../../src/pipeline/scans/grey-pictures.js';
 import type { GreyPicture } from './images.js';
 
 export interface MagazineOptions {

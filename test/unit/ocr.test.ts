@@ -5,7 +5,7 @@ import { parseTsv, toPgm } from '../../src/models/ocr/engine.js';
 import { needsOcr } from '../../src/pipeline/formats/pdf.js';
 import { NO_GRAPHICS } from '../../src/pipeline/page-model.js';
 import { linesRunVertically, otsu, rulingSegments, skewAngle, textLineHeight } from '../../src/pipeline/scans/measure.js';
-import { turn } from '../../src/pipeline/scans/read-scan.js';
+import { turn } from '../../src/pipeline/scans/grey-pictures.js';
 import { textPicture } from '../helpers/images.js';
 import { lineWords } from '../helpers/words.js';
 

@@ -3,8 +3,8 @@
 // a fraction of the page) is read in one call to the engine; each word it finds goes back to the
 // line it was cut from, in the page's pixels. One call, not one per line, because every call to the
 // engine pays for loading its models; a sheet of ten lines costs little more than one line.
-import sharp from 'sharp';
 import type { GrayImage, OcrWord } from '../../models/ocr/engine.js';
+import { enlarge } from './grey-pictures.js';
 
 interface PixelBox {
   x0: number;
@@ -64,12 +64,7 @@ export async function lineSheet(page: GrayImage, lines: TextLine[], factor: numb
   }
   const sheet = { width, height: top, data };
   if (factor === 1) return { image: sheet, factor, slots };
-  const enlarged = await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height: top, channels: 1 } })
-    .resize({ width: width * factor, height: top * factor, kernel: 'lanczos3' })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { image: { width: enlarged.info.width, height: enlarged.info.height, data: new Uint8Array(enlarged.data.buffer, enlarged.data.byteOffset, enlarged.data.byteLength) }, factor, slots };
+  return { image: await enlarge(sheet, factor), factor, slots };
 }
 
 /**

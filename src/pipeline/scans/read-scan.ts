@@ -20,9 +20,9 @@
 // which the engine reads as words, paper grain) and are left out. A page that holds ink but that no
 // way reads surely (handwriting, scribbles, a photograph) is illegible: only the words read surely
 // are kept, so noise is not passed off as text, and the page says so (ScanReading.illegible).
-import sharp, { type Sharp } from 'sharp';
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
 import type { Segment, Word } from '../page-model.js';
+import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
 import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, textLineHeight, unreadInkShare } from './measure.js';
 
@@ -111,7 +111,11 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Readings beyond the first share one budget of time, so no page costs more than a few readings.
   const deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
   const inTime = () => performance.now() < deadline;
-  const broad = broadlyDoubtful(best) || unreadInk(best) > UNREAD_SHARE;
+  // Table borders: at least a centimetre long, at most half a millimetre thick; found once per
+  // picture, for the ink left unread here and for the page's rulings at the end.
+  const rulings = new Map<GrayImage, Segment[]>();
+  const rulingsOf = (picture: GrayImage, resolution: number) => rulings.get(picture) ?? rulings.set(picture, rulingSegments(picture, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)))).get(picture)!;
+  const broad = broadlyDoubtful(best) || unreadInk(best, rulingsOf(best.image, dpi ?? measuredDpi(best.words) ?? 300)) > UNREAD_SHARE;
   if (broad) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));
     // The surer reading of the page, each of its lines taken from whichever reading read it more surely.
@@ -154,12 +158,11 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     }
   }
   // Ink that no way read surely is not text the engine can read: only what it read surely stays.
-  const sure = best.words.filter((w) => w.confidence >= SURE && realWords([w]).length === 1);
-  const illegible = sureWords(best.words) < ALMOST_NOTHING && sure.length < best.words.length && hasInk(best.image);
+  const sure = surelyRead(best.words);
+  const illegible = sure.length < ALMOST_NOTHING && sure.length < best.words.length && hasInk(best.image);
   if (illegible) best = { ...best, words: sure };
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
-  // Table borders: at least a centimetre long, at most half a millimetre thick.
-  const segments = rulingSegments(best.image, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)));
+  const segments = rulingsOf(best.image, resolution);
   const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
   return {
     words: toWords(best.words, scale),
@@ -240,11 +243,6 @@ async function readSmallPrint(engine: OcrEngine, base: Reading, dpi: number, rea
   return larger.quality > base.quality ? larger : base;
 }
 
-/** The picture `factor` times larger (Lanczos), for reading small print. */
-function enlarge(image: GrayImage, factor: number): Promise<GrayImage> {
-  return transform(image, (picture) => picture.resize({ width: image.width * factor, height: image.height * factor, kernel: 'lanczos3' }));
-}
-
 /** Lines sampled to tell whether a page is upside down: its longest. */
 const TURN_SAMPLE_LINES = 6;
 
@@ -286,18 +284,6 @@ async function rereadDoubtfulLines(engine: OcrEngine, base: Reading, dpi: number
   return noted(readings, result);
 }
 
-/** Turns a picture clockwise by `degrees`, filling the corners a slanted turn uncovers with white. */
-export function turn(image: GrayImage, degrees: number): Promise<GrayImage> {
-  return transform(image, (picture) => picture.rotate(degrees, { background: { r: 255, g: 255, b: 255 } }));
-}
-
-/** A grey picture through a sharp operation, back as a grey picture. */
-async function transform(image: GrayImage, operation: (picture: Sharp) => Sharp): Promise<GrayImage> {
-  const input = sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), { raw: { width: image.width, height: image.height, channels: 1 } });
-  const { data, info } = await operation(input).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
-}
-
 /**
  * Share of the words of three or more characters that are wider than tall; null when there are
  * none, which says nothing either way: a reading that finds nothing must not look upright.
@@ -330,8 +316,13 @@ export function sureCharacters(words: OcrWord[]): number {
   return realWords(words).reduce((sum, w) => sum + (w.confidence >= SURE ? w.text.length : 0), 0);
 }
 
+/** The words that look like words and were read surely. */
+function surelyRead(words: OcrWord[]): OcrWord[] {
+  return realWords(words).filter((w) => w.confidence >= SURE);
+}
+
 function sureWords(words: OcrWord[]): number {
-  return realWords(words).filter((w) => w.confidence >= SURE).length;
+  return surelyRead(words).length;
 }
 
 /** Whether more than DOUBTFUL_SHARE of the words were read with doubt, or almost none surely though the page holds ink. */
@@ -350,13 +341,11 @@ function printedWords(image: GrayImage, words: OcrWord[]): OcrWord[] {
   return words.filter((_, i) => depths[i] >= floor);
 }
 
-/** The share of the reading's picture's ink outside its words and ruling lines, each widened by half a line. */
-function unreadInk(reading: Reading): number {
+/** The share of the reading's picture's ink outside its words and its ruling lines, each widened by half a line. */
+function unreadInk(reading: Reading, rulings: Segment[]): number {
   const heights = reading.words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
   if (heights.length === 0) return 0;
   const line = heights[heights.length >> 1];
-  // Ruling lines five text lines long or longer: table borders, not letters' strokes.
-  const rulings = rulingSegments(reading.image, line * 5, Math.max(2, Math.round(line / 8)));
   return unreadInkShare(reading.image, [...reading.words, ...rulings], line / 2);
 }
 
