@@ -23,6 +23,7 @@ import { tesseractDocument } from './peer-ocr.js';
 import { findTool } from '../speed/peers.js';
 import { loadConfig } from '../../src/config.js';
 import { unpackModels } from '../../src/models/ocr/index.js';
+import { TesseractCli } from '../../src/models/ocr/tesseract-cli.js';
 import { generateDocument, type Generated } from './generate.js';
 import { PdfLibProducer } from './pdflib.js';
 import { overall, scoreDocument, type DocumentScores, type Output } from './score.js';
@@ -72,9 +73,11 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
   const features = new Set<string>();
   // The tesseract command beside Folio's OCR, with the models and languages Folio reads with.
   const ocr = loadConfig(install.env).ocr;
-  const peer = findTool('tesseract').version ? { modelDir: path.join(install.dataDir, 'peer-ocr-models'), languages: ocr.languages } : null;
-  if (peer) await unpackModels(peer.languages, peer.modelDir);
-  else options.log('tesseract is not installed: the scans are not read by it beside Folio (apt-get install tesseract-ocr)');
+  const version = findTool('tesseract').version;
+  const peerModels = path.join(install.dataDir, 'peer-ocr-models');
+  if (version) await unpackModels(ocr.languages, peerModels);
+  const peer = version ? new TesseractCli('tesseract', version, ocr.languages, peerModels, 1) : null;
+  if (!peer) options.log('tesseract is not installed: the scans are not read by it beside Folio (apt-get install tesseract-ocr)');
   try {
     await install.admin('plan', 'create', '--id', 'bench', '--name', 'Bench', '--rate-limit-per-second', '100000', '--max-concurrent-jobs', '8');
     const client = new Client(server.url, (await install.workspace({ plan: 'bench' })).test);

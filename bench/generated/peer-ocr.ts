@@ -1,35 +1,20 @@
-// The tesseract command on a scan's own page pictures, with the models and languages Folio reads
-// with: what the engine alone makes of the pages, beside which Folio's OCR is judged (its
-// character error rate should stay within 0.01 of this one's on the same pages).
-import { spawn } from 'node:child_process';
+// The tesseract command alone on a scan's own page pictures, with the models and languages Folio
+// reads with, one reading each in Tesseract's page layout with its global threshold: what the
+// engine makes of the pages by itself, beside which Folio's OCR is judged (its character error
+// rate should stay within 0.01 of this one's on the same pages). It runs through Folio's own
+// adapter of the command (models/ocr/tesseract-cli.ts), which adds nothing to the engine's reading.
+import sharp from 'sharp';
+import { DEFAULT_MODE, type OcrEngine } from '../../src/models/ocr/engine.js';
 
-export interface PeerOcr {
-  /** The models' folder (`--tessdata-dir`) and the languages, as Folio's configuration names them. */
-  modelDir: string;
-  languages: string[];
-}
-
-/** The text tesseract reads from one picture (PNG or JPEG bytes) at `dpi`, page segmentation 3, as Folio's first reading. */
-export function tesseractText(picture: Buffer, dpi: number, peer: PeerOcr): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', ['stdin', 'stdout', '--tessdata-dir', peer.modelDir, '-l', peer.languages.join('+'), '--oem', '1', '--psm', '3', '--dpi', String(dpi)], {
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`tesseract exited with ${code}: ${err.trim().split('\n').pop() ?? ''}`))));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(picture);
-  });
-}
-
-/** A scan's pages read one after another, as one text (pages apart by a blank line). */
-export async function tesseractDocument(pictures: Buffer[], dpi: number, peer: PeerOcr): Promise<string> {
+/** A scan's pages read one after another, as one text: lines as the engine found them, pages apart by a blank line. */
+export async function tesseractDocument(pictures: Buffer[], dpi: number, engine: OcrEngine): Promise<string> {
   const pages: string[] = [];
-  for (const picture of pictures) pages.push(await tesseractText(picture, dpi, peer));
+  for (const picture of pictures) {
+    const { data, info } = await sharp(picture).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const words = await engine.recognize({ width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) }, dpi, { mode: DEFAULT_MODE });
+    const lines = new Map<string, string[]>();
+    for (const w of words) (lines.get(w.line) ?? lines.set(w.line, []).get(w.line)!).push(w.text);
+    pages.push([...lines.values()].map((line) => line.join(' ')).join('\n'));
+  }
   return pages.join('\n\n');
 }

@@ -4,17 +4,11 @@
 // all drawn from the document's seed so the same seed gives the same pixels, and packed as a PDF
 // of page pictures (whole or in strips, with or without a text layer as scanners' OCR writes one), a
 // multi-frame TIFF, or a PNG or JPEG of the first page.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { beginText, endText, PDFDocument, rgb, type PDFFont, type PDFPage, setCharacterSqueeze, setFontAndSize, setTextMatrix, setTextRenderingMode, showText, StandardFonts, TextRenderingMode } from 'pdf-lib';
 import sharp from 'sharp';
+import { popplerWords, rasterize, type PopplerPage } from './poppler.js';
 import { Random } from './random.js';
 import type { DocSpec, ScanSpec } from './spec.js';
-
-const exec = promisify(execFile);
 
 export interface Scanned {
   bytes: Buffer;
@@ -24,21 +18,6 @@ export interface Scanned {
   pages: number;
   /** Each page's picture as it is in the file (PNG or JPEG), for reading by another OCR program. */
   pictures: Buffer[];
-}
-
-/** The pages of `pdf` as grey pixels at `dpi`, by pdftoppm. */
-async function rasterize(pdf: Uint8Array, dpi: number): Promise<Buffer[]> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'folio-scan-'));
-  try {
-    const input = path.join(dir, 'in.pdf');
-    await writeFile(input, pdf);
-    await exec('pdftoppm', ['-r', String(dpi), '-gray', '-png', input, path.join(dir, 'page')], { maxBuffer: 1 << 20 });
-    const files = (await readdir(dir)).filter((f) => f.startsWith('page') && f.endsWith('.png')).sort((a, b) => Number(/(\d+)\.png$/.exec(a)![1]) - Number(/(\d+)\.png$/.exec(b)![1]));
-    // Awaited here: the directory is removed in `finally` as soon as this returns.
-    return await Promise.all(files.map((f) => readFile(path.join(dir, f))));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /** One page spoiled as `scan` says, with noise from `random`. */
@@ -100,7 +79,7 @@ export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanne
     }
     case 'pdf': {
       const out = await PDFDocument.create();
-      const layer = scan.textLayer === 'none' ? [] : await layoutWords(pdf);
+      const layer = scan.textLayer === 'none' ? [] : await popplerWords(pdf);
       const font = await out.embedFont(StandardFonts.Helvetica);
       for (const [index, picture] of encoded.entries()) {
         const page = out.addPage([doc.page.width, doc.page.height]);
@@ -118,35 +97,11 @@ export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanne
   }
 }
 
-interface LayerPage {
-  width: number;
-  height: number;
-  words: { text: string; x0: number; y0: number; x1: number; y1: number }[];
-}
-
-/** The words of the unspoiled PDF with their boxes (poppler's pdftotext -bbox), page by page, top-left origin. */
-async function layoutWords(pdf: Uint8Array): Promise<LayerPage[]> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'folio-layer-'));
-  try {
-    const input = path.join(dir, 'in.pdf');
-    await writeFile(input, pdf);
-    const { stdout } = await exec('pdftotext', ['-bbox', input, '-'], { maxBuffer: 64 << 20 });
-    const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-    return stdout.split('<page ').slice(1).map((chunk) => {
-      const size = /width="([\d.]+)" height="([\d.]+)"/.exec(chunk)!;
-      const words = [...chunk.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ text: unescape(m[5]), x0: Number(m[1]), y0: Number(m[2]), x1: Number(m[3]), y1: Number(m[4]) }));
-      return { width: Number(size[1]), height: Number(size[2]), words };
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 /**
  * Each word set where it was printed, squeezed to its box's width, as OCR programs write their
  * layer: in ink (to be covered by the picture) or invisible (render mode 3, over it).
  */
-function drawLayer(page: PDFPage, font: PDFFont, layer: LayerPage | undefined, mode: TextRenderingMode): void {
+function drawLayer(page: PDFPage, font: PDFFont, layer: PopplerPage | undefined, mode: TextRenderingMode): void {
   if (!layer) return;
   const { width, height } = page.getSize();
   const sx = width / layer.width;

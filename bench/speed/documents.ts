@@ -78,7 +78,9 @@ export async function a4Scans(source: string, dir: string, dpi = 300): Promise<{
   const pageFiles: string[] = [];
   for (let page = 1; page <= count; page++) {
     const { image } = await scanPdfPage(original, page, 0);
-    const picture = dpi >= 300 ? sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 1 } }) : sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 1 } }).resize({ width: Math.round((image.width * dpi) / 300) });
+    const rendered = sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 1 } });
+    // Rendered at 300 dpi (scanPdfPage's resolution for an A4 page), then brought down to `dpi`.
+    const picture = dpi >= 300 ? rendered : rendered.resize({ width: Math.round((image.width * dpi) / 300) });
     const png = await picture.withMetadata({ density: dpi }).png().toBuffer();
     pageFiles.push(path.join(dir, `scan-${dpi}dpi-page-${page}.png`));
     await writeFile(pageFiles[page - 1], png);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChromiumProducer, CHROMIUM } from '../../bench/generated/chromium.js';
 import { composeDocument } from '../../bench/generated/compose.js';
 import { generateDocument } from '../../bench/generated/generate.js';
+import { popplerWords } from '../../bench/generated/poppler.js';
 import { LibreOfficeProducer, SOFFICE } from '../../bench/generated/libreoffice.js';
 import { strFromU8, unzipSync } from 'fflate';
 import { PdfLibProducer } from '../../bench/generated/pdflib.js';
@@ -43,28 +44,9 @@ interface PdfWord {
 }
 
 async function pdfWords(file: string): Promise<PdfWord[]> {
-  const out = path.join(path.dirname(file), `${path.basename(file)}.bbox.html`);
-  await exec('pdftotext', ['-bbox', file, out]);
-  const html = await readFile(out, 'utf8');
-  const words: PdfWord[] = [];
-  let page = 0;
-  let width = 1;
-  let height = 1;
-  for (const line of html.split('\n')) {
-    const p = /<page width="([\d.]+)" height="([\d.]+)">/.exec(line);
-    if (p) {
-      page++;
-      width = Number(p[1]);
-      height = Number(p[2]);
-      continue;
-    }
-    const w = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)<\/word>/.exec(line);
-    if (w) {
-      const text = w[5].replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
-      words.push({ page, text: norm(text), cx: (Number(w[1]) + Number(w[3])) / 2 / width, cy: (Number(w[2]) + Number(w[4])) / 2 / height });
-    }
-  }
-  return words;
+  return (await popplerWords(file)).flatMap(({ width, height, words }, index) =>
+    words.map((w) => ({ page: index + 1, text: norm(w.text), cx: (w.x0 + w.x1) / 2 / width, cy: (w.y0 + w.y1) / 2 / height })),
+  );
 }
 
 function norm(text: string): string {
