@@ -1,6 +1,7 @@
 // Generated documents with exact truth, read by Folio and scored (docs/generated-bench.md).
 //
 //   npm run bench:generated -- [--seed N] [--count K] [--only tables,furniture,...] [--keep DIR]
+//                               [--with variation,...] [--without variation,...]
 //   npm run bench:generated -- --rescore DIR        (scores a --keep run's documents again, no Folio)
 //
 // Draws K documents from seed N (a fresh seed from the clock when none is given: say it again to
@@ -58,6 +59,8 @@ export interface RunOptions {
   concurrency: number;
   /** Only the documents that draw one of these variations (names of `features`, such as `scan:strips`). */
   variations?: string[];
+  /** Not the documents that draw one of these variations (`scan:pdf,scan:tiff,scan:png,scan:jpeg`: no scans). */
+  without?: string[];
   log: (line: string) => void;
 }
 
@@ -111,7 +114,9 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
       documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: 'completed', scores, overall: overall(scores) });
     };
     for (let index = 0; index < options.count; index++) {
-      if (options.variations && !composeDocument(options.seed, index).features.some((f) => options.variations!.includes(f))) continue;
+      const drawn = composeDocument(options.seed, index).features;
+      if (options.variations && !drawn.some((f) => options.variations!.includes(f))) continue;
+      if (options.without && drawn.some((f) => options.without!.includes(f))) continue;
       const generated = await generateDocument(options.seed, index, producers, dir);
       for (const f of generated.truth.features) features.add(f);
       while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
@@ -269,7 +274,7 @@ async function main(): Promise<void> {
   const keep = argument('keep') ? path.resolve(argument('keep')!) : null;
   const log = (line: string) => console.log(line);
   log(`generated documents: seed ${seed}, ${count} documents${keep ? `, kept in ${keep}` : ''}`);
-  const { documents, seconds, features } = await runBench({ seed, count, keep, concurrency: Number(argument('concurrency') ?? 3), variations: argument('with')?.split(','), log });
+  const { documents, seconds, features } = await runBench({ seed, count, keep, concurrency: Number(argument('concurrency') ?? 3), variations: argument('with')?.split(','), without: argument('without')?.split(','), log });
   const pages = documents.reduce((n, d) => n + d.pages, 0);
   log(`\n${documents.length} documents, ${pages} pages, read and scored in ${Math.round(seconds)} s; ${documents.filter((d) => d.status !== 'completed').length} not completed`);
   const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
