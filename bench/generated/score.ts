@@ -113,7 +113,7 @@ export function scoreFurniture(truth: Truth, output: Output): DocumentScores['fu
   return { total: truth.furniture.length, leaked, byKind };
 }
 
-function markdownHeadings(markdown: string): { level: number; text: string }[] {
+export function markdownHeadings(markdown: string): { level: number; text: string }[] {
   return markdown
     .split('\n')
     .map((line) => /^(#{1,6})\s+(.*)$/.exec(line.trim()))

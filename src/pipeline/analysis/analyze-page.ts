@@ -25,6 +25,7 @@ import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START, LIST_MARKER } from './markers.js';
 import { bodyEnvelope, furnitureType, turned, type BodyEnvelope } from './page-furniture.js';
+import { lineNumberRulers } from './line-numbers.js';
 import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
 import { codeFaceOf, codeText, isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
 
@@ -363,11 +364,13 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const drawn = findFigures(words, raw.graphics, raw.width, raw.height, scale);
   const inDrawings = layout ? drawn.words : new Set<number>();
   const codeFace = codeFaceOf(stats.bodyFont);
-  const found = findTables(raw, drawn.rest, inDrawings, rightToLeft, scale, codeFace);
-  const notText = new Set([...inDrawings, ...found.words.flat()]);
   // OCR pages keep the engine's page segmentation (ocr-layout.ts).
   const ocr = raw.textSource === 'ocr';
-  const lines = ocr ? engineLines(words, notText) : buildLines(words, notText);
+  // A margin's line numbers are neither a table's column nor the start of the lines beside them.
+  const ruler = layout && !ocr ? lineNumberRulers(words, inDrawings, scale) : new Set<number>();
+  const found = findTables(raw, drawn.rest, ruler.size ? new Set([...inDrawings, ...ruler]) : inDrawings, rightToLeft, scale, codeFace);
+  const notText = new Set([...inDrawings, ...found.words.flat()]);
+  const lines = ocr ? engineLines(words, notText) : buildLines(words, notText, ruler);
   const groups = ocr ? engineBlocks(lines, words) : groupBlocks(lines, words);
   let blocks: Block[] = groups.map((lineIndexes) => ({
     type: 'paragraph' as BlockType,
@@ -400,7 +403,11 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     refs.push(ref);
     items.push({ ...item, ref: items.length });
   };
-  blocks.forEach((block, i) => add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) }));
+  // A ruler's blocks take no part in the reading order: they go with the margins.
+  const rulerBlocks = new Set(ruler.size ? blocks.filter((block) => block.lines.every((l) => lines[l].words.every((i) => ruler.has(i)))) : []);
+  blocks.forEach((block, i) => {
+    if (!rulerBlocks.has(block)) add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) });
+  });
   // A picture under the page's text (a scan under its text layer) counts for whole-page pictures
   // but is no figure of the text.
   const background = drawn.figures.map((figure) => figure.background === true);
@@ -446,6 +453,10 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     else if (block.type === 'page_footer') footers.push(block);
     else if (block.type === 'marginal_note') margins.push(block);
     else out.push(block);
+  }
+  for (const block of rulerBlocks) {
+    block.type = 'marginal_note';
+    margins.push(block);
   }
   // A running header or footer is often a row of short pieces (a report's name, the page number,
   // a date) set on one line across the page: the pieces beside a recognised header or footer
@@ -535,7 +546,6 @@ function classify(
   return 'paragraph';
 }
 
-/** The block is set wholly in one font, not the body text's. */
 /** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
 const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
 
@@ -552,6 +562,7 @@ function spacedAsCells(block: Block, page: Pick<Page, 'lines' | 'words'>): boole
   });
 }
 
+/** The block is set wholly in one font, not the body text's. */
 function ownFace(block: Block, page: Pick<Page, 'lines' | 'words'>, bodyFont: string): boolean {
   const fonts = new Set(block.lines.flatMap((l) => page.lines[l].words.map((i) => page.words[i].fontName)));
   return fonts.size === 1 && !fonts.has(bodyFont);

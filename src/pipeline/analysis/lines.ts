@@ -43,13 +43,14 @@ function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boo
 }
 
 /**
- * Words into lines; `skip` holds words that are not running text (they sit in tables). Words set
+ * Words into lines; `skip` holds words that are not running text (they sit in tables), `apart`
+ * words that are each a line of their own (a line-number ruler's, line-numbers.ts). Words set
  * in another direction than the page's text (Word.turn) make lines of their own, built in the
  * frame where they read left to right.
  */
-export function buildLines(words: Word[], skip?: Set<number>): Line[] {
+export function buildLines(words: Word[], skip?: Set<number>, apart?: Set<number>): Line[] {
   const turns = new Set(words.map((w) => w.turn ?? 0));
-  if (turns.size === 1 && turns.has(0)) return uprightLines(words, skip);
+  if (turns.size === 1 && turns.has(0)) return uprightLines(words, skip, apart);
   const lines: Line[] = [];
   for (const turn of turns) {
     const inFrame = words.map((w) => ((w.turn ?? 0) === turn && turn !== 0 ? { ...w, box: turnBox(w.box, turn) } : w));
@@ -57,13 +58,13 @@ export function buildLines(words: Word[], skip?: Set<number>): Line[] {
     words.forEach((w, i) => {
       if ((w.turn ?? 0) !== turn) others.add(i);
     });
-    for (const line of uprightLines(inFrame, others)) lines.push(turn === 0 ? line : { words: line.words, box: turnBox(line.box, 360 - turn) });
+    for (const line of uprightLines(inFrame, others, apart)) lines.push(turn === 0 ? line : { words: line.words, box: turnBox(line.box, 360 - turn) });
   }
   return lines.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
 }
 
 /** Lines of words that read left to right on the page. */
-function uprightLines(words: Word[], skip?: Set<number>): Line[] {
+function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): Line[] {
   // Pass 1: runs of words in the order the file drew them that continue one line: on the same
   // baseline with word-sized gaps, or smaller glyphs raised or lowered against it (exponents,
   // indices, the limits of an integral), or a larger operator standing across it.
@@ -77,9 +78,14 @@ function uprightLines(words: Word[], skip?: Set<number>): Line[] {
       interrupted = true;
       continue;
     }
+    const word = words[i];
+    if (apart?.has(i)) {
+      segments.push([i]);
+      interrupted = true;
+      continue;
+    }
     const segment = interrupted ? undefined : segments[segments.length - 1];
     interrupted = false;
-    const word = words[i];
     if (segment && main && continuesLine(words[segment[segment.length - 1]], word, main, mainSize)) {
       segment.push(i);
       if (word.fontSize >= mainSize * 0.9) {
@@ -101,8 +107,9 @@ function uprightLines(words: Word[], skip?: Set<number>): Line[] {
   for (const index of order) {
     const box = boxes[index];
     const size = Math.max(...segments[index].map((i) => words[i].fontSize), 1);
+    const alone = apart?.has(segments[index][0]);
     const target = merged.find((line) => {
-      if (verticalOverlap(line.box, box) < 0.6) return false;
+      if (alone || apart?.has(line.words[0]) || verticalOverlap(line.box, box) < 0.6) return false;
       const gap = horizontalGap(line.box, box);
       const lineSize = Math.max(size, line.size);
       // The line and the run, as the left and right of the pair (words and box).

@@ -5,8 +5,8 @@
 // 7%), or a bare page number in the outer fifth with nothing beyond it. Marginal notes stand
 // outside the body text altogether: text turned up or down the page in its outer edge (a
 // preprint's identifier, a side tab), or blocks set smaller than the body left or right of where
-// the page's body text runs (margin notes, review-copy line numbers), once the page has enough
-// text to say where that is. Furniture is typed so (page_header, page_footer, marginal_note), kept
+// the page's body text runs (margin notes), once the page has enough text to say where that is;
+// a margin's column of line numbers is found before lines are made (line-numbers.ts). Furniture is typed so (page_header, page_footer, marginal_note), kept
 // in the layout, and left out of the text, the markdown and the chunks.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { EDGE_BAND, EDGE_TOLERANCE, edgeKey, type EdgeLine } from './document-stats.js';

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
+import { lineNumberRulers } from '../../src/pipeline/analysis/line-numbers.js';
+import { pageText } from '../../src/pipeline/outputs/text.js';
+import { NO_GRAPHICS, type RawPage, type Word } from '../../src/pipeline/page-model.js';
+
+// Synthetic pages (origin top-left, y down): a character is half the font size wide.
+
+function word(text: string, x0: number, y0: number, size: number): Word {
+  return { text, box: { x0, y0, x1: x0 + text.length * size * 0.5, y1: y0 + size }, fontName: 'Times', fontSize: size, bold: false, italic: false, confidence: 100, hyphenated: false };
+}
+
+function lineWords(text: string, x0: number, y0: number, size = 10): Word[] {
+  const out: Word[] = [];
+  let x = x0;
+  for (const t of text.split(' ')) {
+    out.push(word(t, x, y0, size));
+    x += t.length * size * 0.5 + size * 0.3;
+  }
+  return out;
+}
+
+/** Numbers right-aligned at `right`, one every `pitch` points from `y0`, counting from `first`. */
+function ruler(count: number, first: number, right: number, y0: number, pitch: number, size = 7): Word[] {
+  return Array.from({ length: count }, (_, i) => {
+    const text = String(first + i);
+    return word(text, right - text.length * size * 0.5, y0 + i * pitch, size);
+  });
+}
+
+function rawPage(words: Word[]): RawPage {
+  return { number: 1, width: 612, height: 792, unit: 'pt', rotation: 0, skew: 0, words, graphics: NO_GRAPHICS, formFields: [], textSource: 'text_layer' };
+}
+
+const BODY = 'the quick brown fox jumps over the lazy dog and keeps running along';
+
+describe('line-number rulers (analysis/line-numbers.ts)', () => {
+  // A title at 20 pt spans two of the ruler's rows; body lines at 10 pt run on a pitch of their own.
+  const title = lineWords('Early results of the survey', 80, 80, 20);
+  const body = Array.from({ length: 12 }, (_, i) => lineWords(`${BODY} ${i}`, 80, 120 + i * 14)).flat();
+  const numbers = ruler(20, 41, 70, 78, 13);
+
+  it('a column of smaller numbers counting down the margin is a ruler, apart from the text and out of it', () => {
+    const words = [...numbers, ...title, ...body];
+    expect([...lineNumberRulers(words, new Set())].sort((a, b) => a - b)).toEqual(numbers.map((_, i) => i));
+    const [page] = analyzeDocument([rawPage(words)]);
+    const notes = page.blocks.filter((b) => b.type === 'marginal_note');
+    expect(notes.map((b) => blockText(b, page)).join(' ').split(/\s+/)).toEqual(numbers.map((w) => w.text));
+    const title0 = page.blocks.find((b) => b.type === 'title');
+    expect(title0 && blockText(title0, page)).toBe('Early results of the survey');
+    const text = pageText(page);
+    for (const n of numbers) expect(text.split(/\s+/)).not.toContain(n.text);
+    expect(text).toContain(`${BODY} 11`);
+  });
+
+  it('numbers at the size of the text beside them, numbers with text on both sides, or not counting, are not', () => {
+    const sameSize = ruler(8, 1, 70, 120, 14, 10);
+    expect(lineNumberRulers([...sameSize, ...body], new Set()).size).toBe(0);
+    const between = ruler(8, 1, 70, 120, 14).map((w) => ({ ...w, box: { ...w.box, x0: w.box.x0 + 300, x1: w.box.x1 + 300 } }));
+    expect(lineNumberRulers([...between, ...body], new Set()).size).toBe(0);
+    const amounts = ['12', '7', '310', '45', '9', '88'].map((t, i) => word(t, 70 - t.length * 3.5, 120 + i * 14, 7));
+    expect(lineNumberRulers([...amounts, ...body], new Set()).size).toBe(0);
+  });
+});
