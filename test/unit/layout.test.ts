@@ -202,6 +202,22 @@ describe('analyzeDocument: reading order and block types (docs/api.md Page.text:
     expect(blocks[1].type).toBe('paragraph');
   });
 
+  it('bold short lines level with each other are the cells of a row, not headings', () => {
+    // A table's header the table did not take: three bold labels a column's gap apart, over prose.
+    const [page] = analyzeDocument([
+      rawPage([
+        ...lineWords('Region', 50, 100, { bold: true }),
+        ...lineWords('Gross margin', 200, 100, { bold: true }),
+        ...lineWords('Units sold', 350, 100, { bold: true }),
+        ...lineWords(`one ${BODY}`, 50, 130),
+        ...lineWords(`two ${BODY}`, 50, 142),
+      ]),
+    ]);
+    const blocks = blocksOf(page);
+    expect(blocks.filter((b) => b.type === 'heading')).toEqual([]);
+    expect(blocks.map((b) => b.text)).toContain('Gross margin');
+  });
+
   it('a page number with text below it is not a footer', () => {
     const [page] = analyzeDocument([
       rawPage([...lineWords(`one ${BODY}`, 50, 100), ...lineWords(`two ${BODY}`, 50, 112), word('12', 300, 680), ...lineWords(`three ${BODY}`, 50, 720)]),

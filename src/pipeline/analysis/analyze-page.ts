@@ -1,6 +1,8 @@
-// Layout analysis, first version: words to lines, lines to blocks, blocks typed (title, heading,
-// list item, caption, page header/footer, paragraph) and put in reading order by a recursive
-// XY-cut. Format-independent: it sees only the words and picture regions a reader found.
+// Layout analysis of a page: words to lines (lines.ts), lines to blocks (blocks.ts), blocks typed
+// (block-types.ts: title, heading, list item, code, formula, page header/footer, marginal note,
+// paragraph), captions found and everything put in reading order (reading-order.ts), beside the
+// page's figures, tables and key/values. Format-independent: it sees only the words and picture
+// regions a reader found.
 import {
   boxArea,
   unionBox,
@@ -19,15 +21,17 @@ import { findFigures } from './figures.js';
 import { formKeyValues, pageKeyValueList } from './form-key-values.js';
 import { printedKeyValues } from './printed-key-values.js';
 import { drawsInSequence, joinInterleaved, linesInDrawingOrder } from './drawing-order.js';
-import { buildLines, centerY, RTL } from './lines.js';
+import { buildLines, RTL } from './lines.js';
 import { readingOrder, type OrderItem } from './reading-order.js';
 import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
-import { CAPTION_START, LIST_MARKER } from './markers.js';
-import { bodyEnvelope, furnitureType, turned, type BodyEnvelope } from './page-furniture.js';
+import { CAPTION_START } from './markers.js';
+import { bodyEnvelope } from './page-furniture.js';
+import { groupBlocks } from './blocks.js';
+import { avgSize, classify, headingLevel, rowCells, setAgainst } from './block-types.js';
 import { lineNumberRulers } from './line-numbers.js';
 import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
-import { codeFaceOf, codeText, isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
+import { codeFaceOf, codeText } from './code-and-formulas.js';
 
 /** Figures under this share of the page are not shown (docs/api.md picture rule 3). */
 export const MIN_FIGURE_SHARE = 0.015;
@@ -42,133 +46,6 @@ export function analyzeDocument(raw: RawPage[], analysis: 'layout' | 'read' = 'l
   const pages = raw.map((page) => analyzePage(page, stats, analysis));
   flagContinuedTables(pages);
   return pages;
-}
-
-// ---- blocks ---------------------------------------------------------------------------------
-
-const BULLET_START = /^[•●○◦▪■□‣⁃∙]/;
-
-function startsListItem(line: Line, words: Word[]): boolean {
-  const first = words[line.words[0]]?.text ?? '';
-  return LIST_MARKER.test(first) || BULLET_START.test(first);
-}
-
-/** A bullet or dash opens the line: a list item, where a number may open a heading too. */
-function startsBulleted(line: Line, words: Word[]): boolean {
-  const first = words[line.words[0]]?.text ?? '';
-  return BULLET_START.test(first) || /^[•●○◦▪■□‣⁃∙·*–—-]$/.test(first);
-}
-
-function lineSize(line: Line, words: Word[]): number {
-  let total = 0;
-  let chars = 0;
-  for (const i of line.words) {
-    total += words[i].fontSize * words[i].text.length;
-    chars += words[i].text.length;
-  }
-  return chars ? total / chars : 0;
-}
-
-/** The font all of a line's words are set in, or null when it mixes fonts. */
-function lineFont(line: Line, words: Word[]): string | null {
-  const font = words[line.words[0]]?.fontName ?? '';
-  return line.words.every((i) => words[i].fontName === font) ? font : null;
-}
-
-function lineBold(line: Line, words: Word[]): boolean {
-  return line.words.every((i) => words[i].bold);
-}
-
-/**
- * The height a line's text sits at: the mean centre of its words in the line's most used font
- * size, so that exponents, indices and tall operators do not pull it up or down.
- */
-function lineCenter(line: Line, words: Word[]): number {
-  const bySize = new Map<number, number>();
-  for (const i of line.words) {
-    const size = Math.round(words[i].fontSize * 2) / 2;
-    bySize.set(size, (bySize.get(size) ?? 0) + words[i].text.length);
-  }
-  let dominant = 0;
-  let most = -1;
-  for (const [size, chars] of bySize) if (chars > most) [dominant, most] = [size, chars];
-  let total = 0;
-  let n = 0;
-  for (const i of line.words) {
-    if (Math.abs(Math.round(words[i].fontSize * 2) / 2 - dominant) > 0.5) continue;
-    total += centerY(words[i].box);
-    n++;
-  }
-  return n ? total / n : centerY(line.box);
-}
-
-/**
- * Lines into blocks (paragraphs, list items, headings). Lines are taken in the order the file drew
- * them, and a line continues the block of the line drawn before it when it sits one line pitch
- * below it, overlapping it horizontally, in the same size and weight; failing that, any block
- * whose last line it continues so; else it starts a block. Following the drawing order first
- * keeps paragraphs whole where loose glyph boxes of formulas overlap the next line.
- */
-function groupBlocks(lines: Line[], words: Word[]): number[][] {
-  const centers = lines.map((line) => lineCenter(line, words));
-  const sizes = lines.map((line) => lineSize(line, words));
-  const bold = lines.map((line) => lineBold(line, words));
-  const rank = lines.map((line) => Math.min(...line.words));
-  const turns = lines.map((line) => words[line.words[0]]?.turn ?? 0);
-  const fonts = lines.map((line) => lineFont(line, words));
-  const uses = (index: number, font: string) => lines[index].words.some((i) => words[i].fontName === font);
-  const endsSentence = (index: number) => /[.:;!?]["'”’)]*$/.test(words[lines[index].words[lines[index].words.length - 1]]?.text ?? '');
-  const continues = (block: number[], index: number): number | null => {
-    const lastIndex = block[block.length - 1];
-    const last = lines[lastIndex];
-    const line = lines[index];
-    // A line set in another direction (an axis label, a sideways header) is a block of its own.
-    if (turns[index] !== turns[lastIndex]) return null;
-    const size = Math.max(sizes[index], sizes[lastIndex], 1);
-    const step = centers[index] - centers[lastIndex];
-    if (step < size * 0.6 || step > size * 2.1) return null;
-    if (line.box.y0 - last.box.y1 > Math.max(line.box.y1 - line.box.y0, sizes[lastIndex]) * 0.8) return null;
-    const overlap = Math.min(line.box.x1, last.box.x1) - Math.max(line.box.x0, last.box.x0);
-    const minWidth = Math.min(line.box.x1 - line.box.x0, last.box.x1 - last.box.x0);
-    if (overlap < minWidth * 0.3) return null;
-    if (Math.max(sizes[index], sizes[lastIndex]) > Math.min(sizes[index], sizes[lastIndex]) * 1.2) return null;
-    // A change of weight ends a block (a bold heading set tight over its text), except where the
-    // line above runs on into this one: it reaches the block's right edge and at least as far as
-    // this line, and ends no sentence (a bold phrase filling a line of a paragraph).
-    if (bold[index] !== bold[lastIndex]) {
-      const right = Math.max(...block.map((i) => lines[i].box.x1));
-      if (last.box.x1 < right - size || last.box.x1 < line.box.x1 - size || endsSentence(lastIndex)) return null;
-    }
-    // A line set wholly in a font the other line does not use at all (a heading in the display
-    // face over body text) starts or ends a block, whatever its size and weight.
-    if (fonts[index] !== fonts[lastIndex] && ((fonts[index] !== null && !uses(lastIndex, fonts[index])) || (fonts[lastIndex] !== null && !uses(index, fonts[lastIndex])))) return null;
-    return step;
-  };
-  const blocks: number[][] = [];
-  let previous: number[] | null = null;
-  const order = lines.map((_, i) => i).sort((a, b) => rank[a] - rank[b]);
-  for (const index of order) {
-    let target: number[] | null = null;
-    if (!startsListItem(lines[index], words)) {
-      if (previous && continues(previous, index) !== null) {
-        target = previous;
-      } else {
-        let bestStep = Infinity;
-        for (const block of blocks) {
-          const step = continues(block, index);
-          if (step !== null && step < bestStep) {
-            bestStep = step;
-            target = block;
-          }
-        }
-      }
-    }
-    if (target) target.push(index);
-    else blocks.push((target = [index]));
-    previous = target;
-  }
-  for (const block of blocks) block.sort((a, b) => centers[a] - centers[b]);
-  return blocks;
 }
 
 // ---- typing ---------------------------------------------------------------------------------
@@ -429,6 +306,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const margins: Block[] = [];
   // Where the body text runs, for what stands outside it (page-furniture.ts).
   const envelope = layout ? bodyEnvelope(lines, words) : null;
+  const inRow = rowCells(blocks.filter((block) => !rulerBlocks.has(block)), lines);
   let figureIndex = 0;
   for (const item of ordered) {
     const kind = kinds[item.ref];
@@ -447,7 +325,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     }
     const block = blocks[ref];
     const text = blockText(block, page);
-    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures, envelope, codeFace);
+    if (!block.keepLines) block.type = classify(block, text, raw, page, stats, shownFigures, envelope, codeFace, inRow.has(block));
     if (block.type === 'heading') block.level = headingLevel(block, page, stats);
     if (block.type === 'page_header') headers.push(block);
     else if (block.type === 'page_footer') footers.push(block);
@@ -502,102 +380,4 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
 /** Two boxes on one row: they overlap vertically by at least half the shorter one's height. */
 function sameRow(a: Box, b: Box): boolean {
   return verticalOverlap(a, b) >= 0.5;
-}
-
-function classify(
-  block: Block,
-  text: string,
-  raw: RawPage,
-  page: Page,
-  stats: DocumentStats,
-  figureBoxes: Box[],
-  envelope: BodyEnvelope | null,
-  codeFace: (word: Word) => boolean,
-): BlockType {
-  const size = avgSize(block, page);
-  const furniture = furnitureType(block, text, size, { raw, page, bodyFontSize: stats.bodyFontSize, envelope, runningLines: stats.runningLines });
-  if (furniture) return furniture;
-  // Code and formulas are told before headings: a listing's line or an equation is neither a
-  // heading nor a list item, however it is set (code-and-formulas.ts).
-  if (isCodeBlock(block, page, codeFace)) return 'code';
-  if (block.lines.length <= 4 && looksLikeFormula(text)) return 'formula';
-  // Text turned across the page (an axis label, a table's sideways header) is never a heading.
-  if (turned(block, page)) return 'paragraph';
-  const firstLine = page.lines[block.lines[0]];
-  if (startsBulleted(firstLine, page.words)) return 'list_item';
-  // A heading stands apart from the figures; a short line set against one ("Untightened nut"
-  // under a photo) is its label, whatever its font.
-  if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
-  // A heading reads as one phrase: it never opens with a lower-case letter (that continues a
-  // sentence), and its words are spaced as words, not as the cells of a row.
-  if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
-  // A heading is told by its font against the body text: clearly larger, or set in a face of its
-  // own and larger at all, however it is numbered ("(1) …", "2. Methods").
-  if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
-    if (raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4) {
-      return 'title';
-    }
-    return 'heading';
-  }
-  if (block.lines.length <= 2 && text.length < 120 && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont) && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
-  if (startsListItem(firstLine, page.words)) return 'list_item';
-  const allBold = block.lines.every((i) => lineBold(page.lines[i], page.words));
-  if (allBold && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
-  return 'paragraph';
-}
-
-/** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
-const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
-
-/** Some line of the block has a gap between words wider than two of its font sizes (past a leading section number). */
-function spacedAsCells(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
-  return block.lines.some((l) => {
-    const words = page.lines[l].words.map((i) => page.words[i]);
-    for (let k = 1; k < words.length; k++) {
-      if (k === 1 && SECTION_NUMBER.test(words[0].text)) continue;
-      const gap = words[k].box.x0 - words[k - 1].box.x1;
-      if (gap > 2 * Math.max(words[k].fontSize, words[k - 1].fontSize)) return true;
-    }
-    return false;
-  });
-}
-
-/** The block is set wholly in one font, not the body text's. */
-function ownFace(block: Block, page: Pick<Page, 'lines' | 'words'>, bodyFont: string): boolean {
-  const fonts = new Set(block.lines.flatMap((l) => page.lines[l].words.map((i) => page.words[i].fontName)));
-  return fonts.size === 1 && !fonts.has(bodyFont);
-}
-
-/**
- * A block set against a figure as its label: within one of its font sizes over or under it (or
- * on its edge), no wider than it. Text wholly on the picture (a heading on a banner) and text
- * beside it (a chapter title by its number graphic) is not.
- */
-function setAgainst(block: Box, figure: Box, size: number): boolean {
-  const reach = Math.max(size, 1);
-  const within = block.x0 >= figure.x0 - reach && block.x1 <= figure.x1 + reach;
-  const touching = block.y0 < figure.y1 + reach && block.y1 > figure.y0 - reach;
-  const on = block.y0 >= figure.y0 && block.y1 <= figure.y1;
-  return within && touching && !on;
-}
-
-function avgSize(block: Block, page: Pick<Page, 'lines' | 'words'>): number {
-  let total = 0;
-  let chars = 0;
-  for (const lineIndex of block.lines) {
-    for (const i of page.lines[lineIndex].words) {
-      const w = page.words[i];
-      total += w.fontSize * w.text.length;
-      chars += w.text.length;
-    }
-  }
-  return chars ? Math.round((total / chars) * 2) / 2 : 0;
-}
-
-function headingLevel(block: Block, page: Page, stats: DocumentStats): number {
-  const size = avgSize(block, page);
-  const rank = stats.headingSizes.findIndex((s) => size >= s - 0.25);
-  // Size-ranked levels start at 1 (0 is the title); bold body-size headings sit below them.
-  const level = rank === -1 ? stats.headingSizes.length + 1 : rank + 1;
-  return Math.min(6, Math.max(1, level));
 }
