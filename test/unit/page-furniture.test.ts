@@ -104,4 +104,14 @@ describe('page furniture (analysis/page-furniture.ts)', () => {
     const tallies = [1, 2].map((n) => pageTally(rawPage([...lineWords(`Page ${n} of 2`, 280, 760, 9), ...body(150)], n)));
     expect(documentStats(tallies).runningLines).toEqual([{ key: 'page # of #', y: expect.closeTo(764.5 / 792, 3) }]);
   });
+
+  it("the document's body size is its running text's, however much smaller type its tables hold", () => {
+    // Forty rows of three 8-point cells, a column's gap apart, against five lines of 11-point prose.
+    const cells = Array.from({ length: 40 }, (_, row) => ['Regional margin', '12,450.00', '(3,210.75)'].flatMap((cell, col) => lineWords(cell, 72 + col * 150, 300 + row * 10, 8))).flat();
+    const prose = Array.from({ length: 5 }, (_, i) => lineWords(`${BODY} ${i}`, 72, 150 + i * 14, 11)).flat();
+    const stats = documentStats([pageTally(rawPage([...prose, ...cells], 1))]);
+    expect(stats.bodyFontSize).toBe(11);
+    // With no running text to speak of (a page of tables alone), all the text decides.
+    expect(documentStats([pageTally(rawPage(cells, 1))]).bodyFontSize).toBe(8);
+  });
 });

@@ -4,7 +4,7 @@
 // page, with only their numbers changing). Each page is tallied where it is read, in whichever
 // thread reads it, or by OCR later; the tallies add up to the document's statistics before any
 // page is analysed, so pages analysed in separate threads are judged alike.
-import type { RawPage } from '../page-model.js';
+import type { RawPage, Word } from '../page-model.js';
 
 export interface DocumentStats {
   bodyFontSize: number;
@@ -31,6 +31,9 @@ export interface PageTally {
   /** Characters set in each font size (to the half point) and in each font. */
   bySize: [number, number][];
   byFont: [string, number][];
+  /** The same, counting only running text (proseWords). */
+  proseBySize: [number, number][];
+  proseByFont: [string, number][];
   edges: EdgeLine[];
 }
 
@@ -69,15 +72,57 @@ function edgeLines(page: RawPage): EdgeLine[] {
   }));
 }
 
-export function pageTally(page: RawPage): PageTally {
+/** Characters set in each font size (to the half point) and in each font. */
+function tally(words: Word[]): { bySize: [number, number][]; byFont: [string, number][] } {
   const bySize = new Map<number, number>();
   const byFont = new Map<string, number>();
-  for (const word of page.words) {
+  for (const word of words) {
     const size = Math.round(word.fontSize * 2) / 2;
     bySize.set(size, (bySize.get(size) ?? 0) + word.text.length);
     byFont.set(word.fontName, (byFont.get(word.fontName) ?? 0) + word.text.length);
   }
-  return { bySize: [...bySize], byFont: [...byFont], edges: edgeLines(page) };
+  return { bySize: [...bySize], byFont: [...byFont] };
+}
+
+/** Words in a row of at least this many, each within a word space of the next: running text. */
+const PROSE_RUN = 5;
+
+/**
+ * The words of the page's running text: those in a row of PROSE_RUN words or more on one
+ * baseline, each less than an em from the next. A table's cells, a form's labels and a figure's
+ * labels stand a column's gap apart in short runs, so a page of tables does not make its cells'
+ * smaller type the document's body size.
+ */
+export function proseWords(words: Word[]): Word[] {
+  const upright = words.filter((w) => !w.turn && w.text.trim()).sort((a, b) => a.box.y1 - b.box.y1);
+  const rows: Word[][] = [];
+  for (const word of upright) {
+    const row = rows[rows.length - 1];
+    if (row && Math.abs(word.box.y1 - row[0].box.y1) <= row[0].fontSize * 0.3 && Math.abs(word.fontSize - row[0].fontSize) <= 0.5) row.push(word);
+    else rows.push([word]);
+  }
+  const prose: Word[] = [];
+  for (const row of rows) {
+    row.sort((a, b) => a.box.x0 - b.box.x0);
+    let run: Word[] = [];
+    const close = () => {
+      if (run.length >= PROSE_RUN) prose.push(...run);
+      run = [];
+    };
+    for (const word of row) {
+      const last = run[run.length - 1];
+      if (last && word.box.x0 - last.box.x1 > Math.max(last.fontSize, word.fontSize)) close();
+      run.push(word);
+    }
+    close();
+  }
+  return prose;
+}
+
+export function pageTally(page: RawPage): PageTally {
+  const all = tally(page.words);
+  const prose = tally(proseWords(page.words));
+  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, edges: edgeLines(page) };
 }
 
 /**
@@ -119,23 +164,34 @@ function runningLines(pages: PageTally[]): EdgeLine[] {
   return running;
 }
 
-/** The document's statistics from every page's tally, in page order. */
+/** Characters of running text below which a document's body is told from all its text (slides, forms). */
+const MIN_PROSE_CHARS = 200;
+
+function sum<K>(lists: [K, number][][]): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const list of lists) for (const [key, weight] of list) out.set(key, (out.get(key) ?? 0) + weight);
+  return out;
+}
+
+function most<K>(weights: Map<K, number>, fallback: K): K {
+  let best = fallback;
+  let weight = -1;
+  for (const [key, w] of weights) {
+    if (w > weight) [best, weight] = [key, w];
+  }
+  return best;
+}
+
+/**
+ * The document's statistics from every page's tally, in page order. Its body size and font are
+ * those of most of its running text (proseWords), or of all its text when it has little running text.
+ */
 export function documentStats(pages: PageTally[]): DocumentStats {
-  const weightBySize = new Map<number, number>();
-  const weightByFont = new Map<string, number>();
-  for (const page of pages) {
-    for (const [size, weight] of page.bySize) weightBySize.set(size, (weightBySize.get(size) ?? 0) + weight);
-    for (const [font, weight] of page.byFont) weightByFont.set(font, (weightByFont.get(font) ?? 0) + weight);
-  }
-  const bodyFont = [...weightByFont].reduce((a, b) => (b[1] > a[1] ? b : a), ['', -1])[0];
-  let bodyFontSize = 10;
-  let best = -1;
-  for (const [size, weight] of weightBySize) {
-    if (weight > best) {
-      best = weight;
-      bodyFontSize = size;
-    }
-  }
+  const weightBySize = sum(pages.map((p) => p.bySize));
+  const proseBySize = sum(pages.map((p) => p.proseBySize));
+  const enough = [...proseBySize.values()].reduce((n, w) => n + w, 0) >= MIN_PROSE_CHARS;
+  const bodyFont = most(enough ? sum(pages.map((p) => p.proseByFont)) : sum(pages.map((p) => p.byFont)), '');
+  const bodyFontSize = most(enough ? proseBySize : weightBySize, 10);
   const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * 1.15).sort((a, b) => b - a);
   return { bodyFontSize, bodyFont, headingSizes, runningLines: runningLines(pages) };
 }
