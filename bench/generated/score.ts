@@ -70,9 +70,19 @@ export function scoreText(truth: Truth, output: Output): DocumentScores['text'] 
   // output has only as two words.
   const glued = outWords.filter((w) => !truthSet.has(w) && pairs.has(w)).length;
   const split = [...truthSet].filter((w) => w.length >= 4 && !outSet.has(w) && outPairs.has(w)).length;
+  // Accented words kept: each occurrence in the truth matched by one in the output (a word spelt
+  // right once and broken elsewhere is broken there).
   const accented = truthWords.filter((w) => /[^\u0000-\u007f]/.test(w) && /\p{Script=Latin}/u.test(w));
-  const outNfc = new Set(outWords.map((w) => w.normalize('NFC')));
-  const kept = accented.filter((w) => outNfc.has(w.normalize('NFC'))).length;
+  const outNfc = new Map<string, number>();
+  for (const w of outWords) outNfc.set(w.normalize('NFC'), (outNfc.get(w.normalize('NFC')) ?? 0) + 1);
+  let kept = 0;
+  for (const w of accented) {
+    const left = outNfc.get(w.normalize('NFC')) ?? 0;
+    if (left > 0) {
+      kept++;
+      outNfc.set(w.normalize('NFC'), left - 1);
+    }
+  }
   const per1000 = (n: number) => Math.round((n / Math.max(1, truthWords.length)) * 1000 * 10) / 10;
   return { similarity: similarity(normalizeText(got), normalizeText(expected)), gluedPer1000: per1000(glued), splitPer1000: per1000(split), accentsKept: accented.length ? kept / accented.length : null };
 }

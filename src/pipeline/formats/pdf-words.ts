@@ -86,6 +86,12 @@ interface PendingAccent {
   mark: string;
   box: Box;
   size: number;
+  /**
+   * The word it was drawn right after, when the file gives it as a combining mark (Unicode's
+   * order puts a mark after its base): the mark's base when no glyph lies under it (a browser's
+   * combining tilde, drawn with a box of its own beside the letter).
+   */
+  follows: Word | null;
 }
 
 /** The words of a page's text layer, in the order the file draws them. */
@@ -201,7 +207,7 @@ class WordReader {
         this.combined = true;
         return;
       }
-      this.pendingAccent = { char, mark, box, size };
+      this.pendingAccent = { char, mark, box, size, follows: COMBINING_MARK.test(char) ? this.current : null };
       return;
     }
     const accent = this.pendingAccent;
@@ -279,7 +285,9 @@ class WordReader {
       // An unreadable symbol alone marks an item; inside other text it is dropped.
       const alone = /^\u0000+$/.test(word.text);
       word.text = alone ? '•' : expandLigatures(word.text.replace(/\u0000/g, ''));
-      if (this.combined) word.text = word.text.normalize('NFC');
+      // Marks joined to their letters here, or given by the file after them (a glyph mapped to a
+      // letter and a combining mark), compose with them.
+      if (this.combined || ANY_MARK.test(word.text)) word.text = word.text.normalize('NFC');
       if (word.turn) word.box = turnBox(word.box, 360 - word.turn);
       if (word.text.length > 0) this.words.push(word);
     }
@@ -289,11 +297,26 @@ class WordReader {
     this.combined = false;
   }
 
-  /** A pending accent that found no glyph under it stays the spacing character it is. */
+  /**
+   * A pending accent that found no glyph under it stays the spacing character it is, unless the
+   * file gave it as a combining mark right after a word's glyph: it combines with that glyph.
+   */
   private settleAccent(index: number): void {
     if (!this.pendingAccent) return;
     const accent = this.pendingAccent;
     this.pendingAccent = null;
+    if (accent.follows && accent.follows === this.current) {
+      // The letter and its mark are one glyph: the next glyph's gap is measured from both.
+      this.current.text += accent.mark;
+      growBox(this.current.box, accent.box);
+      if (this.last) {
+        const last = { ...this.last };
+        growBox(last, accent.box);
+        this.last = last;
+      }
+      this.combined = true;
+      return;
+    }
     this.addGlyph(SPACING_FORM[accent.char] ?? accent.char, accent.box, accent.size, index);
   }
 
@@ -345,6 +368,10 @@ function glyphText(code: number, font: FontInfo): string | undefined {
   const name = font.codeNames.custom.get(code);
   return name === undefined ? undefined : glyphNameText(name);
 }
+
+/** A combining mark by Unicode (category Mn), as opposed to a spacing accent (´, ˜, ¨). */
+const COMBINING_MARK = /^\p{Mn}$/u;
+const ANY_MARK = /\p{Mn}/u;
 
 /** Marks that fonts draw as glyphs of their own, as characters when they stand alone. */
 const SPACING_FORM: Record<string, string> = { '\u0303': '\u02DC', '\u0302': '\u02C6', '\u0338': '/', '\u20D7': '\u2192' };
