@@ -26,7 +26,7 @@ import { readingOrder, type OrderItem } from './reading-order.js';
 import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START } from './markers.js';
-import { bodyEnvelope } from './page-furniture.js';
+import { bodyEnvelope, inOuterMargin } from './page-furniture.js';
 import { groupBlocks } from './blocks.js';
 import { avgSize, classify, headingLevel, rowCells, setAgainst } from './block-types.js';
 import { lineNumberRulers } from './line-numbers.js';
@@ -245,7 +245,10 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const ocr = raw.textSource === 'ocr';
   // A margin's line numbers are neither a table's column nor the start of the lines beside them.
   const ruler = layout && !ocr ? lineNumberRulers(words, inDrawings, scale) : new Set<number>();
-  const found = findTables(raw, drawn.rest, ruler.size ? new Set([...inDrawings, ...ruler]) : inDrawings, rightToLeft, scale, codeFace);
+  // Nor is text turned up the page's outer margin (a preprint's stamp, a side tab: page-furniture.ts).
+  const stamps = words.flatMap((w, i) => (inOuterMargin(w, raw.width) ? [i] : []));
+  const notForTables = ruler.size || stamps.length ? new Set([...inDrawings, ...ruler, ...stamps]) : inDrawings;
+  const found = findTables(raw, drawn.rest, notForTables, rightToLeft, scale, codeFace);
   const notText = new Set([...inDrawings, ...found.words.flat()]);
   const lines = ocr ? engineLines(words, notText) : buildLines(words, notText, ruler);
   const groups = ocr ? engineBlocks(lines, words) : groupBlocks(lines, words);
