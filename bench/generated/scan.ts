@@ -23,7 +23,15 @@ export interface Scanned {
 /** One page spoiled as `scan` says, with noise from `random`. */
 async function spoil(png: Buffer, scan: ScanSpec, random: Random): Promise<{ data: Buffer; width: number; height: number }> {
   let image = sharp(png).greyscale();
-  if (scan.skew) image = sharp(await image.rotate(scan.skew, { background: '#ffffff' }).png().toBuffer());
+  if (scan.skew) {
+    // A page lying askew on the glass: the scan keeps the glass's size (and square pixels), so the
+    // turned page is cut back to the size it had, about its middle.
+    const { width = 0, height = 0 } = await sharp(png).metadata();
+    const turned = await image.rotate(scan.skew, { background: '#ffffff' }).png().toBuffer({ resolveWithObject: true });
+    const left = Math.floor((turned.info.width - width) / 2);
+    const top = Math.floor((turned.info.height - height) / 2);
+    image = sharp(turned.data).extract({ left, top, width, height });
+  }
   if (scan.blur) image = image.blur(scan.blur);
   const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
   const { width, height, channels } = info;
