@@ -54,29 +54,26 @@ describe('page furniture (analysis/page-furniture.ts)', () => {
     expect(analysed.map((p) => typed(p)[0].type)).toEqual(['title', 'heading']);
   });
 
-  it('text turned up the outer margin is a marginal note, left out of the text', () => {
-    // Read upwards: each word's box tall and narrow, the next one above it.
-    let y = 600;
-    const stamp = 'arXiv:2401.01234v2 [cs.CL] 3 Jan 2024'.split(' ').map((t): Word => {
+  /** A preprint's stamp turned up the left margin from `bottom`: each word's box tall and narrow, the next one above it. */
+  function stampWords(bottom: number): Word[] {
+    let y = bottom;
+    return 'arXiv:2401.01234v2 [cs.CL] 3 Jan 2024'.split(' ').map((t): Word => {
       const length = t.length * 7;
       y -= length + 4;
       return { text: t, box: { x0: 20, y0: y, x1: 34, y1: y + length }, fontName: 'Times', fontSize: 14, bold: false, italic: false, confidence: 100, hyphenated: false, turn: 270 };
     });
-    const [page] = analyzeDocument([rawPage([...stamp, ...body(150)], 1)]);
+  }
+
+  it('text turned up the outer margin is a marginal note, left out of the text', () => {
+    const [page] = analyzeDocument([rawPage([...stampWords(600), ...body(150)], 1)]);
     expect(typed(page).find((b) => b.text.startsWith('arXiv'))?.type).toBe('marginal_note');
     expect(pageText(page)).not.toContain('arXiv');
   });
 
   it('text turned up the outer margin takes no part in a table beside it', () => {
-    let y = 520;
-    const stamp = 'arXiv:2401.01234v2 [cs.CL] 3 Jan 2024'.split(' ').map((t): Word => {
-      const length = t.length * 7;
-      y -= length + 4;
-      return { text: t, box: { x0: 20, y0: y, x1: 34, y1: y + length }, fontName: 'Times', fontSize: 14, bold: false, italic: false, confidence: 100, hyphenated: false, turn: 270 };
-    });
     // A table of three columns, its rows level with the stamp's words.
     const rows = Array.from({ length: 12 }, (_, r) => [...lineWords(`Item ${r}`, 72, 250 + r * 20), ...lineWords(`${100 + r}.50`, 250, 250 + r * 20), ...lineWords(`${7 * r}%`, 400, 250 + r * 20)]).flat();
-    const [page] = analyzeDocument([rawPage([...stamp, ...rows], 1)]);
+    const [page] = analyzeDocument([rawPage([...stampWords(520), ...rows], 1)]);
     expect(page.tables.length).toBe(1);
     expect(page.tables[0].columnCount).toBe(3);
     expect(JSON.stringify(page.tables[0].cells)).not.toContain('arXiv');
