@@ -74,13 +74,13 @@ export function scoreText(truth: Truth, output: Output): DocumentScores['text'] 
   // right once and broken elsewhere is broken there).
   const accented = truthWords.filter((w) => /[^\u0000-\u007f]/.test(w) && /\p{Script=Latin}/u.test(w));
   const outNfc = new Map<string, number>();
-  for (const w of outWords) outNfc.set(w.normalize('NFC'), (outNfc.get(w.normalize('NFC')) ?? 0) + 1);
+  for (const w of outWords.map((o) => o.normalize('NFC'))) outNfc.set(w, (outNfc.get(w) ?? 0) + 1);
   let kept = 0;
-  for (const w of accented) {
-    const left = outNfc.get(w.normalize('NFC')) ?? 0;
+  for (const w of accented.map((a) => a.normalize('NFC'))) {
+    const left = outNfc.get(w) ?? 0;
     if (left > 0) {
       kept++;
-      outNfc.set(w.normalize('NFC'), left - 1);
+      outNfc.set(w, left - 1);
     }
   }
   const per1000 = (n: number) => Math.round((n / Math.max(1, truthWords.length)) * 1000 * 10) / 10;

@@ -26,7 +26,7 @@ import { readingOrder, type OrderItem } from './reading-order.js';
 import { engineBlocks, engineLines, engineOrder } from './ocr-layout.js';
 import { findTables } from './tables/index.js';
 import { CAPTION_START } from './markers.js';
-import { bodyEnvelope, inOuterMargin } from './page-furniture.js';
+import { bodyEnvelope, turnedMarginWords } from './page-furniture.js';
 import { groupBlocks } from './blocks.js';
 import { avgSize, classify, headingLevel, rowCells, setAgainst } from './block-types.js';
 import { lineNumberRulers } from './line-numbers.js';
@@ -246,7 +246,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   // A margin's line numbers are neither a table's column nor the start of the lines beside them.
   const ruler = layout && !ocr ? lineNumberRulers(words, inDrawings, scale) : new Set<number>();
   // Nor is text turned up the page's outer margin (a preprint's stamp, a side tab: page-furniture.ts).
-  const stamps = words.flatMap((w, i) => (inOuterMargin(w, raw.width) ? [i] : []));
+  const stamps = turnedMarginWords(words, raw.width);
   const notForTables = ruler.size || stamps.length ? new Set([...inDrawings, ...ruler, ...stamps]) : inDrawings;
   const found = findTables(raw, drawn.rest, notForTables, rightToLeft, scale, codeFace);
   const notText = new Set([...inDrawings, ...found.words.flat()]);

@@ -93,7 +93,7 @@ const PROSE_RUN = 5;
  * labels stand a column's gap apart in short runs, so a page of tables does not make its cells'
  * smaller type the document's body size.
  */
-export function proseWords(words: Word[]): Word[] {
+function proseWords(words: Word[]): Word[] {
   const upright = words.filter((w) => !w.turn && w.text.trim()).sort((a, b) => a.box.y1 - b.box.y1);
   const rows: Word[][] = [];
   for (const word of upright) {

@@ -108,16 +108,21 @@ function outsideBody(box: Box, envelope: BodyEnvelope, bodyFontSize: number): bo
 /** The outer share of the page's width, left and right, where turned text is a marginal note. */
 const OUTER_MARGIN = 0.15;
 
-/** A word turned from the page's text and set in its outer margin (a preprint's stamp, a side tab's label). */
-export function inOuterMargin(word: Word, pageWidth: number): boolean {
-  return word.turn !== undefined && (word.box.x1 <= pageWidth * OUTER_MARGIN || word.box.x0 >= pageWidth * (1 - OUTER_MARGIN));
+/** Wholly within the outer share of the page's width, left or right. */
+function inOuterMargin(box: Box, pageWidth: number): boolean {
+  return box.x1 <= pageWidth * OUTER_MARGIN || box.x0 >= pageWidth * (1 - OUTER_MARGIN);
+}
+
+/** The words turned from the page's text and set in its outer margin (a preprint's stamp, a side tab's label): marginal notes. */
+export function turnedMarginWords(words: Word[], pageWidth: number): number[] {
+  return words.flatMap((w, i) => (w.turn !== undefined && inOuterMargin(w.box, pageWidth) ? [i] : []));
 }
 
 /** The furniture type of a block, or null when it is part of the document's text. */
 export function furnitureType(block: Block, text: string, size: number, ctx: FurnitureContext): BlockType | null {
   const { raw, page, bodyFontSize, envelope } = ctx;
   const { box } = block;
-  if (turned(block, page) && (box.x1 <= raw.width * OUTER_MARGIN || box.x0 >= raw.width * (1 - OUTER_MARGIN))) return 'marginal_note';
+  if (turned(block, page) && inOuterMargin(box, raw.width)) return 'marginal_note';
   // Margin notes and line numbers are set smaller than the body: a table of contents' page
   // numbers and a proof's closing box, out at the body's edge, are body size.
   if (envelope && outsideBody(box, envelope, bodyFontSize) && text.length < 200 && size < bodyFontSize * 0.95) return 'marginal_note';

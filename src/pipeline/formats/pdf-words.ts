@@ -221,6 +221,8 @@ class WordReader {
     }
     this.settleAccent(index);
     this.addGlyph(char, box, size, index);
+    // A combining mark the file gives as a glyph of its own (one it does not draw over a letter).
+    if (char.codePointAt(0)! >= FIRST_MARK && COMBINING_MARK.test(char)) this.combined = true;
   }
 
   /** A glyph of another text object: its font, scale, direction and letter spacing. */
@@ -287,7 +289,7 @@ class WordReader {
       word.text = alone ? '•' : expandLigatures(word.text.replace(/\u0000/g, ''));
       // Marks joined to their letters here, or given by the file after them (a glyph mapped to a
       // letter and a combining mark), compose with them.
-      if (this.combined || ANY_MARK.test(word.text)) word.text = word.text.normalize('NFC');
+      if (this.combined) word.text = word.text.normalize('NFC');
       if (word.turn) word.box = turnBox(word.box, 360 - word.turn);
       if (word.text.length > 0) this.words.push(word);
     }
@@ -371,7 +373,8 @@ function glyphText(code: number, font: FontInfo): string | undefined {
 
 /** A combining mark by Unicode (category Mn), as opposed to a spacing accent (´, ˜, ¨). */
 const COMBINING_MARK = /^\p{Mn}$/u;
-const ANY_MARK = /\p{Mn}/u;
+/** Below this code point no character is a combining mark (U+0300 opens the combining diacriticals). */
+const FIRST_MARK = 0x300;
 
 /** Marks that fonts draw as glyphs of their own, as characters when they stand alone. */
 const SPACING_FORM: Record<string, string> = { '\u0303': '\u02DC', '\u0302': '\u02C6', '\u0338': '/', '\u20D7': '\u2192' };
