@@ -257,7 +257,7 @@ export const LISTED_VARIATIONS = [
   ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells'].map((v) => `table:${v}`),
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
-  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote'].map((v) => `layout:${v}`),
+  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
   ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left'].map((v) => `type:${v}`),
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
@@ -323,7 +323,11 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
   } else {
     const title = kind === 'letter' ? null : capitalise(`${words.headingText()}${random.chance(0.4) ? `: ${words.headingText()}` : ''}`);
     if (title) {
-      blocks.push({ kind: 'title', text: title, subtitle: random.chance(0.3) ? words.sentence(4, 9).replace(/\.$/, '') : null });
+      const subtitle = random.chance(0.3) ? words.sentence(4, 9).replace(/\.$/, '') : null;
+      // A masthead drawn in shapes right over the title: the title's words lie within a size of a drawing.
+      const ornament = producer === 'chromium' && random.chance(0.25);
+      if (ornament) features.add('layout:title-ornament');
+      blocks.push({ kind: 'title', text: title, subtitle, ornament });
       if (columns > 1) features.add('layout:title-spanning-columns');
     }
     if (kind === 'paper') blocks.push({ kind: 'paragraph', runs: [{ text: `${words.name()}, ${words.name()} and ${words.name()} — ${words.place()} University` }], footnote: null, marginNote: null });

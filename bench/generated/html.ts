@@ -69,6 +69,12 @@ function tableHtml(table: TableSpec, order: number, spanColumns: boolean): strin
   );
 }
 
+/** A masthead of drawn shapes (no text), set a few points above the title. */
+const ORNAMENT =
+  '<svg class="ornament" viewBox="0 0 240 28" width="240pt" height="28pt" style="display:block;margin:0 0 0.15em 0">' +
+  '<path d="M0 14 C30 0 60 28 90 14 S150 0 180 14" fill="none" stroke="#8a6d3b" stroke-width="2"/>' +
+  '<circle cx="200" cy="14" r="9" fill="#4a7ab8"/><circle cx="222" cy="14" r="6" fill="#c0392b"/><path d="M186 4 L236 24" stroke="#333" stroke-width="1.5"/></svg>';
+
 function figureSvg(block: Extract<Block, { kind: 'figure' }>, order: number): string {
   const w = 300;
   const h = block.heightPt;
@@ -102,7 +108,7 @@ function blockHtml(block: Block, order: number, doc: DocSpec): string {
   const attrs = (kind: string, extra = '') => `class="block ${kind}${extra}" data-order="${order}" data-kind="${kind}"`;
   switch (block.kind) {
     case 'title':
-      return `<div ${attrs('title', doc.columns > 1 ? ' span-all' : '')}><h1 data-kind="title">${escapeHtml(block.text)}</h1>${block.subtitle ? `<p class="subtitle" data-kind="paragraph">${escapeHtml(block.subtitle)}</p>` : ''}</div>`;
+      return `<div ${attrs('title', doc.columns > 1 ? ' span-all' : '')}>${block.ornament ? ORNAMENT : ''}<h1 data-kind="title">${escapeHtml(block.text)}</h1>${block.subtitle ? `<p class="subtitle" data-kind="paragraph">${escapeHtml(block.subtitle)}</p>` : ''}</div>`;
     case 'heading': {
       const text = `${block.number ? `${block.number} ` : ''}${block.text}`;
       return `<h${block.level + 1} ${attrs('heading')} data-level="${block.level}">${escapeHtml(text)}</h${block.level + 1}>`;
