@@ -66,6 +66,16 @@ describe('findFigures', () => {
     expect([...found.words].map((i) => words[i].text).sort()).toEqual(['Locking', 'Washer', 'nut']);
   });
 
+  it('never reaches out for type set at a heading size: a title just under a drawn masthead stays text', () => {
+    const title = lineWords('Annual review', 100, 410, { size: 22 });
+    const ticks = [word('5', 147, 408), word('10', 195, 408)];
+    const words = [...ticks, ...title];
+    const found = findFigures(words, chart, 612, 792, { bodySize: 10 });
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['10', '5']);
+    // Without the body's size to measure by, the title's short run passed for the chart's label.
+    expect([...findFigures(words, chart, 612, 792).words].map((i) => words[i].text)).toContain('Annual');
+  });
+
   it('leaves the words on a banner hardly taller than they are (a heading on a picture) to the text', () => {
     const words = lineWords('1 Introduction', 80, 108, { size: 13.5 });
     const found = findFigures(words, { ...NO_GRAPHICS, images: [box(72, 100, 300, 128)] }, 612, 792);

@@ -238,7 +238,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const rightToLeft = isRightToLeft(words);
   // Tolerances are in points; pages measured in pixels scale them by their resolution.
   const scale = raw.unit === 'px' ? (raw.dpi ?? 72) / 72 : 1;
-  const drawn = findFigures(words, raw.graphics, raw.width, raw.height, scale);
+  const drawn = findFigures(words, raw.graphics, raw.width, raw.height, { scale, bodySize: stats.bodyFontSize });
   const inDrawings = layout ? drawn.words : new Set<number>();
   const codeFace = codeFaceOf(stats.bodyFont);
   // OCR pages keep the engine's page segmentation (ocr-layout.ts).

@@ -6,6 +6,9 @@
 // page is analysed, so pages analysed in separate threads are judged alike.
 import type { RawPage, Word } from '../page-model.js';
 
+/** Type this many times the body's size or larger is set at a heading's size. */
+export const HEADING_SIZE = 1.15;
+
 export interface DocumentStats {
   bodyFontSize: number;
   /** The font most of the document's text is set in. */
@@ -192,6 +195,6 @@ export function documentStats(pages: PageTally[]): DocumentStats {
   const enough = [...proseBySize.values()].reduce((n, w) => n + w, 0) >= MIN_PROSE_CHARS;
   const bodyFont = most(enough ? sum(pages.map((p) => p.proseByFont)) : sum(pages.map((p) => p.byFont)), '');
   const bodyFontSize = most(enough ? proseBySize : weightBySize, 10);
-  const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * 1.15).sort((a, b) => b - a);
+  const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * HEADING_SIZE).sort((a, b) => b - a);
   return { bodyFontSize, bodyFont, headingSizes, runningLines: runningLines(pages) };
 }

@@ -4,6 +4,7 @@
 // (axis labels, legends, the labels set on a photo) belong to the figure, not to the running
 // text; a picture with running text over it, or covering most of the page, is the page's
 // background (a scanned page's text layer lies over its image) and its words stay text.
+import { HEADING_SIZE } from './document-stats.js';
 import { CAPTION_START } from './markers.js';
 import { boxArea, unionBox, verticalOverlap, type Box, type PageGraphics, type Word } from '../page-model.js';
 
@@ -33,8 +34,14 @@ const BACKDROP_SHARE = 0.5;
 /** A picture with words over it less tall than this many of their font sizes is a banner behind a line of text, not a picture with labels. */
 const BANNER_SIZES = 3;
 
-export function findFigures(words: Word[], graphics: PageGraphics, width: number, height: number, scale = 1): FoundFigures {
+/**
+ * `scale` is the page's units per point (pixels of a scan); `bodySize` the document's running-text
+ * size: type set at a heading's size just outside a drawing is a title or heading set near it (under
+ * a masthead, beside a logo), never a label the drawing reaches out for.
+ */
+export function findFigures(words: Word[], graphics: PageGraphics, width: number, height: number, { scale = 1, bodySize = Number.POSITIVE_INFINITY }: { scale?: number; bodySize?: number } = {}): FoundFigures {
   const link = LINK * scale;
+  const labelSized = (i: number) => words[i].fontSize < bodySize * HEADING_SIZE;
   const usedShapes = new Set<number>();
   const usedSegments = new Set<number>();
   const usedRects = new Set<number>();
@@ -74,9 +81,9 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     // drawn brace) is not a drawing.
     if (proseRows(words, wordsIn(words, box, 0)) >= 2) continue;
     // Labels just outside the drawn area (tick labels, axis names) belong to it too; the words of
-    // a line of running text set close under or beside it (its caption) do not.
+    // a line of running text set close under or beside it (its caption) do not, nor a heading's.
     for (let pass = 0; pass < 2; pass++) {
-      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && isLabel(textRun(words, i)));
+      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && labelSized(i) && isLabel(textRun(words, i)));
       if (near.length === 0) break;
       box = unionBox([box, ...near.map((i) => words[i].box)]);
     }
