@@ -12,6 +12,14 @@ export interface Box {
   y1: number;
 }
 
+/** Font names of monospaced faces, as PDF files, Office files and OCR engines name them. */
+const MONOSPACED = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|lucida ?console|andale/i;
+
+/** Whether a font's name is a monospaced face's (text set in one is code where the body is not). */
+export function isMonospacedFont(fontName: string): boolean {
+  return MONOSPACED.test(fontName);
+}
+
 export interface Word {
   text: string;
   box: Box;

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readDocx } from '../../src/pipeline/formats/office/docx.js';
 import { readPptx } from '../../src/pipeline/formats/office/pptx.js';
 import { readXlsx } from '../../src/pipeline/formats/office/xlsx.js';
-import type { OfficeItem } from '../../src/pipeline/formats/office/structure.js';
+import { typesetPage, type OfficeItem } from '../../src/pipeline/formats/office/structure.js';
+import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 
@@ -62,6 +63,25 @@ describe('readDocx', () => {
       { kind: 'list_item', text: 'nested', depth: 1, marker: 'a)' },
       { kind: 'list_item', text: 'second', depth: 0, marker: '2.' },
     ]);
+  });
+
+  it('reads paragraphs set in a monospaced face as one code block, indentation kept, and the rest as prose', () => {
+    const para = (style: string, text: string, runFont?: string) =>
+      `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr><w:r>${runFont ? `<w:rPr><w:rFonts w:ascii="${runFont}"/></w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+    const listing = pack({
+      'word/document.xml': `<w:document ${W}><w:body>${[
+        para('Normal', 'The loop below sums the rows:'),
+        para('Code', 'def total(rows):'),
+        para('Code', '    return sum(rows)'),
+        para('Normal', 'and prints nothing.'),
+        para('Normal', 'print(total)', 'Courier New'),
+      ].join('')}</w:body></w:document>`,
+      'word/styles.xml': `<w:styles ${W}><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Code"><w:name w:val="Source Code"/><w:basedOn w:val="Normal"/><w:rPr><w:rFonts w:ascii="Liberation Mono" w:hAnsi="Liberation Mono"/></w:rPr></w:style></w:styles>`,
+    });
+    const [page] = readDocx(listing);
+    expect(texts(page)).toEqual(['paragraph:The loop below sums the rows:', 'code:def total(rows):\n    return sum(rows)', 'paragraph:and prints nothing.', 'code:print(total)']);
+    // Typeset and written out, the code keeps its indentation inside a fence.
+    expect(pageMarkdown(typesetPage(1, page, 'layout'))).toContain('```\ndef total(rows):\n    return sum(rows)\n```');
   });
 });
 

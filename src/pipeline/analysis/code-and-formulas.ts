@@ -4,14 +4,7 @@
 // block built around a relation or operator sign whose characters are mostly not words (a
 // function's name aside): "x = (-b ± √(b² − 4ac)) / 2a (3)" is one, "Revenue = price × volume"
 // is prose. Both keep their text; the markdown fences code and sets formulas between $$.
-import type { Block, Line, Page, Word } from '../page-model.js';
-
-/** Font names of monospaced faces, as PDF files and OCR engines name them. */
-const MONOSPACED = /mono|courier|consol|menlo|inconsolata|typewriter|fixed|\bcode\b|lucida ?console|andale/i;
-
-export function isMonospacedFont(fontName: string): boolean {
-  return MONOSPACED.test(fontName);
-}
+import { isMonospacedFont, type Block, type Line, type Page, type Word } from '../page-model.js';
 
 /** A word set in a face that marks code in this document: monospaced, where the body text is not. */
 export function codeFaceOf(bodyFont: string): (word: Word) => boolean {

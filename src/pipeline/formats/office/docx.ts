@@ -10,17 +10,10 @@
 import { child, children, descendants, OfficePackage, OfficeReadError, textOf, type XmlNode } from './package.js';
 import { commentItems, type ReviewComment } from './comments.js';
 import type { OfficeItem } from './structure.js';
+import { isMonospacedFont } from '../../page-model.js';
+import { defaultFont, readStyles, runFont, styleFont, type Style } from './docx-styles.js';
 import { readChart } from './chart.js';
 import { displayLoneEquations, equations, mathMarkup } from './omml.js';
-
-interface Style {
-  id: string;
-  name: string;
-  basedOn: string | null;
-  outline: number | null;
-  /** Numbering the style applies to its paragraphs (list styles). */
-  numPr: XmlNode | undefined;
-}
 
 interface Level {
   format: string;
@@ -32,6 +25,8 @@ interface Level {
 
 interface Context {
   styles: Map<string, Style>;
+  /** The font of a paragraph that neither it nor its style chain names (the default style's, else the document defaults'). */
+  defaultFont: string;
   numbering: Map<string, Level[]>;
   counters: Map<string, number[]>;
   footnotes: Map<string, string>;
@@ -57,8 +52,11 @@ export function readDocx(bytes: Uint8Array): OfficeItem[][] {
   const body = pkg.bytes(DOCUMENT);
   if (!body) throw new OfficeReadError('the file has no word/document.xml; it is not a Word document');
   const rels = pkg.relationships(DOCUMENT);
+  const stylesXml = pkg.xml('word/styles.xml');
+  const styles = readStyles(stylesXml);
   const ctx: Context = {
-    styles: readStyles(pkg.xml('word/styles.xml')),
+    styles,
+    defaultFont: defaultFont(stylesXml, styles),
     numbering: readNumbering(pkg.xml('word/numbering.xml')),
     counters: new Map(),
     footnotes: readFootnotes(pkg.xml('word/footnotes.xml')),
@@ -158,13 +156,15 @@ interface ParagraphParts {
   breakAt: number[];
   /** Equations (m:oMath, m:oMathPara) in the paragraph, written into its text as LaTeX. */
   equations: number;
+  /** The font each run holding visible text names (itself or by its character style); null where it names none. */
+  fonts: (string | null)[];
 }
 
 function readParagraph(p: XmlNode, ctx: Context): void {
   const pPr = child(p, 'w:pPr');
   const breakBefore = child(pPr, 'w:pageBreakBefore');
   if (ctx.breaks === 'explicit' && breakBefore && breakBefore.attrs['w:val'] !== '0' && breakBefore.attrs['w:val'] !== 'false') newPage(ctx);
-  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
+  const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0, fonts: [] };
   collectRuns(p.children, parts, ctx);
   if (parts.equations > 0) parts.text = displayLoneEquations(parts.text);
   const styleId = child(pPr, 'w:pStyle')?.attrs['w:val'] ?? null;
@@ -182,8 +182,10 @@ function readParagraph(p: XmlNode, ctx: Context): void {
     from = at;
   }
   segments.push(parts.text.slice(from));
+  const code = isCode(parts, style, ctx);
   segments.forEach((segment, i) => {
     if (i > 0) newPage(ctx);
+    if (code) return pushCode(segment, ctx);
     const text = segment.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').trim();
     if (!text) return;
     current(ctx).push(classify(text, pPr, style, styleName, ctx));
@@ -194,6 +196,27 @@ function readParagraph(p: XmlNode, ctx: Context): void {
   // A section that starts on a new page closes this one.
   const sectionType = child(child(pPr, 'w:sectPr'), 'w:type')?.attrs['w:val'];
   if (ctx.breaks === 'explicit' && child(pPr, 'w:sectPr') && (sectionType === undefined || sectionType === 'nextPage' || sectionType === 'oddPage' || sectionType === 'evenPage')) newPage(ctx);
+}
+
+/**
+ * A paragraph is code when every run of its visible text is set in a monospaced face, named by the
+ * run, its character style, the paragraph's style chain or the document's defaults: what Word's
+ * and LibreOffice's preformatted and code styles do. A document set wholly in such a face is not
+ * code throughout.
+ */
+function isCode(parts: ParagraphParts, style: Style | undefined, ctx: Context): boolean {
+  if (parts.fonts.length === 0 || parts.equations > 0 || isMonospacedFont(ctx.defaultFont)) return false;
+  const own = styleFont(style, ctx.styles) ?? ctx.defaultFont;
+  return parts.fonts.every((font) => isMonospacedFont(font ?? own));
+}
+
+/** A code paragraph's line, its indentation kept (a tab as four spaces), joined to the code just before it. */
+function pushCode(segment: string, ctx: Context): void {
+  const text = segment.replace(/\t/g, '    ').replace(/\s+$/, '');
+  const items = current(ctx);
+  const last = items[items.length - 1];
+  if (last?.kind === 'code') last.text += `\n${text}`;
+  else if (text.trim()) items.push({ kind: 'code', text });
 }
 
 function classify(text: string, pPr: XmlNode | undefined, style: Style | undefined, styleName: string, ctx: Context): OfficeItem {
@@ -343,9 +366,12 @@ function collectRuns(nodes: XmlNode[], parts: ParagraphParts, ctx: Context): voi
 function readRun(run: XmlNode, parts: ParagraphParts, ctx: Context): void {
   for (const node of run.children) {
     switch (node.name) {
-      case 'w:t':
-        parts.text += textOf(node);
+      case 'w:t': {
+        const text = textOf(node);
+        parts.text += text;
+        if (text.trim()) parts.fonts.push(runFont(run, ctx.styles));
         break;
+      }
       case 'w:tab':
       case 'w:ptab':
         parts.text += '\t';
@@ -466,7 +492,7 @@ function cellText(tc: XmlNode, ctx: Context): string {
   const walk = (nodes: XmlNode[]) => {
     for (const node of nodes) {
       if (node.name === 'w:p') {
-        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0 };
+        const parts: ParagraphParts = { text: '', pictures: 0, charts: [], boxes: [], breakAt: [], equations: 0, fonts: [] };
         collectRuns(node.children, parts, { ...ctx, cited: ctx.cited });
         const text = parts.text.replace(/\s+/g, ' ').trim();
         if (text) out.push(text);
@@ -477,23 +503,6 @@ function cellText(tc: XmlNode, ctx: Context): string {
   };
   walk(tc.children);
   return out.join(' ');
-}
-
-function readStyles(styles: XmlNode | null): Map<string, Style> {
-  const out = new Map<string, Style>();
-  for (const s of children(styles ?? undefined, 'w:style')) {
-    const id = s.attrs['w:styleId'];
-    if (!id) continue;
-    const outline = child(child(s, 'w:pPr'), 'w:outlineLvl')?.attrs['w:val'];
-    out.set(id, {
-      id,
-      name: child(s, 'w:name')?.attrs['w:val'] ?? id,
-      basedOn: child(s, 'w:basedOn')?.attrs['w:val'] ?? null,
-      outline: outline === undefined ? null : Number(outline),
-      numPr: child(child(s, 'w:pPr'), 'w:numPr'),
-    });
-  }
-  return out;
 }
 
 function readNumbering(numbering: XmlNode | null): Map<string, Level[]> {

@@ -11,6 +11,8 @@ export type OfficeItem =
   | { kind: 'title'; text: string; box?: Box }
   | { kind: 'heading'; level: number; text: string; box?: Box }
   | { kind: 'paragraph'; text: string; box?: Box }
+  /** Lines of code, each as written (its indentation kept). */
+  | { kind: 'code'; text: string; box?: Box }
   | { kind: 'list_item'; text: string; depth: number; marker: string; box?: Box }
   | { kind: 'caption'; text: string; box?: Box }
   | { kind: 'footnote'; text: string; box?: Box }
@@ -27,6 +29,8 @@ const HEADING_SIZES = [18, 15, 13, 12, 11, 11];
 interface Sizes {
   size: number;
   bold: boolean;
+  /** Set character by character as written (code): spaces kept, lines never wrapped. */
+  preformatted?: boolean;
 }
 
 function sizesOf(item: OfficeItem): Sizes {
@@ -38,6 +42,8 @@ function sizesOf(item: OfficeItem): Sizes {
     case 'footnote':
     case 'caption':
       return { size: 9, bold: false };
+    case 'code':
+      return { size: BODY_SIZE - 1, bold: false, preformatted: true };
     default:
       return { size: BODY_SIZE, bold: false };
   }
@@ -47,6 +53,7 @@ const BLOCK_OF: Record<OfficeItem['kind'], BlockType> = {
   title: 'title',
   heading: 'heading',
   paragraph: 'paragraph',
+  code: 'code',
   list_item: 'list_item',
   caption: 'caption',
   footnote: 'footnote',
@@ -74,6 +81,13 @@ class Typesetter {
     const out: number[][] = [];
     let top = y;
     for (const hardLine of text.split('\n')) {
+      if (sizes.preformatted) {
+        // Each word at its column, so that the code's indentation and alignment read back (codeText).
+        const line = [...hardLine.matchAll(/\S+/g)].map((m) => this.place(m[0], x + m.index * advance, top, sizes));
+        if (line.length) out.push(line);
+        top += lineHeight;
+        continue;
+      }
       const tokens = hardLine.split(/[ \t\u00a0]+/).filter((t) => t.length > 0);
       let current: number[] = [];
       let cursor = x;
@@ -87,22 +101,27 @@ class Typesetter {
       for (const token of tokens) {
         const w = token.length * advance;
         if (current.length > 0 && cursor + w > x + width) flush();
-        current.push(this.words.length);
-        this.words.push({
-          text: token,
-          box: { x0: cursor, y0: top, x1: cursor + w, y1: top + sizes.size },
-          fontName: 'office',
-          fontSize: sizes.size,
-          bold: sizes.bold,
-          italic: false,
-          confidence: 100,
-          hyphenated: false,
-        });
+        current.push(this.place(token, cursor, top, sizes));
         cursor += w + advance;
       }
       flush();
     }
     return { lines: out, bottom: out.length ? top : y };
+  }
+
+  /** A word set at (x, y), each character half the size wide; its index. */
+  private place(text: string, x: number, y: number, sizes: Sizes): number {
+    this.words.push({
+      text,
+      box: { x0: x, y0: y, x1: x + text.length * sizes.size * 0.5, y1: y + sizes.size },
+      fontName: sizes.preformatted ? 'office monospace' : 'office',
+      fontSize: sizes.size,
+      bold: sizes.bold,
+      italic: false,
+      confidence: 100,
+      hyphenated: false,
+    });
+    return this.words.length - 1;
   }
 
   /** A line of the page from its words; its index. */
@@ -187,8 +206,8 @@ export function typesetPage(number: number, items: OfficeItem[], analysis: 'layo
     textSource: 'native',
   };
   if (layout) {
-    // Key/values printed as "Label: value" in the running text (table cells are not lines).
-    const running = new Set(blocks.flatMap((b) => (b.type !== 'table' ? b.lines : [])));
+    // Key/values printed as "Label: value" in the running text (table cells are not lines, code is not running text).
+    const running = new Set(blocks.flatMap((b) => (b.type !== 'table' && b.type !== 'code' ? b.lines : [])));
     page.keyValues = printedKeyValues(
       page.lines.filter((_, i) => running.has(i)),
       page.words,
