@@ -121,10 +121,12 @@ describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
       { type: 'heading', lines: ['Details'], level: 2 },
       { type: 'list_item', lines: ['• apples'] },
       { type: 'list_item', lines: ['2) pears'] },
+      { type: 'list_item', lines: ['(3) plums'] },
       { type: 'paragraph', lines: ['Plain text.'] },
       { type: 'page_footer', lines: ['7'] },
     ]);
-    expect(pageMarkdown(p)).toBe('# Annual Report\n\n## Background\n\n### Details\n\n- apples\n\n2. pears\n\nPlain text.');
+    // A number keeps the delimiter it is printed with where markdown has one.
+    expect(pageMarkdown(p)).toBe('# Annual Report\n\n## Background\n\n### Details\n\n- apples\n\n2) pears\n3. plums\n\nPlain text.');
   });
 
   it('a paragraph line beginning with "# " is escaped', () => {

@@ -7,7 +7,7 @@ import { isFurniture } from '../../page-outputs/shapes.js';
 import { tableMarkdown } from './tables.js';
 
 const BULLET = /^[•●○◦▪■□‣⁃∙·*–—-]\s*/;
-const ENUMERATOR = /^\(?(\d{1,3})[.)]\s+/;
+const ENUMERATOR = /^(\()?(\d{1,3})([.)])\s+/;
 
 export function pageMarkdown(page: Page): string {
   let out = '';
@@ -17,7 +17,7 @@ export function pageMarkdown(page: Page): string {
     if (!rendered) continue;
     // Items of one list stay together (a tight list); other blocks, and a list of the other kind,
     // are a blank line apart.
-    const list = block.type !== 'list_item' ? null : /^\s*\d+\./.test(rendered) ? 'ordered' : 'bullet';
+    const list = block.type !== 'list_item' ? null : /^\s*\d+[.)]/.test(rendered) ? 'ordered' : 'bullet';
     if (out) out += list !== null && list === previousList ? '\n' : '\n\n';
     out += rendered;
     previousList = list;
@@ -45,7 +45,9 @@ function blockMarkdown(block: Block, page: Page): string {
       // Nested items are indented under their parent's text.
       const indent = '    '.repeat(block.depth ?? 0);
       const enumerated = ENUMERATOR.exec(text);
-      if (enumerated) return `${indent}${enumerated[1]}. ${escapeInline(text.slice(enumerated[0].length))}`;
+      // The number keeps the delimiter it is printed with where markdown has it ("1." or "1)");
+      // "(1)" has no markdown form and is written "1.".
+      if (enumerated) return `${indent}${enumerated[2]}${enumerated[1] ? '.' : enumerated[3]} ${escapeInline(text.slice(enumerated[0].length))}`;
       return `${indent}- ${escapeInline(text.replace(BULLET, ''))}`;
     }
     default:
