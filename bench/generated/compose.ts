@@ -325,7 +325,7 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
     if (title) {
       const subtitle = random.chance(0.3) ? words.sentence(4, 9).replace(/\.$/, '') : null;
       // A masthead drawn in shapes right over the title: the title's words lie within a size of a drawing.
-      const ornament = producer === 'chromium' && random.chance(0.25);
+      const ornament = producer === 'chromium' && random.chance(0.25) ? { width: random.int(160, 420), height: random.int(22, 64) } : null;
       if (ornament) features.add('layout:title-ornament');
       blocks.push({ kind: 'title', text: title, subtitle, ornament });
       if (columns > 1) features.add('layout:title-spanning-columns');

@@ -69,11 +69,17 @@ function tableHtml(table: TableSpec, order: number, spanColumns: boolean): strin
   );
 }
 
-/** A masthead of drawn shapes (no text), set a few points above the title. */
-const ORNAMENT =
-  '<svg class="ornament" viewBox="0 0 240 28" width="240pt" height="28pt" style="display:block;margin:0 0 0.15em 0">' +
-  '<path d="M0 14 C30 0 60 28 90 14 S150 0 180 14" fill="none" stroke="#8a6d3b" stroke-width="2"/>' +
-  '<circle cx="200" cy="14" r="9" fill="#4a7ab8"/><circle cx="222" cy="14" r="6" fill="#c0392b"/><path d="M186 4 L236 24" stroke="#333" stroke-width="1.5"/></svg>';
+/** A masthead of drawn shapes (no text) `width` by `height` points, set a few points above the title. */
+function ornamentSvg({ width, height }: { width: number; height: number }): string {
+  const mid = height / 2;
+  const r = height * 0.32;
+  return (
+    `<svg class="ornament" viewBox="0 0 ${width} ${height}" width="${width}pt" height="${height}pt" style="display:block;margin:0 0 0.15em 0">` +
+    `<path d="M0 ${mid} C${width * 0.12} 0 ${width * 0.25} ${height} ${width * 0.37} ${mid} S${width * 0.62} 0 ${width * 0.75} ${mid}" fill="none" stroke="#8a6d3b" stroke-width="2"/>` +
+    `<circle cx="${width - r * 3.4}" cy="${mid}" r="${r}" fill="#4a7ab8"/><circle cx="${width - r}" cy="${mid}" r="${r * 0.66}" fill="#c0392b"/>` +
+    `<path d="M${width * 0.78} ${height * 0.1} L${width} ${height * 0.9}" stroke="#333" stroke-width="1.5"/></svg>`
+  );
+}
 
 function figureSvg(block: Extract<Block, { kind: 'figure' }>, order: number): string {
   const w = 300;
@@ -108,7 +114,7 @@ function blockHtml(block: Block, order: number, doc: DocSpec): string {
   const attrs = (kind: string, extra = '') => `class="block ${kind}${extra}" data-order="${order}" data-kind="${kind}"`;
   switch (block.kind) {
     case 'title':
-      return `<div ${attrs('title', doc.columns > 1 ? ' span-all' : '')}>${block.ornament ? ORNAMENT : ''}<h1 data-kind="title">${escapeHtml(block.text)}</h1>${block.subtitle ? `<p class="subtitle" data-kind="paragraph">${escapeHtml(block.subtitle)}</p>` : ''}</div>`;
+      return `<div ${attrs('title', doc.columns > 1 ? ' span-all' : '')}>${block.ornament ? ornamentSvg(block.ornament) : ''}<h1 data-kind="title">${escapeHtml(block.text)}</h1>${block.subtitle ? `<p class="subtitle" data-kind="paragraph">${escapeHtml(block.subtitle)}</p>` : ''}</div>`;
     case 'heading': {
       const text = `${block.number ? `${block.number} ` : ''}${block.text}`;
       return `<h${block.level + 1} ${attrs('heading')} data-level="${block.level}">${escapeHtml(text)}</h${block.level + 1}>`;

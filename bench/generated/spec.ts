@@ -47,7 +47,7 @@ export interface TableSpec {
 }
 
 export type Block =
-  | { kind: 'title'; text: string; subtitle: string | null; /** A masthead ornament (a few drawn shapes) set just above the title (Chromium only). */ ornament?: boolean }
+  | { kind: 'title'; text: string; subtitle: string | null; /** A masthead ornament (a few drawn shapes) of this size in points, set just above the title (Chromium only). */ ornament?: { width: number; height: number } | null }
   | { kind: 'heading'; level: 1 | 2 | 3 | 4; number: string | null; text: string }
   | { kind: 'paragraph'; runs: Run[]; footnote: { mark: string; text: string } | null; marginNote: string | null }
   | { kind: 'list'; ordered: boolean; items: string[] }
