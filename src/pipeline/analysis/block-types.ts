@@ -6,7 +6,7 @@ import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-m
 import { verticalOverlap } from '../page-model.js';
 import { lineBold, startsBulleted, startsListItem } from './blocks.js';
 import { isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
-import type { DocumentStats } from './document-stats.js';
+import { HEADING_SIZE, type DocumentStats } from './document-stats.js';
 import { furnitureType, turned, type BodyEnvelope } from './page-furniture.js';
 
 export function classify(
@@ -32,14 +32,16 @@ export function classify(
   const firstLine = page.lines[block.lines[0]];
   if (startsBulleted(firstLine, page.words)) return 'list_item';
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"
-  // under a photo) is its label, whatever its font.
-  if (figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
+  // under a photo) is its label, whatever its face, unless it is set at a heading's size (a
+  // title under a masthead).
+  const headingSized = size >= stats.bodyFontSize * HEADING_SIZE;
+  if (!headingSized && figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
   // A heading reads as one phrase: it never opens with a lower-case letter (that continues a
   // sentence), and its words are spaced as words, not as the cells of a row.
   if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
-  if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * 1.15) {
+  if (block.lines.length <= 3 && text.length < 200 && headingSized) {
     if (raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4) {
       return 'title';
     }
