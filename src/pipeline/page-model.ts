@@ -20,6 +20,9 @@ export function isMonospacedFont(fontName: string): boolean {
   return MONOSPACED.test(fontName);
 }
 
+/** An OCR word read with this confidence or more is read surely; clean print reads almost all so. */
+export const SURE_CONFIDENCE = 80;
+
 export interface Word {
   text: string;
   box: Box;

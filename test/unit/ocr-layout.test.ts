@@ -16,19 +16,23 @@ class EnginePage {
   private line = 0;
   private paragraph = 0;
 
-  /** A block of paragraphs; each paragraph is lines of words, each line set from x0 with `gap` between words. */
-  addBlock(x0: number, y0: number, paragraphs: string[][], gap = SIZE * 0.3): number {
+  /**
+   * A block of paragraphs; each paragraph is lines of words, each line set from x0 with `gap`
+   * between words, in SIZE or in the size given with it.
+   */
+  addBlock(x0: number, y0: number, paragraphs: (string | [string, number])[][], gap = SIZE * 0.3): number {
     let y = y0;
     for (const lines of paragraphs) {
-      for (const text of lines) {
+      for (const line of lines) {
+        const [text, size] = typeof line === 'string' ? [line, SIZE] : line;
         let x = x0;
         for (const t of text.split(' ')) {
-          const w = { ...word(t, x, y, { size: SIZE, confidence: 95 }), ocrLine: this.line, ocrParagraph: this.paragraph };
+          const w = { ...word(t, x, y, { size, confidence: 95 }), ocrLine: this.line, ocrParagraph: this.paragraph };
           this.words.push(w);
           x = w.box.x1 + gap;
         }
         this.line++;
-        y += SIZE * 1.25;
+        y += size * 1.25;
       }
       this.paragraph++;
     }
@@ -52,6 +56,16 @@ describe('OCR pages keep the engine segmentation', () => {
     const [analyzed] = analyzeDocument([page.raw()]);
     expect(analyzed.lines).toHaveLength(5);
     expect(texts(analyzed)).toEqual(['Like little question after because we market come today against a story', 'Finally man between one up story for number light']);
+  });
+
+  it("cuts an engine paragraph where the type size steps by a heading's ratio, so a heading the engine joined to its text stands alone", () => {
+    const page = new EnginePage();
+    // The engine put the heading (set a third as large again) in one paragraph with the text under it.
+    page.addBlock(200, 400, [[['2 Methods', SIZE * 1.3], 'We measured the flow in every', 'channel twice a day'], ['A second paragraph of text', 'follows it here']]);
+    page.addBlock(200, 900, [['Body text set a little larger', ['than the line before it', SIZE * 1.1]]]);
+    const [analyzed] = analyzeDocument([page.raw()]);
+    expect(texts(analyzed)).toEqual(['2 Methods', 'We measured the flow in every channel twice a day', 'A second paragraph of text follows it here', 'Body text set a little larger than the line before it']);
+    expect(analyzed.blocks[0].type).toBe('heading');
   });
 
   it('reads blocks in the order the engine read them, not cut into rows across the columns', () => {

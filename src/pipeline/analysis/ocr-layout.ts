@@ -5,7 +5,8 @@
 // column. Folio's geometric analysis, made for the positioned words of born-digital files, cut
 // such lines at their widest gaps and read their pieces across columns; so on OCR pages the
 // engine's lines are the lines, its paragraphs the blocks, and its order the reading order.
-import { unionBox, type Line, type Word } from '../page-model.js';
+import { SURE_CONFIDENCE, unionBox, type Line, type Word } from '../page-model.js';
+import { HEADING_SIZE } from './document-stats.js';
 import { RTL } from './lines.js';
 import type { OrderItem } from './reading-order.js';
 
@@ -29,8 +30,11 @@ export function engineLines(words: Word[], skip?: Set<number>): Line[] {
 }
 
 /**
- * Lines into blocks: the engine's paragraphs. (Folio's own grouping splits at changes of line
- * height, which on OCR pages follow ascenders and descenders rather than the type size.)
+ * Lines into blocks: the engine's paragraphs, cut where the type size steps by a heading's ratio
+ * from one line read surely to the next (the engine joins a heading to the paragraph under it, or
+ * a title to the heading after it, where the space between them is no wider than a line's). Folio's own
+ * grouping is not used: it splits at changes of line height, which on OCR pages follow ascenders
+ * and descenders; the sizes here are the engine lines' type sizes (read-scan.ts lineSizes).
  */
 export function engineBlocks(lines: Line[], words: Word[]): number[][] {
   const byParagraph = new Map<number | string, number[]>();
@@ -40,7 +44,27 @@ export function engineBlocks(lines: Line[], words: Word[]): number[][] {
     if (members) members.push(i);
     else byParagraph.set(key, [i]);
   });
-  return [...byParagraph.values()].map((members) => members.sort((a, b) => lines[a].box.y0 - lines[b].box.y0));
+  // A line's size is measured on the letters read (its ascenders), so only a line read surely has one.
+  const size = (line: number) => {
+    const members = lines[line].words.map((i) => words[i]);
+    const sure = members.filter((w) => w.confidence >= SURE_CONFIDENCE).length;
+    return sure * 2 > members.length ? (members[0]?.fontSize ?? 0) : 0;
+  };
+  const blocks: number[][] = [];
+  for (const members of byParagraph.values()) {
+    members.sort((a, b) => lines[a].box.y0 - lines[b].box.y0);
+    let block = [members[0]];
+    for (let k = 1; k < members.length; k++) {
+      const [small, large] = [size(members[k - 1]), size(members[k])].sort((a, b) => a - b);
+      if (small > 0 && large >= small * HEADING_SIZE) {
+        blocks.push(block);
+        block = [];
+      }
+      block.push(members[k]);
+    }
+    blocks.push(block);
+  }
+  return blocks;
 }
 
 /**

@@ -21,7 +21,7 @@
 // way reads surely (handwriting, scribbles, a photograph) is illegible: only the words read surely
 // are kept, so noise is not passed off as text, and the page says so (ScanReading.illegible).
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
-import type { Segment, Word } from '../page-model.js';
+import { SURE_CONFIDENCE, type Segment, type Word } from '../page-model.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
 import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, textLineHeight, unreadInkShare } from './measure.js';
@@ -52,8 +52,7 @@ export interface ScanReading {
  * still get confidences in the 70s on short pages, while upright print reads in the 90s.
  */
 const DOUBTFUL = 85;
-/** Words read with this confidence or more are read surely; clean print reads almost all so. */
-const SURE = 80;
+const SURE = SURE_CONFIDENCE;
 /**
  * A page on which more than this share of the words are read with less than SURE confidence, or
  * more than UNREAD_SHARE of the ink lies outside every word and ruling read, is read again whole
