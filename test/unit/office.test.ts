@@ -75,11 +75,14 @@ describe('readDocx', () => {
         para('Code', '    return sum(rows)'),
         para('Normal', 'and prints nothing.'),
         para('Normal', 'print(total)', 'Courier New'),
+        // A list item set in a monospaced face is still a list item.
+        `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:rPr><w:rFonts w:ascii="Courier New"/></w:rPr><w:t>Term: definition</w:t></w:r></w:p>`,
       ].join('')}</w:body></w:document>`,
+      'word/numbering.xml': `<w:numbering ${W}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>`,
       'word/styles.xml': `<w:styles ${W}><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Code"><w:name w:val="Source Code"/><w:basedOn w:val="Normal"/><w:rPr><w:rFonts w:ascii="Liberation Mono" w:hAnsi="Liberation Mono"/></w:rPr></w:style></w:styles>`,
     });
     const [page] = readDocx(listing);
-    expect(texts(page)).toEqual(['paragraph:The loop below sums the rows:', 'code:def total(rows):\n    return sum(rows)', 'paragraph:and prints nothing.', 'code:print(total)']);
+    expect(texts(page)).toEqual(['paragraph:The loop below sums the rows:', 'code:def total(rows):\n    return sum(rows)', 'paragraph:and prints nothing.', 'code:print(total)', 'list_item:Term: definition']);
     // Typeset and written out, the code keeps its indentation inside a fence.
     expect(pageMarkdown(typesetPage(1, page, 'layout'))).toContain('```\ndef total(rows):\n    return sum(rows)\n```');
   });
