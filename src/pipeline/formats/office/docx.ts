@@ -182,7 +182,7 @@ function readParagraph(p: XmlNode, ctx: Context): void {
     from = at;
   }
   segments.push(parts.text.slice(from));
-  const code = isCode(parts, style, ctx) && !numberingOf(pPr, style, ctx) && outlineLevel(pPr, style, ctx) === null && !/^heading\s*\d$/.test(styleName);
+  const code = isCode(parts, pPr, style, styleName, ctx);
   segments.forEach((segment, i) => {
     if (i > 0) newPage(ctx);
     if (code) return pushCode(segment, ctx);
@@ -202,10 +202,11 @@ function readParagraph(p: XmlNode, ctx: Context): void {
  * A paragraph is code when every run of its visible text is set in a monospaced face, named by the
  * run, its character style, the paragraph's style chain or the document's defaults: what Word's
  * and LibreOffice's preformatted and code styles do. A document set wholly in such a face is not
- * code throughout, and a list item or heading stays one whatever its face (the caller's test).
+ * code throughout, and a title, heading or list item stays one whatever its face.
  */
-function isCode(parts: ParagraphParts, style: Style | undefined, ctx: Context): boolean {
+function isCode(parts: ParagraphParts, pPr: XmlNode | undefined, style: Style | undefined, styleName: string, ctx: Context): boolean {
   if (parts.fonts.length === 0 || parts.equations > 0 || isMonospacedFont(ctx.defaultFont)) return false;
+  if (styleName === 'title' || /^heading\s*\d$/.test(styleName) || outlineLevel(pPr, style, ctx) !== null || numberingOf(pPr, style, ctx)) return false;
   const own = styleFont(style, ctx.styles) ?? ctx.defaultFont;
   return parts.fonts.every((font) => isMonospacedFont(font ?? own));
 }
