@@ -19,9 +19,9 @@ if (process.env.FOLIO_REQUIRE_BROWSER === '1' && !haveTools) throw new Error('th
 describe.skipIf(STORE !== 'sqlite' || !haveTools)('bench:generated', () => {
   it('draws, reads and scores a fixed-seed set of documents, scans among them', async () => {
     const lines: string[] = [];
-    // Seed 68's first six come from all three producers and hold a scan, tables, furniture and headings.
-    const { documents, features } = await runBench({ seed: 68, count: 6, keep: null, concurrency: 2, log: (line) => lines.push(line) });
-    expect(documents.map((d) => d.id)).toEqual(['g68-0', 'g68-1', 'g68-2', 'g68-3', 'g68-4', 'g68-5']);
+    // Seed 3's first six come from all three producers and hold a scan, tables, furniture and headings.
+    const { documents, features } = await runBench({ seed: 3, count: 6, keep: null, concurrency: 2, log: (line) => lines.push(line) });
+    expect(documents.map((d) => d.id)).toEqual(['g3-0', 'g3-1', 'g3-2', 'g3-3', 'g3-4', 'g3-5']);
     expect(new Set(documents.map((d) => d.producer))).toEqual(new Set(['chromium', 'pdf-lib', 'libreoffice']));
     for (const d of documents) {
       expect(d.status, `${d.id}: ${d.error}`).toBe('completed');
