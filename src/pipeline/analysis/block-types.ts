@@ -33,7 +33,6 @@ export function classify(
   if (startsBulleted(firstLine, page.words)) return 'list_item';
   // The document's title is told by its size and place alone: the largest type, half as large
   // again as the body's, in the top of the first page, even set right under a masthead drawing.
-  const headingSized = size >= stats.bodyFontSize * HEADING_SIZE;
   const titleSized = raw.number === 1 && size === stats.headingSizes[0] && size >= stats.bodyFontSize * 1.5 && block.box.y0 < raw.height * 0.4;
   // A heading stands apart from the figures; a short line set against one ("Untightened nut"
   // under a photo, as large and bold as the section titles) is its label, whatever its font.
@@ -43,7 +42,7 @@ export function classify(
   if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
-  if (block.lines.length <= 3 && text.length < 200 && headingSized) return titleSized ? 'title' : 'heading';
+  if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * HEADING_SIZE) return titleSized ? 'title' : 'heading';
   // Set in the body's size or near it, a heading stands alone on its line: a short block level with
   // another is one cell or label of a row (a table's header the table did not take, a form's labels).
   if (!inRow && block.lines.length <= 2 && text.length < 120 && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont) && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';

@@ -45,17 +45,16 @@ export function engineBlocks(lines: Line[], words: Word[]): number[][] {
     else byParagraph.set(key, [i]);
   });
   // A line's size is measured on the letters read (its ascenders), so only a line read surely has one.
-  const size = (line: number) => {
-    const members = lines[line].words.map((i) => words[i]);
-    const sure = members.filter((w) => w.confidence >= SURE_CONFIDENCE).length;
-    return sure * 2 > members.length ? (members[0]?.fontSize ?? 0) : 0;
-  };
+  const sizes = lines.map(({ words: members }) => {
+    const sure = members.filter((i) => words[i].confidence >= SURE_CONFIDENCE).length;
+    return sure * 2 > members.length ? words[members[0]].fontSize : 0;
+  });
   const blocks: number[][] = [];
   for (const members of byParagraph.values()) {
     members.sort((a, b) => lines[a].box.y0 - lines[b].box.y0);
     let block = [members[0]];
     for (let k = 1; k < members.length; k++) {
-      const [small, large] = [size(members[k - 1]), size(members[k])].sort((a, b) => a - b);
+      const [small, large] = [sizes[members[k - 1]], sizes[members[k]]].sort((a, b) => a - b);
       if (small > 0 && large >= small * HEADING_SIZE) {
         blocks.push(block);
         block = [];

@@ -13,6 +13,8 @@ export interface Style {
   numPr: XmlNode | undefined;
   /** The font the style names for Latin text, if it names one. */
   font: string | null;
+  /** The paragraph style of paragraphs that name none. */
+  defaultParagraph: boolean;
 }
 
 /** The first font named along a style's basedOn chain. */
@@ -36,8 +38,7 @@ export function runFont(run: XmlNode, styles: Map<string, Style>): string | null
 
 /** The font of text nothing else names: the default paragraph style's chain, else the document defaults (docDefaults). */
 export function defaultFont(stylesXml: XmlNode | null, styles: Map<string, Style>): string {
-  const byDefault = children(stylesXml ?? undefined, 'w:style').find((s) => s.attrs['w:type'] === 'paragraph' && (s.attrs['w:default'] === '1' || s.attrs['w:default'] === 'true'));
-  const chain = byDefault ? styleFont(styles.get(byDefault.attrs['w:styleId']), styles) : null;
+  const chain = styleFont([...styles.values()].find((s) => s.defaultParagraph), styles);
   return chain ?? namedFont(child(child(child(stylesXml ?? undefined, 'w:docDefaults'), 'w:rPrDefault'), 'w:rPr')) ?? '';
 }
 
@@ -54,6 +55,7 @@ export function readStyles(styles: XmlNode | null): Map<string, Style> {
       outline: outline === undefined ? null : Number(outline),
       numPr: child(child(s, 'w:pPr'), 'w:numPr'),
       font: namedFont(child(s, 'w:rPr')),
+      defaultParagraph: s.attrs['w:type'] === 'paragraph' && (s.attrs['w:default'] === '1' || s.attrs['w:default'] === 'true'),
     });
   }
   return out;

@@ -182,13 +182,16 @@ function readParagraph(p: XmlNode, ctx: Context): void {
     from = at;
   }
   segments.push(parts.text.slice(from));
-  const code = isCode(parts, pPr, style, styleName, ctx);
+  const monospaced = setInMonospace(parts, style, ctx);
   segments.forEach((segment, i) => {
     if (i > 0) newPage(ctx);
-    if (code) return pushCode(segment, ctx);
     const text = segment.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').trim();
     if (!text) return;
-    current(ctx).push(classify(text, pPr, style, styleName, ctx));
+    // A title, heading, list item or caption stays one whatever its face; a paragraph set in a
+    // monospaced face is a line of code, its spacing as written.
+    const item = classify(text, pPr, style, styleName, ctx);
+    if (item.kind === 'paragraph' && monospaced) pushCode(segment, ctx);
+    else current(ctx).push(item);
   });
   for (let k = 0; k < parts.pictures; k++) current(ctx).push({ kind: 'figure', caption: null });
   for (const id of parts.charts) current(ctx).push(...ctx.chart(id));
@@ -199,21 +202,20 @@ function readParagraph(p: XmlNode, ctx: Context): void {
 }
 
 /**
- * A paragraph is code when every run of its visible text is set in a monospaced face, named by the
- * run, its character style, the paragraph's style chain or the document's defaults: what Word's
- * and LibreOffice's preformatted and code styles do. A document set wholly in such a face is not
- * code throughout, and a title, heading or list item stays one whatever its face.
+ * Every run of the paragraph's visible text is set in a monospaced face, named by the run, its
+ * character style, the paragraph's style chain or the document's defaults: what Word's and
+ * LibreOffice's preformatted and code styles do. A document set wholly in such a face has no code
+ * told by it.
  */
-function isCode(parts: ParagraphParts, pPr: XmlNode | undefined, style: Style | undefined, styleName: string, ctx: Context): boolean {
+function setInMonospace(parts: ParagraphParts, style: Style | undefined, ctx: Context): boolean {
   if (parts.fonts.length === 0 || parts.equations > 0 || isMonospacedFont(ctx.defaultFont)) return false;
-  if (styleName === 'title' || /^heading\s*\d$/.test(styleName) || outlineLevel(pPr, style, ctx) !== null || numberingOf(pPr, style, ctx)) return false;
   const own = styleFont(style, ctx.styles) ?? ctx.defaultFont;
   return parts.fonts.every((font) => isMonospacedFont(font ?? own));
 }
 
 /** A code paragraph's line, its indentation kept (a tab as four spaces), joined to the code just before it. */
 function pushCode(segment: string, ctx: Context): void {
-  const text = segment.replace(/\t/g, '    ').replace(/\s+$/, '');
+  const text = segment.replace(/\t/g, '    ').trimEnd();
   const items = current(ctx);
   const last = items[items.length - 1];
   if (last?.kind === 'code') last.text += `\n${text}`;
