@@ -68,6 +68,25 @@ describe('OCR pages keep the engine segmentation', () => {
     expect(analyzed.blocks[0].type).toBe('heading');
   });
 
+  it('takes a line numbered as a section two levels deep, alone at the body size, for a heading; not a sentence, a contents line or a row', () => {
+    const page = new EnginePage();
+    let y = page.addBlock(200, 300, [['2.1 Sample preparation']]);
+    y = page.addBlock(200, y + SIZE, [['The samples were dried and weighed', 'before they were sealed again']]);
+    y = page.addBlock(200, y + SIZE, [['2.5 Million people live here.']]);
+    y = page.addBlock(200, y + SIZE, [['3.2 Methods ........ 7']]);
+    // Two numbered labels side by side: cells of a row.
+    page.addBlock(200, y + SIZE, [['4.1 Inputs']]);
+    page.addBlock(1400, y + SIZE, [['4.2 Outputs']]);
+    const [analyzed] = analyzeDocument([page.raw()]);
+    const typed = Object.fromEntries(analyzed.blocks.map((block) => [blockText(block, analyzed), block.type]));
+    expect(typed['2.1 Sample preparation']).toBe('heading');
+    expect(typed['The samples were dried and weighed before they were sealed again']).toBe('paragraph');
+    expect(typed['2.5 Million people live here.']).not.toBe('heading');
+    expect(typed['3.2 Methods ........ 7']).not.toBe('heading');
+    expect(typed['4.1 Inputs']).not.toBe('heading');
+    expect(typed['4.2 Outputs']).not.toBe('heading');
+  });
+
   it('reads blocks in the order the engine read them, not cut into rows across the columns', () => {
     // Two columns with a quote set across the gutter between their upper and lower parts; the
     // engine read the first column, the quote, then the second column.

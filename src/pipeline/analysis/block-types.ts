@@ -1,7 +1,8 @@
 // What a block of text is: furniture, code, a formula, a list item, a heading, a title or a
 // paragraph. Furniture, code and formulas are told first; a heading then needs typographic
-// evidence against the document's own body text (size, face, weight), and stands alone as one
-// phrase: never turned, never a figure's label, never a cell of a row, never opening in lower case.
+// evidence against the document's own body text (size, face, weight, or a section's numbering
+// at the body's size), and stands alone as one phrase: never turned, never a figure's label,
+// never a cell of a row, never opening in lower case.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { verticalOverlap } from '../page-model.js';
 import { lineBold, startsBulleted, startsListItem } from './blocks.js';
@@ -46,6 +47,11 @@ export function classify(
   // Set in the body's size or near it, a heading stands alone on its line: a short block level with
   // another is one cell or label of a row (a table's header the table did not take, a form's labels).
   if (!inRow && block.lines.length <= 2 && text.length < 120 && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont) && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
+  // Or it is numbered as a section two levels deep or more ("2.1 Scope", "4.3.2 Limits"), alone on
+  // its one line: a numbering a sentence, a list item or a cell does not take, nor a contents
+  // line with its leader dots (a scan, whose OCR says nothing of weight or face, has no other
+  // evidence at the body's size).
+  if (!inRow && block.lines.length === 1 && text.length < 100 && SECTION_HEADING.test(text.trim()) && !/[.:;,]$|\.{4}|…/.test(text.trim())) return 'heading';
   if (startsListItem(firstLine, page.words)) return 'list_item';
   const allBold = block.lines.every((i) => lineBold(page.lines[i], page.words));
   if (allBold && !inRow && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
@@ -75,6 +81,9 @@ export function rowCells(blocks: Block[], lines: Line[]): Set<Block> {
   }
   return out;
 }
+
+/** A section number at least two levels deep ("2.1", "4.3.2."), each part a number of at most two digits, then a title opening in a capital. */
+const SECTION_HEADING = /^\d{1,2}(?:\.\d{1,2})+\.?\s+\p{Lu}/u;
 
 /** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
 const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
