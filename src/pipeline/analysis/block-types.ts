@@ -44,17 +44,17 @@ export function classify(
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * HEADING_SIZE) return titleSized ? 'title' : 'heading';
-  // Set in the body's size or near it, a heading stands alone on its line: a short block level with
-  // another is one cell or label of a row (a table's header the table did not take, a form's labels).
-  if (!inRow && block.lines.length <= 2 && text.length < 120 && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont) && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
-  // Or it is numbered as a section two levels deep or more ("2.1 Scope", "4.3.2 Limits"), alone on
-  // its one line: a numbering a sentence, a list item or a cell does not take, nor a contents
-  // line with its leader dots (a scan, whose OCR says nothing of weight or face, has no other
-  // evidence at the body's size).
-  if (!inRow && block.lines.length === 1 && text.length < 100 && SECTION_HEADING.test(text.trim()) && !/[.:;,]$|\.{4}|…/.test(text.trim())) return 'heading';
+  // Set at the body's size or near it, a heading stands alone as a short phrase: one or two lines,
+  // not ending as a sentence or a clause does, and not level with another short block (then it is
+  // one cell or label of a row: a table's header the table did not take, a form's labels).
+  const standsAlone = !inRow && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text);
+  if (standsAlone && size > stats.bodyFontSize && ownFace(block, page, stats.bodyFont)) return 'heading';
+  // Or it is numbered as a section two levels deep or more ("2.1 Scope", "4.3.2 Limits") on its
+  // one line, which a sentence or a list item does not take, and is no contents line with leader
+  // dots: a scan, whose OCR says nothing of weight or face, has no other evidence at the body's size.
+  if (standsAlone && block.lines.length === 1 && text.length < 100 && SECTION_HEADING.test(text.trim()) && !/\.{4}|…/.test(text)) return 'heading';
   if (startsListItem(firstLine, page.words)) return 'list_item';
-  const allBold = block.lines.every((i) => lineBold(page.lines[i], page.words));
-  if (allBold && !inRow && block.lines.length <= 2 && text.length < 120 && !/[.:;,]$/.test(text) && /\p{L}/u.test(text)) return 'heading';
+  if (standsAlone && block.lines.every((i) => lineBold(page.lines[i], page.words))) return 'heading';
   return 'paragraph';
 }
 
