@@ -57,7 +57,10 @@ export interface RunOptions {
   /** Where the documents go; a temporary folder when null (removed after). */
   keep: string | null;
   concurrency: number;
-  /** Only the documents that draw one of these variations (names of `features`, such as `scan:strips`). */
+  /**
+   * Only the documents that draw one of these variations (names of `features`, such as
+   * `scan:strips`); a variation written `a+b` asks for documents that draw both.
+   */
   variations?: string[];
   /** Not the documents that draw one of these variations (`scan:pdf,scan:tiff,scan:png,scan:jpeg`: no scans). */
   without?: string[];
@@ -115,7 +118,7 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
     };
     for (let index = 0; index < options.count; index++) {
       const drawn = composeDocument(options.seed, index).features;
-      if (options.variations && !drawn.some((f) => options.variations!.includes(f))) continue;
+      if (options.variations && !options.variations.some((wanted) => wanted.split('+').every((f) => drawn.includes(f)))) continue;
       if (options.without && drawn.some((f) => options.without!.includes(f))) continue;
       const generated = await generateDocument(options.seed, index, producers, dir);
       for (const f of generated.truth.features) features.add(f);

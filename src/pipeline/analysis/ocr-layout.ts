@@ -10,7 +10,11 @@ import { HEADING_SIZE } from './document-stats.js';
 import { RTL } from './lines.js';
 import type { OrderItem } from './reading-order.js';
 
-/** The engine's text lines, words left to right (as read, for right-to-left script); `skip` holds words that are not running text. */
+/**
+ * The engine's text lines, words left to right; as read for right-to-left script and for lines
+ * read up or down the page (Word.turn), whose words do not run left to right. `skip` holds words
+ * that are not running text.
+ */
 export function engineLines(words: Word[], skip?: Set<number>): Line[] {
   const byLine = new Map<number | string, number[]>();
   words.forEach((word, i) => {
@@ -23,7 +27,7 @@ export function engineLines(words: Word[], skip?: Set<number>): Line[] {
   });
   const lines: Line[] = [];
   for (const indexes of byLine.values()) {
-    if (!indexes.some((i) => RTL.test(words[i].text))) indexes.sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    if (!indexes.some((i) => RTL.test(words[i].text) || words[i].turn)) indexes.sort((a, b) => words[a].box.x0 - words[b].box.x0);
     lines.push({ words: indexes, box: unionBox(indexes.map((i) => words[i].box)) });
   }
   return lines.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
@@ -34,7 +38,7 @@ export function engineLines(words: Word[], skip?: Set<number>): Line[] {
  * from one line read surely to the next (the engine joins a heading to the paragraph under it, or
  * a title to the heading after it, where the space between them is no wider than a line's). Folio's own
  * grouping is not used: it splits at changes of line height, which on OCR pages follow ascenders
- * and descenders; the sizes here are the engine lines' type sizes (read-scan.ts lineSizes).
+ * and descenders; the sizes here are the engine lines' type sizes (scan-words.ts lineSizes).
  */
 export function engineBlocks(lines: Line[], words: Word[]): number[][] {
   const byParagraph = new Map<number | string, number[]>();

@@ -24,6 +24,7 @@ import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type Readin
 import { SURE_CONFIDENCE, type Segment, type Word } from '../page-model.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
+import { toWords } from './scan-words.js';
 import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, textLineHeight, unreadInkShare } from './measure.js';
 
 export interface ScanReading {
@@ -355,68 +356,6 @@ function measuredDpi(words: OcrWord[]): number | null {
   heights.sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)];
   return Math.min(1200, Math.max(100, Math.round((median / 10) * 72)));
-}
-
-/**
- * Engine words to page-model words: the font size of a line taken from its tallest word, and a
- * hyphen that ends a line marked as a break inside a word, as the PDF reader marks soft hyphens.
- */
-/** Words whose letters reach the capital or ascender line and none the descender line ("Abstract", "2024", "the"). */
-const ASCENDING = /[A-Z0-9bdfhklt]/;
-const DESCENDING = /[gjpqyQ,;()[\]{}|/_$@]/;
-/** A capital's or an ascender's height as a share of the type size, in common text faces. */
-const ASCENDER_SHARE = 0.72;
-
-/**
- * The type size of each text line: from its words that reach the ascender line and not the
- * descender line, whose ink is about ASCENDER_SHARE of the size whatever else the line holds; from
- * its tallest word where it has none. A line's tallest word alone reads a heading without
- * descenders ("Abstract") as no larger than the body lines below it, which have both.
- */
-export function lineSizes(words: OcrWord[]): Map<string, number> {
-  const tallest = new Map<string, number>();
-  const ascending = new Map<string, number[]>();
-  for (const w of words) {
-    const height = w.y1 - w.y0;
-    tallest.set(w.line, Math.max(tallest.get(w.line) ?? 0, height));
-    const letters = w.text.replace(/^[^\p{L}\p{N}]+|[.:!?'"’”]+$/gu, '');
-    if (letters.length >= 2 && ASCENDING.test(letters) && !DESCENDING.test(letters) && /^[\p{Script=Latin}\p{N}.-]+$/u.test(letters)) {
-      (ascending.get(w.line) ?? ascending.set(w.line, []).get(w.line)!).push(height);
-    }
-  }
-  const sizes = new Map<string, number>();
-  for (const [line, height] of tallest) {
-    const heights = (ascending.get(line) ?? []).sort((a, b) => a - b);
-    sizes.set(line, heights.length ? heights[heights.length >> 1] / ASCENDER_SHARE : height * 0.95);
-  }
-  return sizes;
-}
-
-function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
-  const lineHeight = lineSizes(words);
-  const lineNumber = new Map<string, number>();
-  const paragraphNumber = new Map<string, number>();
-  const number = (keys: Map<string, number>, key: string) => keys.get(key) ?? keys.set(key, keys.size).get(key)!;
-  for (const w of words) {
-    number(lineNumber, w.line);
-    number(paragraphNumber, w.paragraph);
-  }
-  return words.map((w, i) => {
-    const endsLine = words[i + 1]?.line !== w.line;
-    const hyphenated = endsLine && i + 1 < words.length && /\p{L}[-‐]$/u.test(w.text);
-    return {
-      text: hyphenated ? w.text.slice(0, -1) : w.text,
-      box: { x0: scale(w.x0), y0: scale(w.y0), x1: scale(w.x1), y1: scale(w.y1) },
-      fontName: '',
-      fontSize: scale(lineHeight.get(w.line) ?? (w.y1 - w.y0) * 0.95),
-      bold: false,
-      italic: false,
-      confidence: Math.round(w.confidence),
-      hyphenated,
-      ocrLine: lineNumber.get(w.line),
-      ocrParagraph: paragraphNumber.get(w.paragraph),
-    };
-  });
 }
 
 /**

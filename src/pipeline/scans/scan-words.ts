@@ -1,0 +1,104 @@
+// The engine's words as page-model words: each line's type size measured from its letters, a
+// hyphen ending a line marked as a break inside a word (as the PDF reader marks soft hyphens), and
+// lines the engine read up or down the page marked as turned.
+//
+// Tesseract finds text set up or down a page itself (a preprint's identifier in the margin, a
+// side tab, a table's sideways header) and reads it, but its word boxes stay in the page's frame:
+// such a line's words are taller than wide. Left upright, their height reads as a type size many
+// times the body's (a heading) and they are laid out as if they ran across the page.
+import type { OcrWord } from '../../models/ocr/engine.js';
+import type { Word } from '../page-model.js';
+
+/** Words whose letters reach the capital or ascender line and none the descender line ("Abstract", "2024", "the"). */
+const ASCENDING = /[A-Z0-9bdfhklt]/;
+const DESCENDING = /[gjpqyQ,;()[\]{}|/_$@]/;
+/** A capital's or an ascender's height as a share of the type size, in common text faces. */
+const ASCENDER_SHARE = 0.72;
+
+/**
+ * A word of three letters or digits set across the page is never half again as tall as it is
+ * wide (its height is a line's, its width at least three letters'); set along a vertical line,
+ * it is two to five times taller.
+ */
+const VERTICAL_RATIO = 1.5;
+
+function runsVertically(w: OcrWord): boolean {
+  return (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3 && w.y1 - w.y0 >= (w.x1 - w.x0) * VERTICAL_RATIO;
+}
+
+/**
+ * The engine's lines read along a vertical line, with the quarter turn that makes them read left
+ * to right: a line whose every word of three letters or more runs vertically. The engine gives a
+ * line's words in reading order, so words climbing the page read upwards (90); descending, downwards
+ * (270); a line of one word, most often a stamp read upwards, is taken to read so.
+ */
+export function turnedLines(words: OcrWord[]): Map<string, 90 | 270> {
+  const byLine = new Map<string, OcrWord[]>();
+  for (const w of words) (byLine.get(w.line) ?? byLine.set(w.line, []).get(w.line)!).push(w);
+  const turns = new Map<string, 90 | 270>();
+  for (const [line, members] of byLine) {
+    const long = members.filter((w) => (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3);
+    if (long.length === 0 || !long.every(runsVertically)) continue;
+    const first = members[0];
+    const last = members[members.length - 1];
+    turns.set(line, last.y0 + last.y1 > first.y0 + first.y1 ? 270 : 90);
+  }
+  return turns;
+}
+
+/**
+ * The type size of each text line: from its words that reach the ascender line and not the
+ * descender line, whose ink is about ASCENDER_SHARE of the size whatever else the line holds; from
+ * its tallest word where it has none. A line's tallest word alone reads a heading without
+ * descenders ("Abstract") as no larger than the body lines below it, which have both. A turned
+ * line's words are measured across the line, as their width on the page.
+ */
+export function lineSizes(words: OcrWord[], turned: ReadonlyMap<string, number> = new Map()): Map<string, number> {
+  const tallest = new Map<string, number>();
+  const ascending = new Map<string, number[]>();
+  for (const w of words) {
+    const height = turned.has(w.line) ? w.x1 - w.x0 : w.y1 - w.y0;
+    tallest.set(w.line, Math.max(tallest.get(w.line) ?? 0, height));
+    const letters = w.text.replace(/^[^\p{L}\p{N}]+|[.:!?'"’”]+$/gu, '');
+    if (letters.length >= 2 && ASCENDING.test(letters) && !DESCENDING.test(letters) && /^[\p{Script=Latin}\p{N}.-]+$/u.test(letters)) {
+      (ascending.get(w.line) ?? ascending.set(w.line, []).get(w.line)!).push(height);
+    }
+  }
+  const sizes = new Map<string, number>();
+  for (const [line, height] of tallest) {
+    const heights = (ascending.get(line) ?? []).sort((a, b) => a - b);
+    sizes.set(line, heights.length ? heights[heights.length >> 1] / ASCENDER_SHARE : height * 0.95);
+  }
+  return sizes;
+}
+
+/** The engine's words, in its reading order, as page-model words in the page's units (`scale` converts pixels). */
+export function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
+  const turns = turnedLines(words);
+  const lineHeight = lineSizes(words, turns);
+  const lineNumber = new Map<string, number>();
+  const paragraphNumber = new Map<string, number>();
+  const number = (keys: Map<string, number>, key: string) => keys.get(key) ?? keys.set(key, keys.size).get(key)!;
+  for (const w of words) {
+    number(lineNumber, w.line);
+    number(paragraphNumber, w.paragraph);
+  }
+  return words.map((w, i) => {
+    const endsLine = words[i + 1]?.line !== w.line;
+    const hyphenated = endsLine && i + 1 < words.length && /\p{L}[-‐]$/u.test(w.text);
+    const turn = turns.get(w.line);
+    return {
+      text: hyphenated ? w.text.slice(0, -1) : w.text,
+      box: { x0: scale(w.x0), y0: scale(w.y0), x1: scale(w.x1), y1: scale(w.y1) },
+      fontName: '',
+      fontSize: scale(lineHeight.get(w.line) ?? (w.y1 - w.y0) * 0.95),
+      bold: false,
+      italic: false,
+      confidence: Math.round(w.confidence),
+      hyphenated,
+      ocrLine: lineNumber.get(w.line),
+      ocrParagraph: paragraphNumber.get(w.paragraph),
+      ...(turn ? { turn } : {}),
+    };
+  });
+}
