@@ -29,6 +29,7 @@ import { CAPTION_START } from './markers.js';
 import { bodyEnvelope, turnedMarginWords } from './page-furniture.js';
 import { groupBlocks } from './blocks.js';
 import { avgSize, classify, headingLevel, rowCells, setAgainst } from './block-types.js';
+import { demoteHeadingsHeadingNothing } from './heading-sections.js';
 import { lineNumberRulers } from './line-numbers.js';
 import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
 import { codeFaceOf, codeText } from './code-and-formulas.js';
@@ -355,6 +356,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     }
     band.sort((a, b) => (sameRow(a.box, b.box) ? a.box.x0 - b.box.x0 : a.box.y0 - b.box.y0));
   }
+  demoteHeadingsHeadingNothing(out, page);
   // A caption is the text block right after (or right before) a figure that names itself so,
   // past the figure's neighbours (pictures side by side) and the labels set against them.
   const passedOver = (block: Block) => block.type === 'figure' || (block.type === 'paragraph' && shownFigures.some((box) => setAgainst(block.box, box, avgSize(block, page))) && !CAPTION_START.test(blockText(block, page)));

@@ -86,7 +86,7 @@ export function rowCells(blocks: Block[], lines: Line[]): Set<Block> {
 const SECTION_HEADING = /^\d{1,2}(?:\.\d{1,2})+\.?\s+\p{Lu}/u;
 
 /** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
-const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
+export const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
 
 /** Some line of the block has a gap between words wider than two of its font sizes (past a leading section number). */
 function spacedAsCells(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {

@@ -1,0 +1,35 @@
+// A heading heads a section, and a document's sections open at its top rank. Two kinds of block
+// set large for show head nothing, and are paragraphs:
+// - one followed, before any text, by a larger heading or the title (a kicker over a headline, a
+//   subtitle over the first section);
+// - the block right under the title, smaller than a heading later on the page: the first section
+//   cannot rank below a later one, so the block belongs to the title (its subtitle), though
+//   author lines may stand between it and the first heading.
+// A numbered block stays a heading: numbering says it is a section, if an empty one. Told on each
+// page, in reading order, once its blocks are typed: pages are analysed in batches, apart.
+import type { Block, Page } from '../page-model.js';
+import { avgSize, SECTION_NUMBER } from './block-types.js';
+
+/** How much larger the other heading must be set: more than the measure's rounding and OCR's wobble. */
+const LARGER = 1.1;
+
+function numbered(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
+  const words = block.lines.flatMap((l) => page.lines[l].words);
+  return words.length > 1 && SECTION_NUMBER.test(page.words[words[0]].text);
+}
+
+/** Turns the headings among a page's blocks (its text in reading order, furniture apart) that head nothing into paragraphs, in place. */
+export function demoteHeadingsHeadingNothing(blocks: Block[], page: Pick<Page, 'lines' | 'words'>): void {
+  const sizes = blocks.map((block) => avgSize(block, page));
+  const demoted = blocks.filter((block, i) => {
+    if (block.type !== 'heading' || numbered(block, page)) return false;
+    const next = blocks[i + 1];
+    if (next && (next.type === 'heading' || next.type === 'title') && sizes[i + 1] > sizes[i] * LARGER) return true;
+    if (blocks[i - 1]?.type !== 'title') return false;
+    return blocks.some((later, k) => k > i && later.type === 'heading' && sizes[k] > sizes[i] * LARGER);
+  });
+  for (const block of demoted) {
+    block.type = 'paragraph';
+    delete block.level;
+  }
+}
