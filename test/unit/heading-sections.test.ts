@@ -1,6 +1,7 @@
-// A heading heads a section (analysis/heading-sections.ts): a block set large that heads nothing
-// (a subtitle under the title, a kicker over a headline) is a paragraph; numbered sections and
-// headings over their own text stay headings.
+// A heading heads a section (analysis/heading-sections.ts) and is no caption's numbered label
+// (block-types.ts): a block set large that heads nothing (a subtitle under the title, a kicker
+// over a headline) or that opens "Table 8:" is a paragraph; numbered sections and headings over
+// their own text stay headings.
 import { describe, expect, it } from 'vitest';
 import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
 import { NO_GRAPHICS, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
@@ -54,6 +55,16 @@ describe('headings head sections', () => {
       ['heading', '1.1 Scope'],
       ['heading', '2 Methods'],
       ['heading', 'Results'],
+    ]);
+  });
+
+  it("a caption's numbered label is never a heading, however it is set", () => {
+    const [analyzed] = analyzeDocument([page([['Field notes', 24], ['BODY', 10], ['Table 8: Costs by region', 13, true], ['BODY', 10], ['Figure 2. Rivers', 13, true], ['BODY', 10], ['Tables and charts', 13, true], ['BODY', 10]])]);
+    expect(typed(analyzed)).toEqual([
+      ['title', 'Field notes'],
+      ['paragraph', 'Table 8: Costs by region'],
+      ['paragraph', 'Figure 2. Rivers'],
+      ['heading', 'Tables and charts'],
     ]);
   });
 });

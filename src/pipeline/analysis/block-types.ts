@@ -2,11 +2,13 @@
 // paragraph. Furniture, code and formulas are told first; a heading then needs typographic
 // evidence against the document's own body text (size, face, weight, or a section's numbering
 // at the body's size), and stands alone as one phrase: never turned, never a figure's label,
-// never a cell of a row, never opening in lower case.
+// never a caption's numbered label ("Table 8:"), never a cell of a row, never opening in lower
+// case.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { verticalOverlap } from '../page-model.js';
 import { lineBold, startsBulleted, startsListItem } from './blocks.js';
 import { isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
+import { CAPTION_LABEL } from './markers.js';
 import { HEADING_SIZE, type DocumentStats } from './document-stats.js';
 import { furnitureType, turned, type BodyEnvelope } from './page-furniture.js';
 
@@ -41,6 +43,8 @@ export function classify(
   // A heading reads as one phrase: it never opens with a lower-case letter (that continues a
   // sentence), and its words are spaced as words, not as the cells of a row.
   if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
+  // A numbered figure's or table's label opens its caption, not a section ("Table 8: Costs").
+  if (CAPTION_LABEL.test(text.trim())) return 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * HEADING_SIZE) return titleSized ? 'title' : 'heading';

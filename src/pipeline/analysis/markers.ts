@@ -3,3 +3,9 @@ export const LIST_MARKER = /^(?:[•●○◦▪■□‣⁃∙·*–—-]|\(?\d
 
 /** The word that opens a figure's caption ("Figure 3", "Abb. 2.1"). */
 export const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|plate|abbildung|abb|tableau|tabla|figura)\.?\s*\d*/i;
+
+/**
+ * A figure's or a table's numbered label opening a caption ("Table 8: Costs", "Figure 2. Map",
+ * "Abb. 3: Lage"): the label, its number, then a colon or full stop.
+ */
+export const CAPTION_LABEL = /^(?:fig(?:ure)?|table|tab|abbildung|abb|tabelle|tableau|tabla|figura)\.?\s*\d+(?:\.\d+)*\s*[:.](?:\s|$)/i;
