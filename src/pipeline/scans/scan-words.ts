@@ -8,6 +8,7 @@
 // times the body's (a heading) and they are laid out as if they ran across the page.
 import type { OcrWord } from '../../models/ocr/engine.js';
 import type { Word } from '../page-model.js';
+import { textLines } from './line-sheet.js';
 
 /** Words whose letters reach the capital or ascender line and none the descender line ("Abstract", "2024", "the"). */
 const ASCENDING = /[A-Z0-9bdfhklt]/;
@@ -22,8 +23,9 @@ const ASCENDER_SHARE = 0.72;
  */
 const VERTICAL_RATIO = 1.5;
 
-function runsVertically(w: OcrWord): boolean {
-  return (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3 && w.y1 - w.y0 >= (w.x1 - w.x0) * VERTICAL_RATIO;
+/** How many letters and digits the word holds. */
+function letterCount(w: OcrWord): number {
+  return w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 }
 
 /**
@@ -33,15 +35,13 @@ function runsVertically(w: OcrWord): boolean {
  * (270); a line of one word, most often a stamp read upwards, is taken to read so.
  */
 export function turnedLines(words: OcrWord[]): Map<string, 90 | 270> {
-  const byLine = new Map<string, OcrWord[]>();
-  for (const w of words) (byLine.get(w.line) ?? byLine.set(w.line, []).get(w.line)!).push(w);
   const turns = new Map<string, 90 | 270>();
-  for (const [line, members] of byLine) {
-    const long = members.filter((w) => (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3);
-    if (long.length === 0 || !long.every(runsVertically)) continue;
+  for (const { words: members } of textLines(words)) {
+    const long = members.filter((w) => letterCount(w) >= 3);
+    if (long.length === 0 || !long.every((w) => w.y1 - w.y0 >= (w.x1 - w.x0) * VERTICAL_RATIO)) continue;
     const first = members[0];
     const last = members[members.length - 1];
-    turns.set(line, last.y0 + last.y1 > first.y0 + first.y1 ? 270 : 90);
+    turns.set(first.line, last.y0 + last.y1 > first.y0 + first.y1 ? 270 : 90);
   }
   return turns;
 }
