@@ -1,7 +1,7 @@
 // A heading heads a section (analysis/heading-sections.ts) and is no caption's numbered label
 // (block-types.ts): a block set large that heads nothing (a subtitle under the title, a kicker
-// over a headline) or that opens "Table 8:" is a paragraph; numbered sections and headings over
-// their own text stay headings.
+// over a headline), that opens "Table 8:" or that is a sentence ending in a full stop is a
+// paragraph; numbered sections and headings over their own text stay headings.
 import { describe, expect, it } from 'vitest';
 import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
 import { NO_GRAPHICS, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
@@ -65,6 +65,18 @@ describe('headings head sections', () => {
       ['paragraph', 'Table 8: Costs by region'],
       ['paragraph', 'Figure 2. Rivers'],
       ['heading', 'Tables and charts'],
+    ]);
+  });
+
+  it('a sentence set large is text, a list item when it opens as one; abbreviations and questions do not end a sentence', () => {
+    const [analyzed] = analyzeDocument([page([['Field notes', 24], ['BODY', 10], ['The river rose faster than anyone expected.', 14], ['BODY', 10], ['1. Every gauge on the lower reach failed.', 14], ['BODY', 10], ['Partners of Berg and Dahl Ltd.', 14], ['BODY', 10], ['Why did the gauges fail?', 14], ['BODY', 10], ['Methods.', 14], ['BODY', 10]])]);
+    expect(typed(analyzed)).toEqual([
+      ['title', 'Field notes'],
+      ['paragraph', 'The river rose faster than anyone expected.'],
+      ['list_item', '1. Every gauge on the lower reach failed.'],
+      ['heading', 'Partners of Berg and Dahl Ltd.'],
+      ['heading', 'Why did the gauges fail?'],
+      ['heading', 'Methods.'],
     ]);
   });
 });

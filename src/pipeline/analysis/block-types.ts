@@ -3,7 +3,7 @@
 // evidence against the document's own body text (size, face, weight, or a section's numbering
 // at the body's size), and stands alone as one phrase: never turned, never a figure's label,
 // never a caption's numbered label ("Table 8:"), never a cell of a row, never opening in lower
-// case.
+// case, never a sentence ending in a full stop.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { verticalOverlap } from '../page-model.js';
 import { lineBold, startsBulleted, startsListItem } from './blocks.js';
@@ -45,6 +45,10 @@ export function classify(
   if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A numbered figure's or table's label opens its caption, not a section ("Table 8: Costs").
   if (CAPTION_LABEL.test(text.trim())) return 'paragraph';
+  // A heading names a section; it does not state something. A block of four words or more
+  // closing with a full stop that ends no abbreviation is a sentence however large it is set (a
+  // standfirst, a pull quote, or a line OCR measured tall). The title keeps to its size and place.
+  if (!titleSized && endsSentence(text)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * HEADING_SIZE) return titleSized ? 'title' : 'heading';
@@ -60,6 +64,15 @@ export function classify(
   if (startsListItem(firstLine, page.words)) return 'list_item';
   if (standsAlone && block.lines.every((i) => lineBold(page.lines[i], page.words))) return 'heading';
   return 'paragraph';
+}
+
+/** A word closed by an abbreviation's full stop: a short capitalised word ("Inc.", "Co.", "Dr."), initials ("U.S.", "e.g.") or a common lower-case one. */
+const ABBREVIATION_END = /(?:^|\s)(?:\p{Lu}\p{L}{0,3}|\p{L}{1,2}(?:\.\p{L}{1,2})+|etc|al|vs|approx|incl|cf)\.$/u;
+
+/** Four words or more ending with a full stop that closes no abbreviation. */
+function endsSentence(text: string): boolean {
+  const trimmed = text.trim();
+  return /[^.]\.$/u.test(trimmed) && trimmed.split(/\s+/).length >= 4 && !ABBREVIATION_END.test(trimmed);
 }
 
 /** Blocks this short or shorter can be the cells of one row. */
