@@ -61,4 +61,21 @@ describe('line-number rulers (analysis/line-numbers.ts)', () => {
     const amounts = ['12', '7', '310', '45', '9', '88'].map((t, i) => word(t, 70 - t.length * 3.5, 120 + i * 14, 7));
     expect(lineNumberRulers([...amounts, ...body], new Set()).size).toBe(0);
   });
+
+  it('a ruler drawn apart from its lines (in runs of numbers, as a text layer may write them) joins no block of the text', () => {
+    // A ruler set tight (12 points a line) is one block of numbers. Short lines beside it (a
+    // heading, a label) are no prose; drawn between two runs of its numbers, they would interleave
+    // with it and be read as one block with it, and with the text it then touches.
+    const tight = ruler(16, 1, 70, 78, 12);
+    const heading = lineWords('Key results', 80, 77, 12);
+    const label = lineWords('Net change', 80, 102);
+    const text = Array.from({ length: 12 }, (_, i) => lineWords(BODY, 80, 126 + i * 12, 9)).flat();
+    const words = [...tight.slice(0, 8), ...heading, ...label, ...tight.slice(8), ...text];
+    const [page] = analyzeDocument([rawPage(words)]);
+    const notes = page.blocks.filter((b) => b.type === 'marginal_note');
+    expect(notes.flatMap((b) => blockText(b, page).split(/\s+/))).toEqual(tight.map((w) => w.text));
+    const read = pageText(page);
+    expect(read.startsWith('Key results')).toBe(true);
+    for (const n of tight) expect(read.split(/\s+/)).not.toContain(n.text);
+  });
 });

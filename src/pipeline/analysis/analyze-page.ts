@@ -262,8 +262,12 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   // pieces of one formula are one block. (Right-to-left text is drawn in visual order, and OCR's
   // order is the engine's, not a file's.)
   const inSequence = raw.textSource === 'text_layer' && !rightToLeft && drawsInSequence(words);
+  // A ruler's blocks belong to the margin, not to any block of text: drawn apart from their lines
+  // (in runs of numbers, as a text layer may write them), they would interleave with the text's
+  // blocks and be joined to them.
+  const rulerBlocks = new Set(ruler.size ? blocks.filter((block) => block.lines.every((l) => lines[l].words.every((i) => ruler.has(i)))) : []);
   if (inSequence) {
-    blocks = joinInterleaved(blocks, lines, words, stats.bodyFontSize);
+    blocks = [...joinInterleaved(blocks.filter((block) => !rulerBlocks.has(block)), lines, words, stats.bodyFontSize), ...rulerBlocks];
     for (const block of blocks) {
       block.drawingOrder = true;
       block.lines = linesInDrawingOrder(block, lines);
@@ -285,7 +289,6 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
     items.push({ ...item, ref: items.length });
   };
   // A ruler's blocks take no part in the reading order: they go with the margins.
-  const rulerBlocks = new Set(ruler.size ? blocks.filter((block) => block.lines.every((l) => lines[l].words.every((i) => ruler.has(i)))) : []);
   blocks.forEach((block, i) => {
     if (!rulerBlocks.has(block)) add('block', i, { box: block.box, lineCount: block.lines.length, streamRank: firstWord(block, lines) });
   });
