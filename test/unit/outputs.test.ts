@@ -131,6 +131,8 @@ describe('pageMarkdown / documentMarkdown (include=markdown)', () => {
 
   it('a paragraph line beginning with "# " is escaped', () => {
     expect(pageMarkdown(page([{ type: 'paragraph', lines: ['# not a heading'] }]))).toBe('\\# not a heading');
+    // A "#" alone on its line (a symbol font's glyph) is no empty heading.
+    expect(pageMarkdown(page([{ type: 'paragraph', lines: ['#'] }, { type: 'paragraph', lines: ['Text', '##'] }]))).toBe('\\#\n\nText\n\\##');
   });
 
   it('a paragraph line beginning with "1. " is escaped', () => {

@@ -102,8 +102,11 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-/** Keeps running text from turning into markup by accident (lines starting "# ", "## ", "1. ", or a rule). */
+/**
+ * Keeps running text from turning into markup by accident: lines starting "# ", "## ", "1. ", or a
+ * rule, and a "#" alone on its line (a symbol font's glyph), which would be an empty heading.
+ */
 function escapeLineStart(line: string): string {
   if (/^\s*([-=*_])\1{2,}\s*$/.test(line)) return `\\${line.trimStart()}`;
-  return line.replace(/^(\s*)(#{1,6}|[>+*-])(\s)/, '$1\\$2$3').replace(/^(\s*\d+)([.)])(\s)/, '$1\\$2$3');
+  return line.replace(/^(\s*)(#{1,6}(?=\s|$)|[>+*-](?=\s))/, '$1\\$2').replace(/^(\s*\d+)([.)])(\s)/, '$1\\$2$3');
 }
