@@ -106,8 +106,9 @@ export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanne
 }
 
 /**
- * Each word set where it was printed, squeezed to its box's width, as OCR programs write their
- * layer: in ink (to be covered by the picture) or invisible (render mode 3, over it).
+ * Each word set where it was printed, squeezed to its box, as OCR programs write their layer: in
+ * ink (to be covered by the picture) or invisible (render mode 3, over it). The words of a line
+ * read along the page's height (a stamp, a side tab) are set turned, as those programs set them.
  */
 function drawLayer(page: PDFPage, font: PDFFont, layer: PopplerPage | undefined, mode: TextRenderingMode): void {
   if (!layer) return;
@@ -116,17 +117,49 @@ function drawLayer(page: PDFPage, font: PDFFont, layer: PopplerPage | undefined,
   const sy = height / layer.height;
   const name = page.node.newFontDictionary(font.name, font.ref);
   const operators = [beginText(), setTextRenderingMode(mode)];
-  for (const word of layer.words) {
+  const turns = verticalLines(layer.words);
+  layer.words.forEach((word, i) => {
     const text = [...word.text].filter((c) => font.getCharacterSet().includes(c.codePointAt(0)!)).join('');
-    if (!text) continue;
+    if (!text) return;
+    const boxWidth = (word.x1 - word.x0) * sx;
     const boxHeight = (word.y1 - word.y0) * sy;
-    const size = boxHeight * 0.85;
+    const turn = turns.get(i);
+    // Across the line the box is the type's height; along it, the word's length.
+    const size = (turn ? boxWidth : boxHeight) * 0.85;
     const natural = font.widthOfTextAtSize(text, size);
-    operators.push(setFontAndSize(name, size), setCharacterSqueeze(natural > 0 ? (100 * (word.x1 - word.x0) * sx) / natural : 100));
-    operators.push(setTextMatrix(1, 0, 0, 1, word.x0 * sx, height - word.y1 * sy + boxHeight * 0.2), showText(font.encodeText(text)));
-  }
+    operators.push(setFontAndSize(name, size), setCharacterSqueeze(natural > 0 ? (100 * (turn ? boxHeight : boxWidth)) / natural : 100));
+    if (turn === 'down') operators.push(setTextMatrix(0, -1, 1, 0, word.x0 * sx + boxWidth * 0.2, height - word.y0 * sy));
+    else if (turn === 'up') operators.push(setTextMatrix(0, 1, -1, 0, word.x1 * sx - boxWidth * 0.2, height - word.y1 * sy));
+    else operators.push(setTextMatrix(1, 0, 0, 1, word.x0 * sx, height - word.y1 * sy + boxHeight * 0.2));
+    operators.push(showText(font.encodeText(text)));
+  });
   operators.push(endText());
   page.pushOperators(...operators);
+}
+
+/**
+ * The words on lines read along the page's height, and which way each line reads. Such a line
+ * holds a word of three characters or more half again as tall as wide and as the page's lines;
+ * its other words are its neighbours in reading order stacked over or under it in its column.
+ * It reads down when its second word stands below its first, else up (a single word: up).
+ */
+export function verticalLines(words: PopplerPage['words']): Map<number, 'up' | 'down'> {
+  const heights = words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+  const lineHeight = heights[heights.length >> 1] ?? 0;
+  const tall = (w: PopplerPage['words'][number]) => [...w.text].length >= 3 && w.y1 - w.y0 >= 1.5 * Math.max(w.x1 - w.x0, lineHeight);
+  const stacked = (a: PopplerPage['words'][number], b: PopplerPage['words'][number]) =>
+    Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0) && (a.y1 <= b.y0 || b.y1 <= a.y0);
+  const out = new Map<number, 'up' | 'down'>();
+  for (let i = 0; i < words.length; i++) {
+    if (out.has(i) || !tall(words[i])) continue;
+    let first = i;
+    while (first > 0 && stacked(words[first - 1], words[first])) first--;
+    let last = i;
+    while (last + 1 < words.length && stacked(words[last], words[last + 1])) last++;
+    const way = last > first && words[first + 1].y0 > words[first].y0 ? 'down' : 'up';
+    for (let k = first; k <= last; k++) out.set(k, way);
+  }
+  return out;
 }
 
 /** A page picture cut into `count` horizontal strips, each encoded alone; top and height as shares of the page. */
