@@ -9,11 +9,20 @@ import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
 
-/** One page as pdftotext -bbox reads it: its size and its words' boxes, in points from the top left. */
+/** A word as pdftotext -bbox reads it, its box in points from the top left. */
+export interface PopplerWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** One page as pdftotext -bbox reads it: its size and its words. */
 export interface PopplerPage {
   width: number;
   height: number;
-  words: { text: string; x0: number; y0: number; x1: number; y1: number }[];
+  words: PopplerWord[];
 }
 
 /** Runs `work` on the PDF written to a file of a scratch folder, removed after. */

@@ -6,7 +6,7 @@
 // multi-frame TIFF, or a PNG or JPEG of the first page.
 import { beginText, endText, PDFDocument, rgb, type PDFFont, type PDFPage, setCharacterSqueeze, setFontAndSize, setTextMatrix, setTextRenderingMode, showText, StandardFonts, TextRenderingMode } from 'pdf-lib';
 import sharp from 'sharp';
-import { popplerWords, rasterize, type PopplerPage } from './poppler.js';
+import { popplerWords, rasterize, type PopplerPage, type PopplerWord } from './poppler.js';
 import { Random } from './random.js';
 import type { DocSpec, ScanSpec } from './spec.js';
 
@@ -143,11 +143,11 @@ function drawLayer(page: PDFPage, font: PDFFont, layer: PopplerPage | undefined,
  * its other words are its neighbours in reading order stacked over or under it in its column.
  * It reads down when its second word stands below its first, else up (a single word: up).
  */
-export function verticalLines(words: PopplerPage['words']): Map<number, 'up' | 'down'> {
+export function verticalLines(words: PopplerWord[]): Map<number, 'up' | 'down'> {
   const heights = words.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
   const lineHeight = heights[heights.length >> 1] ?? 0;
-  const tall = (w: PopplerPage['words'][number]) => [...w.text].length >= 3 && w.y1 - w.y0 >= 1.5 * Math.max(w.x1 - w.x0, lineHeight);
-  const stacked = (a: PopplerPage['words'][number], b: PopplerPage['words'][number]) =>
+  const tall = (w: PopplerWord) => [...w.text].length >= 3 && w.y1 - w.y0 >= 1.5 * Math.max(w.x1 - w.x0, lineHeight);
+  const stacked = (a: PopplerWord, b: PopplerWord) =>
     Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0) && (a.y1 <= b.y0 || b.y1 <= a.y0);
   const out = new Map<number, 'up' | 'down'>();
   for (let i = 0; i < words.length; i++) {

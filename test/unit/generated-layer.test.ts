@@ -2,9 +2,9 @@
 // page's height turned, as OCR programs write them: a stamp reads up the page, a side tab down;
 // narrow upright words, and a title's large short words, stay upright.
 import { describe, expect, it } from 'vitest';
+import type { PopplerWord } from '../../bench/generated/poppler.js';
 import { verticalLines } from '../../bench/generated/scan.js';
 
-type PopplerWord = { text: string; x0: number; y0: number; x1: number; y1: number };
 const upright = (text: string, x0: number, y0: number, size = 10): PopplerWord => ({ text, x0, y0, x1: x0 + text.length * size * 0.5, y1: y0 + size * 1.2 });
 /** A word on a vertical line at x0, its length along the page from y0 (up: the word's start at the bottom). */
 const vertical = (text: string, x0: number, y0: number, size = 13): PopplerWord => ({ text, x0, y0, x1: x0 + size * 1.2, y1: y0 + text.length * size * 0.5 });

@@ -42,13 +42,14 @@ export function classify(
   if (!titleSized && figureBoxes.some((box) => setAgainst(block.box, box, size))) return 'paragraph';
   // A heading reads as one phrase: it never opens with a lower-case letter (that continues a
   // sentence), and its words are spaced as words, not as the cells of a row.
-  if (/^\p{Ll}/u.test(text.trim()) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
+  const phrase = text.trim();
+  if (/^\p{Ll}/u.test(phrase) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A numbered figure's or table's label opens its caption, not a section ("Table 8: Costs").
-  if (CAPTION_LABEL.test(text.trim())) return 'paragraph';
+  if (CAPTION_LABEL.test(phrase)) return 'paragraph';
   // A heading names a section; it does not state something. A block of four words or more
   // closing with a full stop that ends no abbreviation is a sentence however large it is set (a
   // standfirst, a pull quote, or a line OCR measured tall). The title keeps to its size and place.
-  if (!titleSized && endsSentence(text)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
+  if (!titleSized && endsSentence(phrase)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * HEADING_SIZE) return titleSized ? 'title' : 'heading';
@@ -60,7 +61,7 @@ export function classify(
   // Or it is numbered as a section two levels deep or more ("2.1 Scope", "4.3.2 Limits") on its
   // one line, which a sentence or a list item does not take, and is no contents line with leader
   // dots: a scan, whose OCR says nothing of weight or face, has no other evidence at the body's size.
-  if (standsAlone && block.lines.length === 1 && text.length < 100 && SECTION_HEADING.test(text.trim()) && !/\.{4}|…/.test(text)) return 'heading';
+  if (standsAlone && block.lines.length === 1 && text.length < 100 && SECTION_HEADING.test(phrase) && !/\.{4}|…/.test(text)) return 'heading';
   if (startsListItem(firstLine, page.words)) return 'list_item';
   if (standsAlone && block.lines.every((i) => lineBold(page.lines[i], page.words))) return 'heading';
   return 'paragraph';
@@ -69,10 +70,9 @@ export function classify(
 /** A word closed by an abbreviation's full stop: a short capitalised word ("Inc.", "Co.", "Dr."), initials ("U.S.", "e.g.") or a common lower-case one. */
 const ABBREVIATION_END = /(?:^|\s)(?:\p{Lu}\p{L}{0,3}|\p{L}{1,2}(?:\.\p{L}{1,2})+|etc|al|vs|approx|incl|cf)\.$/u;
 
-/** Four words or more ending with a full stop that closes no abbreviation. */
-function endsSentence(text: string): boolean {
-  const trimmed = text.trim();
-  return /[^.]\.$/u.test(trimmed) && trimmed.split(/\s+/).length >= 4 && !ABBREVIATION_END.test(trimmed);
+/** Four words or more ending with a full stop that closes no abbreviation (`phrase` trimmed). */
+function endsSentence(phrase: string): boolean {
+  return /[^.]\.$/u.test(phrase) && phrase.split(/\s+/).length >= 4 && !ABBREVIATION_END.test(phrase);
 }
 
 /** Blocks this short or shorter can be the cells of one row. */
