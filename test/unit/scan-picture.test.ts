@@ -1,6 +1,6 @@
-// A scanner's page (one picture covering the page, no finer than the grid OCR draws at) is read
-// from its own pixels, unresampled on the grid, resampled to 225 dpi when coarser; a page with
-// anything else on it, a clipped picture, or one finer than the grid or stretched is drawn as before.
+// A scanner's page (one picture covering the page, already on the grid OCR reads at) is read from
+// its own pixels, unresampled; a page with anything else on it, a clipped picture or one at another
+// resolution is drawn as before.
 import { PDFDocument, clip, degrees, endPath, popGraphicsState, pushGraphicsState, rectangle } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe('a scanned PDF page', { timeout: 60_000 }, () => {
       doc.addPage([A4.width, A4.height]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: A4.width, height: A4.height });
     });
     const { image, dpi } = await scanPdfPage(pdf, 1, 0);
-    expect(dpi).toBeCloseTo(300, 0);
+    expect(dpi).toBe(300);
     expect([image.width, image.height]).toEqual([...A4.px]);
     expect(same(image.data, data)).toBe(true);
   });
@@ -60,29 +60,7 @@ describe('a scanned PDF page', { timeout: 60_000 }, () => {
     expect(same(image.data, data)).toBe(true);
   });
 
-  it('at a lower resolution is taken from the picture itself and resampled to 225 dpi, not drawn at 300', async () => {
-    const { pdf } = await scanned(async (doc, png) => {
-      // The same pixels on a page twice as large: 150 dpi, upright and turned by the page.
-      const image = await doc.embedPng(png);
-      doc.addPage([A4.width * 2, A4.height * 2]).drawImage(image, { x: 0, y: 0, width: A4.width * 2, height: A4.height * 2 });
-      const turned = doc.addPage([A4.width * 2, A4.height * 2]);
-      turned.drawImage(image, { x: 0, y: 0, width: A4.width * 2, height: A4.height * 2 });
-      turned.setRotation(degrees(90));
-    });
-    const upright = await scanPdfPage(pdf, 1, 0);
-    expect(upright.dpi).toBeCloseTo(225, 0);
-    // Within a pixel: the picture is 149.98 dpi on an A4 page.
-    const near = (actual: number[], expected: number[]) => actual.every((v, i) => Math.abs(v - expected[i]) <= 1);
-    expect(near([upright.image.width, upright.image.height], [A4.px[0] * 1.5, A4.px[1] * 1.5])).toBe(true);
-    const turned = await scanPdfPage(pdf, 2, 0);
-    expect(near([turned.image.width, turned.image.height], [A4.px[1] * 1.5, A4.px[0] * 1.5])).toBe(true);
-    // The page's bars (every 40th column dark) run across the turned page: rows 40 * 1.5 apart.
-    const row = (y: number) => turned.image.data.subarray(y * turned.image.width, (y + 1) * turned.image.width);
-    const mean = (values: Uint8Array) => values.reduce((a, b) => a + b, 0) / values.length;
-    expect(mean(row(3))).toBeLessThan(mean(row(30)) - 40);
-  });
-
-  it('with text on it, clipped, finer than the grid or stretched is drawn', async () => {
+  it('with text on it, clipped, or at another resolution is drawn', async () => {
     const { pdf, data } = await scanned(async (doc, png) => {
       const image = await doc.embedPng(png);
       const withText = doc.addPage([A4.width, A4.height]);
@@ -92,21 +70,16 @@ describe('a scanned PDF page', { timeout: 60_000 }, () => {
       clipped.pushOperators(pushGraphicsState(), rectangle(0, 0, A4.width / 2, A4.height), clip(), endPath());
       clipped.drawImage(image, { x: 0, y: 0, width: A4.width, height: A4.height });
       clipped.pushOperators(popGraphicsState());
-      // The same pixels on a page half as large (600 dpi, drawn at 300), and stretched across (150 by 300 dpi).
-      doc.addPage([A4.width / 2, A4.height / 2]).drawImage(image, { x: 0, y: 0, width: A4.width / 2, height: A4.height / 2 });
-      doc.addPage([A4.width * 2, A4.height]).drawImage(image, { x: 0, y: 0, width: A4.width * 2, height: A4.height });
+      // The same pixels on a page twice as large: 150 dpi, drawn at 300.
+      doc.addPage([A4.width * 2, A4.height * 2]).drawImage(image, { x: 0, y: 0, width: A4.width * 2, height: A4.height * 2 });
     });
     for (const page of [1, 2]) {
       const { image } = await scanPdfPage(pdf, page, 0);
       expect([image.width, image.height]).toEqual([...A4.px]);
       expect(same(image.data, data)).toBe(false);
     }
-    const fine = await scanPdfPage(pdf, 3, 0);
-    expect(fine.dpi).toBe(300);
-    expect([fine.image.width, fine.image.height]).toEqual([A4.px[0] / 2, A4.px[1] / 2]);
-    const stretched = await scanPdfPage(pdf, 4, 0);
-    expect(stretched.dpi).toBe(300);
-    expect(Math.abs(stretched.image.width - A4.px[0] * 2)).toBeLessThanOrEqual(1);
-    expect(stretched.image.height).toBe(A4.px[1]);
+    const { image, dpi } = await scanPdfPage(pdf, 3, 0);
+    expect(image.width * image.height).toBeGreaterThan(data.length * 2);
+    expect(dpi).toBeLessThanOrEqual(300);
   });
 });

@@ -90,19 +90,11 @@ async function renderStraightened(lib: WrappedPdfiumModule, page: number, reques
 /** The highest resolution at which pages are rendered for OCR, and the pixel budget of one page. */
 export const SCAN_DPI = 300;
 const SCAN_MAX_PIXELS = 40_000_000;
-/**
- * A scanner's picture of lower resolution is resampled to this for OCR, where it used to be drawn
- * at SCAN_DPI: at 225 dpi 10-point print stands about 31 pixels tall, within the heights the
- * engine's models read well, and the engine's layout analysis has half the pixels of 300 dpi to
- * go through, which the scan never had. (Picture files are read at their own size; read-scan.ts
- * enlarges their doubtful lines, comparing line by line, as enlarging blurs some receipts.)
- */
-const PICTURE_READ_DPI = 225;
 
 /**
  * A page in grey levels for OCR, turned as the page model is, and its resolution: the page's own
- * picture when it is a scanner's page no finer than the drawing's grid (pdf-scan-picture.ts),
- * resampled to PICTURE_READ_DPI when it is coarser, else drawn. With `sketchSide`, the same pixels in colour fitting that side (page-sketch.ts).
+ * picture when it is a scanner's page already on the drawing's grid (pdf-scan-picture.ts), else
+ * drawn. With `sketchSide`, the same pixels in colour fitting that side (page-sketch.ts).
  */
 export async function scanPdfPage(
   bytes: Uint8Array,
@@ -114,15 +106,16 @@ export async function scanPdfPage(
   const { doc, release } = await openPdf(bytes, 1, key);
   const { lib } = doc;
   const colour = sketchSide !== undefined;
-  let scan: { picture: GreyPicture; colours?: Pixels; turn: number; resolution: number };
+  let scan: { picture: GreyPicture; colours?: Pixels; turn: number };
+  let dpi: number;
   try {
     const page = lib.FPDF_LoadPage(doc.handle, pageNumber - 1);
     if (!page) throw new Error(`page ${pageNumber} could not be loaded`);
     try {
       const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
-      const dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
+      dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
       // Drawn, the page comes out already turned.
-      scan = scannedPicture(lib, page, rotation, dpi, colour) ?? { ...drawnForScan(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, colour), turn: 0, resolution: dpi };
+      scan = scannedPicture(lib, page, rotation, dpi, colour) ?? { ...drawnForScan(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, colour), turn: 0 };
     } finally {
       lib.FPDF_ClosePage(page);
     }
@@ -130,18 +123,14 @@ export async function scanPdfPage(
     release();
   }
   // The pixels are the thread's own from here: PDFium's document is released before libvips works.
-  const { picture, colours, turn, resolution } = scan;
+  const { picture, colours, turn } = scan;
   const sketch = colours ? await sketchOf(colours, turn, sketchSide!) : undefined;
-  const factor = resolution < PICTURE_READ_DPI ? Math.min(PICTURE_READ_DPI / resolution, Math.sqrt(SCAN_MAX_PIXELS / (picture.width * picture.height))) : 1;
-  const [width, height] = [Math.round(picture.width * factor), Math.round(picture.height * factor)];
-  if (turn === 0 && width <= picture.width) return { image: picture, dpi: resolution, ...(sketch ? { sketch } : {}) };
-  let pipeline = sharp(Buffer.from(picture.data.buffer, picture.data.byteOffset, picture.data.byteLength), { raw: { width: picture.width, height: picture.height, channels: 1 } });
-  // Turned first, then resampled to the turned size.
-  if (turn !== 0) pipeline = pipeline.rotate(turn);
-  const sideways = turn === 90 || turn === 270;
-  if (width > picture.width) pipeline = pipeline.resize({ width: sideways ? height : width, height: sideways ? width : height, fit: 'fill', kernel: 'lanczos3' });
-  const turned = await pipeline.greyscale().raw().toBuffer({ resolveWithObject: true });
-  const dpi = width > picture.width ? (resolution * width) / picture.width : resolution;
+  if (turn === 0) return { image: picture, dpi, ...(sketch ? { sketch } : {}) };
+  const turned = await sharp(Buffer.from(picture.data.buffer, picture.data.byteOffset, picture.data.byteLength), { raw: { width: picture.width, height: picture.height, channels: 1 } })
+    .rotate(turn)
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { image: { width: turned.info.width, height: turned.info.height, data: new Uint8Array(turned.data.buffer, turned.data.byteOffset, turned.data.byteLength) }, dpi, ...(sketch ? { sketch } : {}) };
 }
 

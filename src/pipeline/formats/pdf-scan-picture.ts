@@ -1,10 +1,8 @@
 // A scanner's page: a PDF page that is nothing but one picture covering it. Drawing such a page for
-// OCR decodes its picture and then resamples it onto the drawing's grid; when the picture's grid is
-// no finer than the drawing's (a 300 dpi scan drawn at 300 dpi, a 150 dpi one), its own pixels are
-// taken instead, at its own resolution: the scan itself, unresampled, in about a third of the time,
-// and no larger than it was scanned (OCR decides how large it reads a picture, read-scan.ts). Any
-// other page, or a picture that is clipped, transparent, mirrored, slanted, finer than the drawing
-// or not as fine across as down, is left to be drawn.
+// OCR decodes its picture and then resamples it onto the drawing's grid; when the picture already
+// has the drawing's grid (a 300 dpi scan drawn at 300 dpi), its own pixels are taken instead, which
+// is the scan itself, unresampled, in about a third of the time. Any other page, or a picture that
+// is clipped, transparent, mirrored, slanted or at another resolution, is left to be drawn.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { RawPage } from '../page-model.js';
 import { copyRows, type Pixels } from './page-sketch.js';
@@ -28,18 +26,11 @@ export interface GreyPicture {
 }
 
 /**
- * The page's own picture in grey levels, as the page turned by `rotation` would be drawn at its
- * `resolution` (pixels per inch, at most `dpi`), with its quarter turn still to make (`turn`,
- * clockwise); with `colour`, its pixels as they are too (grey or RGB, for the page's sketch). Null
- * when the page must be drawn.
+ * The page's own picture in grey levels, as the page turned by `rotation` would be drawn at
+ * `dpi`, with its quarter turn still to make (`turn`, clockwise); with `colour`, its pixels as
+ * they are too (grey or RGB, for the page's sketch). Null when the page must be drawn.
  */
-export function scannedPicture(
-  lib: WrappedPdfiumModule,
-  page: number,
-  rotation: RawPage['rotation'],
-  dpi: number,
-  colour = false,
-): { picture: GreyPicture; colours?: Pixels; turn: number; resolution: number } | null {
+export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], dpi: number, colour = false): { picture: GreyPicture; colours?: Pixels; turn: number } | null {
   const scratch = new Scratch(lib, 64);
   try {
     const width = lib.FPDF_GetPageWidthF(page);
@@ -55,17 +46,15 @@ export function scannedPicture(
     try {
       const w = lib.FPDFBitmap_GetWidth(bitmap);
       const h = lib.FPDFBitmap_GetHeight(bitmap);
-      // The picture's resolution across the page, and the size a drawing at it would have
-      // (pdf-render.ts renderBitmap): down the page too, within a pixel of rounding.
+      // The size the drawing would have (pdf-render.ts renderBitmap), within a pixel of rounding.
       const sideways = rotation === 90 || rotation === 270;
-      const [pageWidth, pageHeight] = sideways ? [height, width] : [width, height];
+      const drawnWidth = Math.round((sideways ? height : width) * (dpi / 72));
+      const drawnHeight = Math.round((sideways ? width : height) * (dpi / 72));
       const [turnedWidth, turnedHeight] = total === 90 || total === 270 ? [h, w] : [w, h];
-      const resolution = (turnedWidth * 72) / pageWidth;
-      if (Math.abs(turnedHeight - (pageHeight * resolution) / 72) > 1) return null;
-      if (Math.round(resolution) > dpi) return null;
+      if (Math.abs(turnedWidth - drawnWidth) > 1 || Math.abs(turnedHeight - drawnHeight) > 1) return null;
       const levels = greyLevels(lib, bitmap, w, h, colour);
       if (!levels) return null;
-      return { picture: { width: w, height: h, data: levels.grey }, ...(levels.colours ? { colours: levels.colours } : {}), turn: total, resolution };
+      return { picture: { width: w, height: h, data: levels.grey }, ...(levels.colours ? { colours: levels.colours } : {}), turn: total };
     } finally {
       lib.FPDFBitmap_Destroy(bitmap);
     }
