@@ -202,8 +202,8 @@ function sectionBody(random: Random, words: Words, kind: DocumentKind, features:
         const wide = !long && (landscape || random.chance(0.15));
         // In columns, a narrow table stands in its column beside the prose; any other spans them all.
         const narrow = !wide && random.chance(columns > 1 ? 0.5 : 0.15);
-        if (columns > 1) features.add(narrow ? 'table:beside-prose' : 'table:spanning-columns');
-        blocks.push({ kind: 'table', table: drawTable(random, words, { long, wide, narrow }, features) });
+        const placement = columns > 1 ? (narrow ? 'table:beside-prose' : 'table:spanning-columns') : null;
+        blocks.push({ kind: 'table', table: drawTable(random, words, { long, wide, narrow }, features, placement) });
         break;
       }
       case 'list': {

@@ -62,7 +62,7 @@ function tableHtml(table: TableSpec, order: number, spanColumns: boolean): strin
   return (
     `<div class="block table-block${spanColumns ? ' span-all' : ''}" data-order="${order}" data-kind="table-block" style="font-size:${style.fontScale}em">` +
     (table.captionBelow ? '' : caption) +
-    `<table class="${classes}" data-kind="table" data-columns="${table.columns}" data-header-rows="${table.header.length}">` +
+    `<table class="${classes}" data-kind="table" data-columns="${table.columns}" data-features="${table.features.join(' ')}" data-header-rows="${table.header.length}">` +
     `<thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead>` +
     `<tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody>` +
     `</table>${table.captionBelow ? caption : ''}${note}</div>`

@@ -232,6 +232,33 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
   };
 }
 
+/**
+ * Table scores by the generator's variation, over tables rather than documents: each truth table
+ * counts under every variation it draws (a grid-ruled table with a spanning header under both).
+ */
+export function byTableVariation(docs: Scored[]): Record<string, { adjacency_f1: Stat; teds: Stat; missed: number }> {
+  const tables = docs.flatMap((d) => d.scores?.tables?.each ?? []);
+  const names = ['all tables', ...new Set(tables.flatMap((t) => t.features))].sort((a, b) => (a === 'all tables' ? -1 : b === 'all tables' ? 1 : a.localeCompare(b)));
+  return Object.fromEntries(
+    names.map((name) => {
+      const own = name === 'all tables' ? tables : tables.filter((t) => t.features.includes(name));
+      return [name, { adjacency_f1: mean(own.map((t) => t.f1)), teds: mean(own.map((t) => t.teds)), missed: own.filter((t) => t.missed).length }];
+    }),
+  );
+}
+
+function printVariations(groups: [string, Scored[]][], log: (line: string) => void): void {
+  const byGroup = groups.map(([name, docs]) => [name, byTableVariation(docs)] as const);
+  const names = [...new Set(byGroup.flatMap(([, v]) => Object.keys(v)))];
+  if (names.length <= 1) return;
+  log('\ntables by variation (adjacency F1 / structure (TEDS) / missed, over tables)');
+  log(`| variation | ${byGroup.map(([name]) => name).join(' | ')} |`);
+  log(`|---|${byGroup.map(() => '---').join('|')}|`);
+  for (const name of names) {
+    log(`| ${name} | ${byGroup.map(([, v]) => (v[name] ? `${shown(v[name].adjacency_f1)} / ${v[name].teds.mean ?? '–'} / ${v[name].missed}` : '–')).join(' | ')} |`);
+  }
+}
+
 function printTable(title: string, groups: [string, Scored[]][], only: Set<Feature>, log: (line: string) => void): void {
   log(`\n${title}`);
   const summaries = groups.map(([name, docs]) => [name, docs.length, summarize(docs)] as const);
@@ -266,6 +293,7 @@ async function main(): Promise<void> {
     const documents = await rescore(path.resolve(rescored));
     const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
     printTable(`scored again: ${documents.length} documents of ${rescored}`, [['all', documents], ...byProducer], new Set((argument('only') ?? '').split(',').filter(Boolean) as Feature[]), (line) => console.log(line));
+    printVariations([['all', documents]], (line) => console.log(line));
     const file = path.join(ROOT, 'bench/results', `generated-${new Date().toISOString().replace(/:/g, '-')}.json`);
     await writeFile(file, `${JSON.stringify({ rescored_from: rescored, count: documents.length, summary: summarize(documents), by_producer: Object.fromEntries(byProducer.map(([p, d]) => [p, summarize(d)])), documents }, null, 1)}\n`);
     console.log(`wrote ${path.relative(ROOT, file)}`);
@@ -284,6 +312,7 @@ async function main(): Promise<void> {
   const byVariant = [...new Set(documents.map((d) => (d.variant === 'digital' ? 'digital' : 'scan')))].map((v) => [v, documents.filter((d) => (d.variant === 'digital') === (v === 'digital'))] as [string, Scored[]]);
   printTable('means by feature (all documents, then by producer)', [['all', documents], ...byProducer], only, log);
   printTable('by variant', byVariant, only, log);
+  if (!only.size || only.has('tables')) printVariations(byVariant, log);
   const missing = LISTED_VARIATIONS.filter((v) => !features.has(v));
   log(`\nvariations covered: ${LISTED_VARIATIONS.length - missing.length} of ${LISTED_VARIATIONS.length}${missing.length ? `; not drawn this run: ${missing.join(', ')}` : ''}`);
   const worst = [...documents].sort((a, b) => a.overall - b.overall).slice(0, 20);
@@ -306,7 +335,7 @@ async function main(): Promise<void> {
   }
   const file = path.join(ROOT, 'bench/results', `generated-${new Date().toISOString().replace(/:/g, '-')}.json`);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify({ seed, count, seconds: Math.round(seconds), pages, summary: summarize(documents), by_producer: Object.fromEntries(byProducer.map(([p, d]) => [p, summarize(d)])), by_variant: Object.fromEntries(byVariant.map(([v, d]) => [v, summarize(d)])), features: [...features].sort(), documents }, null, 1)}\n`);
+  await writeFile(file, `${JSON.stringify({ seed, count, seconds: Math.round(seconds), pages, summary: summarize(documents), by_producer: Object.fromEntries(byProducer.map(([p, d]) => [p, summarize(d)])), by_variant: Object.fromEntries(byVariant.map(([v, d]) => [v, summarize(d)])), by_table_variation: Object.fromEntries(byVariant.map(([v, d]) => [v, byTableVariation(d)])), features: [...features].sort(), documents }, null, 1)}\n`);
   log(`wrote ${path.relative(ROOT, file)}`);
 }
 

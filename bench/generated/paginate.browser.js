@@ -271,7 +271,7 @@ window.folioPaginate = function (config) {
               box: boxOf(c, p.page),
             }));
             const rows = cells.reduce((m, c) => Math.max(m, c.row + c.rowSpan), 0);
-            tables.push({ page: n, rows, columns: Number(part.dataset.columns), headerRows, cells, box: boxOf(part, p.page), continued: block.dataset.continued === '1', order: order++ });
+            tables.push({ page: n, rows, columns: Number(part.dataset.columns), headerRows, cells, box: boxOf(part, p.page), continued: block.dataset.continued === '1', order: order++, features: (part.dataset.features || '').split(' ').filter(Boolean) });
           }
         }
       }

@@ -168,7 +168,7 @@ export function tableFlowable(table: TableSpec, s: Setting, span: boolean): Flow
       const headerBottom = tops[headerRows] ?? tableBottom;
       if (style.rules === 'horizontal') marks.push(rule(0, tableTop, tableWidth, tableTop, 1), rule(0, headerBottom, tableWidth, headerBottom, 0.6), rule(0, tableBottom, tableWidth, tableBottom, 1));
       if (style.rules === 'header-only') marks.push(rule(0, headerBottom, tableWidth, headerBottom, 1));
-      entries.push({ kind: 'table', table: { page: 0, rows: partRows.length, columns: table.columns, headerRows, cells: truthCells, box: [0, tableTop, tableWidth, tableBottom], continued: from > 0, order: 0 } });
+      entries.push({ kind: 'table', table: { page: 0, rows: partRows.length, columns: table.columns, headerRows, cells: truthCells, box: [0, tableTop, tableWidth, tableBottom], continued: from > 0, order: 0, features: table.features } });
       y += 3;
       if (from === 0 && caption && table.captionBelow) addText('caption', caption, captionSize);
       if (to === body.length && note) addText('table-note', note, noteSize);

@@ -27,7 +27,7 @@ export interface DocumentScores {
   /** `levels`: the share of pairs of headings found whose relative levels agree with the truth's. */
   headings: { precision: number | null; recall: number | null; levels: number | null; truth: number; output: number; falseByKind: Record<string, number> } | null;
   order: { tau: number; blocks: number } | null;
-  tables: { f1: number; teds: number; truth: number; missed: number; falseTables: number } | null;
+  tables: { f1: number; teds: number; truth: number; missed: number; falseTables: number; /** Each truth table's scores and the variations it draws. */ each: TableScore[] } | null;
   falseTables: number;
   code: { asCode: number; asTable: number; total: number } | null;
   equations: { found: number; asFormula: number; asHeading: number; asTable: number; total: number } | null;
@@ -218,6 +218,13 @@ function outputRows(table: OutputTable): TedsCell[][] {
   return Array.from({ length: rows.length }, (_, i) => rows[i] ?? []);
 }
 
+export interface TableScore {
+  f1: number;
+  teds: number;
+  missed: boolean;
+  features: string[];
+}
+
 /** Below this adjacency F1 against every truth table, an output table is a false table; a truth table with no output above it was missed. */
 const TABLE_MATCH = 0.2;
 
@@ -234,7 +241,7 @@ export function scoreTables(truth: Truth, output: Output): { scores: DocumentSco
       if (f1 > best.f1) best = { table: c, f1 };
     }
     if (best.table && best.f1 >= TABLE_MATCH) matchedOutputs.add(best.table);
-    return { f1: best.f1, teds: best.table ? teds(truthRows(t), outputRows(best.table)) : 0, missed: best.f1 < TABLE_MATCH };
+    return { f1: best.f1, teds: best.table ? teds(truthRows(t), outputRows(best.table)) : 0, missed: best.f1 < TABLE_MATCH, features: t.features ?? [] };
   });
   let falseTables = 0;
   for (const page of output.pages) {
@@ -247,7 +254,7 @@ export function scoreTables(truth: Truth, output: Output): { scores: DocumentSco
   if (!perTable.length) return { scores: null, falseTables };
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
-    scores: { f1: mean(perTable.map((t) => t.f1)), teds: mean(perTable.map((t) => t.teds)), truth: perTable.length, missed: perTable.filter((t) => t.missed).length, falseTables },
+    scores: { f1: mean(perTable.map((t) => t.f1)), teds: mean(perTable.map((t) => t.teds)), truth: perTable.length, missed: perTable.filter((t) => t.missed).length, falseTables, each: perTable },
     falseTables,
   };
 }

@@ -44,6 +44,8 @@ export interface TableSpec {
   /** Where the caption stands. */
   captionBelow: boolean;
   note: string | null;
+  /** The variations this table draws (`table:…` names, also in the document's features), to score tables by variation. */
+  features: string[];
 }
 
 export type Block =

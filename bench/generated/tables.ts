@@ -35,7 +35,9 @@ function style(random: Random, features: Set<string>): TableStyle {
 
 type ColumnKind = 'label' | 'amount' | 'percent' | 'count' | 'text' | 'date' | 'currency-symbol';
 
-export function drawTable(random: Random, words: Words, options: TableOptions, features: Set<string>): TableSpec {
+export function drawTable(random: Random, words: Words, options: TableOptions, documentFeatures: Set<string>, placement: string | null = null): TableSpec {
+  // This table's own variations; the document's features gather those of all its tables.
+  const features = new Set<string>(placement ? [placement] : []);
   const dataColumns = options.wide ? random.int(8, 11) : options.narrow ? random.int(2, 3) : random.int(3, 6);
   const currency = random.chance(0.4) ? random.pick(['$', '€', '£', 'CHF', '¥']) : null;
   const negatives = random.weighted([
@@ -137,7 +139,7 @@ export function drawTable(random: Random, words: Words, options: TableOptions, f
   const note = random.chance(0.25) ? `Note: ${words.sentence(6, 14)}` : null;
   if (caption) features.add('table:caption');
   if (note) features.add('table:note');
-  return {
+  const table: TableSpec = {
     header,
     body,
     columns,
@@ -146,5 +148,9 @@ export function drawTable(random: Random, words: Words, options: TableOptions, f
     caption,
     captionBelow: random.chance(0.3),
     note,
+    features: [],
   };
+  table.features = [...features].sort();
+  for (const f of features) documentFeatures.add(f);
+  return table;
 }

@@ -39,6 +39,8 @@ export interface TruthTable {
   continued: boolean;
   /** Its block in the reading order (tables are blocks too). */
   order: number;
+  /** The generator's variations drawn in this table (`table:rules-grid`, `table:spanning-header`…). */
+  features: string[];
 }
 
 export type FurnitureKind = 'running-head' | 'running-foot' | 'page-number' | 'stamp' | 'line-number' | 'margin-note' | 'side-tab';

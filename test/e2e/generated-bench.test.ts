@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM } from '../../bench/generated/chromium.js';
 import { SOFFICE } from '../../bench/generated/libreoffice.js';
-import { runBench, summarize } from '../../bench/generated/index.js';
+import { byTableVariation, runBench, summarize } from '../../bench/generated/index.js';
 import { STORE } from '../helpers/folio.js';
 
 const runs = (command: string, args: string[]) => promisify(execFile)(command, args).then(() => true, () => false);
@@ -37,5 +37,11 @@ describe.skipIf(STORE !== 'sqlite' || !haveTools)('bench:generated', () => {
     const summary = summarize(documents);
     expect(Object.keys(summary)).toEqual(['text', 'ocr', 'tables', 'furniture', 'headings', 'order', 'code', 'time']);
     expect(summary.text.similarity).toMatchObject({ mean: expect.any(Number), n: expect.any(Number) });
+    // Every truth table carries its own variations, so tables are scored by variation too.
+    const tables = documents.flatMap((d) => d.scores!.tables?.each ?? []);
+    expect(tables.every((t) => t.features.some((f) => f.startsWith('table:rules-')))).toBe(true);
+    const variations = byTableVariation(documents);
+    expect(variations['all tables'].adjacency_f1.n).toBe(tables.length);
+    for (const t of tables) for (const f of t.features) expect(variations[f].adjacency_f1.n).toBeGreaterThan(0);
   }, 300_000);
 });
