@@ -1,6 +1,7 @@
 // Rows and columns of tables read from PDFs drawn the way reports set them (issue 23, scope 4):
 // the mechanisms that decide a table's rows and columns, each checked on tables made here rather
 // than on one corpus file.
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
@@ -122,6 +123,69 @@ describe('drawn tables whose body rows are not ruled', () => {
       [
         ['Part A', 'Part B'],
         [left.replace(/\n/g, ' '), right.replace(/\n/g, ' ')],
+      ],
+    ]);
+  });
+});
+
+describe('tables that rule their rows cell by cell', () => {
+  // A browser or word processor draws each cell's border apart: a rule across the table is a row
+  // of pieces meeting end to end where one cell ends and the next begins.
+  const cellRules = (y: number, xs: number[]): Segment[] => xs.slice(1).map((x, i) => ({ x0: xs[i], y0: y, x1: x, y1: y }));
+
+  it('read their columns where the pieces of the rules meet, though the text leaves no wide gap', () => {
+    // Two rows (a header and one body row, as the last part of a table continued over a page),
+    // columns set closer than a font size apart; only the rules above, between and below them.
+    const xs = [100, 170, 230, 300, 350, 420];
+    const header = ['Schedule', 'Growth', 'Discount', 'Margin', 'Total'];
+    const body = ['Tara', '71.2%', '04.11.29', 'figure', '¥ 79,381'];
+    const words = [...header.map((t, c) => word(t, xs[c] + 2, 104)), ...body.map((t, c) => word(t, xs[c + 1] - 2 - t.length * 5, 124))];
+    words[5] = word('Tara', 102, 124);
+    const segments = [...cellRules(100, xs), ...cellRules(118, xs), ...cellRules(138, xs)];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([[header, body]]);
+  });
+
+  it('take in the rows above and below the shading: an unshaded header, first and last row', () => {
+    // Zebra stripes drawn cell by cell on the second and fourth body rows only; the caption
+    // above the header is one piece of text and stays out.
+    const xs = [100, 180, 240, 300, 350];
+    const rows = [
+      ['Region', 'Sales', 'Staff', 'Stores'],
+      ['North', '1,204', '31', '7'],
+      ['South', '980', '25', '6'],
+      ['East', '1,010', '28', '5'],
+      ['West', '870', '19', '4'],
+      ['Total', '4,064', '103', '22'],
+    ];
+    const words = lineWords('Table 4: Sales by region', 100, 82);
+    rows.forEach((row, r) => row.forEach((text, c) => words.push(word(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, 100 + r * 16))));
+    const stripe = (r: number) => xs.slice(1).map((x, c) => ({ box: { x0: xs[c], y0: 97 + r * 16, x1: x, y1: 113 + r * 16 }, filled: true, stroked: false, fill: 0xeeeeee }));
+    const rects = [...stripe(2), ...stripe(4)];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, rects }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([rows]);
+  });
+
+  it('keep two such tables apart when one stands under the other with text between them', () => {
+    // Both tables break their rules at x = 200, and the caption between them leaves x = 200 clear;
+    // the two tables' rules differ in width and joints, so no border joins them across it.
+    const words = [word('Region', 102, 104), word('Sales', 202, 104), word('North', 102, 124), word('12', 202, 124), word('South', 102, 142), word('9', 202, 142)];
+    words.push(...lineWords('Table 2: Costs', 102, 170));
+    words.push(word('Quarter', 102, 204), word('Cost', 202, 204), word('Staff', 262, 204));
+    words.push(word('Q1', 102, 224), word('40', 202, 224), word('3', 262, 224), word('Q2', 102, 242), word('55', 202, 242), word('4', 262, 242));
+    const segments = [...cellRules(100, [100, 200, 300]), ...cellRules(118, [100, 200, 300]), ...cellRules(158, [100, 200, 300])];
+    segments.push(...cellRules(200, [100, 200, 260, 330]), ...cellRules(218, [100, 200, 260, 330]), ...cellRules(258, [100, 200, 260, 330]));
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows).sort((a, b) => b[0][0].localeCompare(a[0][0]))).toEqual([
+      [
+        ['Region', 'Sales'],
+        ['North', '12'],
+        ['South', '9'],
+      ],
+      [
+        ['Quarter', 'Cost', 'Staff'],
+        ['Q1', '40', '3'],
+        ['Q2', '55', '4'],
       ],
     ]);
   });
@@ -279,6 +343,41 @@ describe('text that lines up but is no table', () => {
     const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, options)));
     return { tables: page.tables.map(tableRows), text: pageText(page) };
   }
+
+  it('reads prose set in three narrow page columns as text', async () => {
+    // Lines of three to five words in each column (a narrow measure, a wide face): short enough
+    // to pass for cells, but every column holds running text, as no table's columns all do.
+    const prose = 'the committee met twice during the year and reviewed the budget for each region before it agreed on the plan that the board had set out in spring while the staff kept the records up to date and sent them on to every member in time'.split(' ');
+    const lineOf = (column: number, row: number) => prose.slice((column * 7 + row * 5) % 40, ((column * 7 + row * 5) % 40) + 3 + ((row + column) % 3)).join(' ');
+    const lines = Array.from({ length: 12 }, (_, row) => [0, 1, 2].map((column) => ({ x: 50 + column * 180, text: lineOf(column, row) })));
+    const { tables } = await read(lines, { size: 9, font: 'Courier' });
+    expect(tables).toEqual([]);
+  });
+
+  it('reads justified lines whose spaces were widened past a font size as text', async () => {
+    // A narrow justified column: each line's few words spread to fill it, every space alike.
+    const said = [
+      ['may', 'so', 'budget.', 'Full', 'change'],
+      ['assumes', 'partial', 'your', 'survey'],
+      ['significant', 'short', 'little', 'like', 'has'],
+      ['outcome', 'net.', 'Because', 'as', 'been'],
+      ['external', 'them', 'might.', 'Used', 'then'],
+    ];
+    const width = 230;
+    const font = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+    const lines = said.map((words) => {
+      const widths = words.map((w) => font.widthOfTextAtSize(w, 9));
+      const space = (width - widths.reduce((a, b) => a + b, 0)) / (words.length - 1);
+      let x = 300;
+      return words.map((text, k) => {
+        const piece = { x, text };
+        x += widths[k] + space;
+        return piece;
+      });
+    });
+    const { tables } = await read(lines, { size: 9 });
+    expect(tables).toEqual([]);
+  });
 
   it('reads a transcript page with numbered lines as lines of text', async () => {
     const said = [

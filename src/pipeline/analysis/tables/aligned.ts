@@ -26,7 +26,7 @@ const ROW_GAP = 2.2;
 /** A word box taller than this many font sizes is a loose box (see band). */
 const TALL_BOX = 1.5;
 /** A space between words at least this many font sizes wide may separate cells of a known column. */
-const WIDE_SPACE = 0.5;
+export const WIDE_SPACE = 0.5;
 
 export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
@@ -326,7 +326,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
   const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
   if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
-  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words)) return null;
+  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words) || runningText(columnCells, multi, words)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -385,6 +385,24 @@ function numberedLines(columns: string[][][]): boolean {
   const counting = numbers.length > 1 && numbers.every((n, i) => !Number.isNaN(n) && (i === 0 || n > numbers[i - 1]));
   const running = columns[1].filter((words) => words.length > CELL_WORDS).length >= columns[1].length / 2;
   return counting && running;
+}
+
+/**
+ * Prose set in page columns, not a table: in every column most pieces of text hold three words or
+ * more (lines of running text; a table has at least one column of labels or figures), or most rows
+ * are justified lines, whose spaces the setter widened all alike until the words broke apart
+ * (a table's spaces between cells are wider than those between the words of a cell).
+ */
+function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean {
+  const lines = columns.every((cells) => cells.length > 0 && cells.filter((k) => k.length >= 3).length >= cells.length * 0.6);
+  if (lines) return true;
+  const justified = rows.filter((row) => {
+    const ordered = row.chunks.flatMap((c) => c.words).sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
+    const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
+    return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
+  });
+  return justified.length >= rows.length * 0.6;
 }
 
 /**

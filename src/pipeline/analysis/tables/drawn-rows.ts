@@ -3,11 +3,13 @@
 // one row with every cell a column of figures. Inside each drawn row, a text line starts a row of
 // its own where the first column starts a new label; a line whose label continues the one above
 // (its first word would not have fitted on the line above) or whose first column is empty belongs
-// to the row above, as wrapped cell text and multi-line headers do.
-import type { Segment, Word } from '../../page-model.js';
+// to the row above, as wrapped cell text and multi-line headers do. Rows a drawing leaves out
+// altogether (a header or first row above zebra stripes, a last row under the last rule) are
+// taken in where their text is set as the table's cells are (withRowsBeside).
+import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { CELL_WORDS, LEADER, SHORT_SHARE, visualRows } from './aligned.js';
+import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, visualRows, type Row } from './aligned.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
@@ -68,7 +70,11 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
         const cut = [...cellOf.keys()].some((i) => {
           const b = words[i].box;
           const cx = (b.x0 + b.x1) / 2;
-          return cx > x0 && cx < x1 && b.y0 < y && b.y1 > y;
+          // Loose boxes (a font's full height) of one line may touch the next line's, by a
+          // rounding's width: a border that grazes a word's top or bottom edge so does not run
+          // through it (a figure set between two lines of a wrapped label does).
+          const edge = (b.y1 - b.y0) / 40;
+          return cx > x0 && cx < x1 && b.y0 + edge < y && b.y1 - edge > y;
         });
         if (!cut) added.push({ x0, y0: y, x1, y1: y });
       }
@@ -80,17 +86,142 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
 
 /**
  * Whether the lower words of a cell continue the upper ones as wrapped text: the first lower word
- * holds a letter (figures are never wrapped onto a line of their own) and would not have fitted
- * after the last upper word, leader dots aside (they fill a label out to its value and are no
- * text to wrap), within the cell's text width.
+ * would not have fitted after the last upper word, leader dots aside (they fill a label out to its
+ * value and are no text to wrap), within the cell's text width; and it holds a letter, or the
+ * upper line ends in one (an amount is never wrapped onto a line of its own, but a date or a
+ * phrase may break before its figures: "11 April" over "2029").
  */
 function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: number, words: Word[]): boolean {
   const text = upper.map((i) => words[i]).filter((w) => !LEADER.test(w.text));
   if (text.length === 0 || lower.length === 0) return false;
   const last = text.reduce((a, b) => (b.box.x1 > a.box.x1 ? b : a));
   const next = lower.map((i) => words[i]).reduce((a, b) => (b.box.x0 < a.box.x0 ? b : a));
-  if (!/\p{L}/u.test(next.text)) return false;
+  if (!/\p{L}/u.test(next.text) && !/\p{L}/u.test(last.text)) return false;
   const padding = Math.max(0, textLeft - cell.box.x0);
   const space = next.fontSize * 0.25;
   return last.box.x1 + space + (next.box.x1 - next.box.x0) > cell.box.x1 - padding;
+}
+
+/**
+ * The frame grown over the text lines directly above and below it that are rows of its cells: a
+ * table that shades or rules only part of its rows (its zebra stripes begin at the second row,
+ * its header stands unshaded over a ruled body) leaves the others outside its drawing. A line is
+ * such a row when it lies within the frame's width, is set in the size of the frame's text,
+ * stands within a font size of the frame or of the row next to it, and breaks into two pieces of text or more at spaces wider than a word
+ * space that hold one of the frame's column borders (a caption, a heading or prose above a table
+ * has only word spaces), each piece set as the frame's cells are: flush with where their text
+ * starts or ends in its column, or centred on the columns it spans (a line of two page columns
+ * of prose is neither); words of another drawn table are never taken. Each row gets a border
+ * above and below it, and each column border runs through it where it cuts no word (a header
+ * cell spanning columns is crossed by none). Null when no line qualifies.
+ */
+export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], free: number[], scale: number, others: Box[] = []): Rulings | null {
+  const { box } = grid;
+  const slack = 2 * scale;
+  const borders = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].filter((x) => x > box.x0 + slack && x < box.x1 - slack).sort((a, b) => a - b);
+  if (borders.length === 0) return null;
+  const outside = free.filter((i) => {
+    const b = words[i].box;
+    const cy = (b.y0 + b.y1) / 2;
+    const cx = (b.x0 + b.x1) / 2;
+    // Words of another drawn table are that table's.
+    if (others.some((o) => cx > o.x0 && cx < o.x1 && cy > o.y0 && cy < o.y1)) return false;
+    return (cy < box.y0 || cy > box.y1) && b.x0 >= box.x0 - slack && b.x1 <= box.x1 + slack;
+  });
+  if (outside.length === 0) return null;
+  const lines = visualRows(words, outside);
+  // Pieces of the line split at spaces wider than a word space that hold a column border.
+  const pieces = (line: Row) => {
+    const ordered = line.chunks.flatMap((c) => c.words).sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    const out: { x0: number; x1: number }[] = [];
+    for (const [k, i] of ordered.entries()) {
+      const b = words[i].box;
+      const left = k > 0 ? words[ordered[k - 1]].box.x1 : -Infinity;
+      if (k > 0 && b.x0 - left >= line.size * WIDE_SPACE && borders.some((x) => x > left && x < b.x0)) out.push({ x0: b.x0, x1: b.x1 });
+      else if (out.length === 0) out.push({ x0: b.x0, x1: b.x1 });
+      else out[out.length - 1].x1 = Math.max(out[out.length - 1].x1, b.x1);
+    }
+    return out;
+  };
+  // Where the text of the frame's own cells starts and ends in each column: a row of the table
+  // sets its cells the same way (labels flush left, figures flush right, headers centred).
+  const xs = [box.x0, ...borders, box.x1];
+  const columnAt = (x: number) => Math.max(0, xs.findIndex((b, c) => c + 1 < xs.length && x >= b && x < xs[c + 1]));
+  const edges = xs.slice(1).map(() => ({ left: [] as number[], right: [] as number[] }));
+  for (const cell of grid.cells) {
+    if (cell.columnSpan !== 1) continue;
+    const inside = free.filter((i) => {
+      const b = words[i].box;
+      const [cx, cy] = [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+      return cx > cell.box.x0 && cx < cell.box.x1 && cy > cell.box.y0 && cy < cell.box.y1;
+    });
+    if (inside.length === 0) continue;
+    edges[cell.column].left.push(Math.min(...inside.map((i) => words[i].box.x0)));
+    edges[cell.column].right.push(Math.max(...inside.map((i) => words[i].box.x1)));
+  }
+  const setLikeCells = (piece: { x0: number; x1: number }, size: number) => {
+    const tolerance = size * 0.5;
+    const [c0, c1] = [columnAt(piece.x0 + tolerance), columnAt(piece.x1 - tolerance)];
+    // Centred on its own column or on a run of columns around it (a header cell spanning them).
+    const middle = (piece.x0 + piece.x1) / 2;
+    let centred = false;
+    for (let a = 0; a <= c0; a++) for (let b = c1; b + 1 < xs.length; b++) if (Math.abs(middle - (xs[a] + xs[b + 1]) / 2) <= tolerance) centred = true;
+    return centred || edges[c0].left.some((x) => Math.abs(x - piece.x0) <= tolerance) || edges[c1].right.some((x) => Math.abs(x - piece.x1) <= tolerance);
+  };
+  const inFrame = free.filter((i) => {
+    const b = words[i].box;
+    const [cx, cy] = [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+    return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
+  });
+  const sizes = inFrame.map((i) => words[i].fontSize).sort((a, b) => a - b);
+  const size = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const isRow = (line: Row) => {
+    const parts = pieces(line);
+    return (
+      // Set in the table's type: a heading or a caption beside it is larger or smaller.
+      Math.abs(line.size - size) <= size * 0.15 &&
+      parts.length >= 2 &&
+      parts.every((part) => setLikeCells(part, line.size)) &&
+      // The whole line within the frame's width (visualRows took only such words, but a line of
+      // the page may have more words beyond the frame).
+      !free.some((i) => !outside.includes(i) && overlapsRow(words[i].box, line.box) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1))
+    );
+  };
+  const above: Row[] = [];
+  let edge = box.y0;
+  for (const line of [...lines].filter((l) => l.box.y1 <= box.y0 + slack).reverse()) {
+    if (edge - line.box.y1 > line.size || !isRow(line)) break;
+    above.unshift(line);
+    edge = line.box.y0;
+  }
+  const below: Row[] = [];
+  edge = box.y1;
+  for (const line of lines.filter((l) => l.box.y0 >= box.y1 - slack)) {
+    if (line.box.y0 - edge > line.size || !isRow(line)) break;
+    below.push(line);
+    edge = line.box.y1;
+  }
+  if (above.length === 0 && below.length === 0) return null;
+  const horizontal: Segment[] = [];
+  const vertical: Segment[] = [];
+  const rowBands = (rows: Row[], from: number, to: number, downward: boolean) => {
+    // Band edges: the frame's own rule on one side, midway between rows, a point past the far row.
+    const cuts = rows.slice(1).map((r, i) => (rows[i].box.y1 + r.box.y0) / 2);
+    const ys = downward ? [from, ...cuts, rows[rows.length - 1].box.y1 + scale] : [rows[0].box.y0 - scale, ...cuts, to];
+    rows.forEach((row, r) => {
+      const [y0, y1] = [ys[r], ys[r + 1]];
+      horizontal.push({ x0: box.x0, y0, x1: box.x1, y1: y0 }, { x0: box.x0, y0: y1, x1: box.x1, y1 });
+      for (const x of [box.x0, ...borders, box.x1]) {
+        const cut = row.chunks.some((c) => c.words.some((i) => words[i].box.x0 < x && words[i].box.x1 > x));
+        if (!cut) vertical.push({ x0: x, y0, x1: x, y1 });
+      }
+    });
+  };
+  if (above.length) rowBands(above, 0, box.y0, false);
+  if (below.length) rowBands(below, box.y1, 0, true);
+  return { horizontal: [...frame.horizontal, ...horizontal], vertical: [...frame.vertical, ...vertical] };
+}
+
+function overlapsRow(a: Box, b: Box): boolean {
+  return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
 }

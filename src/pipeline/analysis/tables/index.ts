@@ -9,7 +9,7 @@ import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { fillGrid, type GridTable } from './grid.js';
 import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
-import { withTextRows } from './drawn-rows.js';
+import { withRowsBeside, withTextRows } from './drawn-rows.js';
 
 export { tableRows } from './grid.js';
 
@@ -44,9 +44,14 @@ export function findTables(
     for (const i of filled.claimed) taken.add(i);
   };
   const boxes = words.map((w) => w.box);
-  for (const frame of ruledFrames(graphics, scale)) {
-    const grid = frameGrid(frame, scale, boxes);
-    if (!grid) continue;
+  const drawnGrids = ruledFrames(graphics, scale, boxes)
+    .map((drawn) => ({ drawn, drawnGrid: frameGrid(drawn, scale, boxes) }))
+    .filter((f): f is { drawn: Rulings; drawnGrid: GridTable } => f.drawnGrid !== null);
+  for (const { drawn, drawnGrid } of drawnGrids) {
+    const others = drawnGrids.filter((f) => f.drawnGrid !== drawnGrid).map((f) => f.drawnGrid.box);
+    const beside = withRowsBeside(drawn, drawnGrid, words, free(), scale, others);
+    const besideGrid = beside && frameGrid(beside, scale, boxes);
+    const [frame, grid] = beside && besideGrid ? [beside, besideGrid] : [drawn, drawnGrid];
     const refined = withTextColumns(frame, grid, words, free(), scale);
     const columned = (refined && frameGrid(refined, scale, boxes)) || grid;
     const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());

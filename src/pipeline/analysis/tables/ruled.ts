@@ -1,6 +1,8 @@
 // Tables whose cells are drawn: horizontal and vertical rulings (stroked lines, thin bars, the
 // edges of boxes and of coloured cell backgrounds) that cross each other form a grid; a missing
-// ruling between two neighbouring grid positions merges them into one cell.
+// ruling between two neighbouring grid positions merges them into one cell. A table that rules
+// only its rows but draws each cell's border or background apart has column borders where the
+// pieces meet (jointBorders).
 import type { Box, PageGraphics, Rect, Segment } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 
@@ -16,8 +18,11 @@ export interface Rulings {
   vertical: Segment[];
 }
 
-/** All rulings of a page, straightened and joined where collinear pieces touch. */
-export function pageRulings(graphics: PageGraphics, scale = 1): Rulings {
+/**
+ * All rulings of a page, straightened and joined where collinear pieces touch, with the column
+ * borders that rules drawn cell by cell imply (see jointBorders; `words` keeps them out of text).
+ */
+export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = []): Rulings {
   const horizontal: Segment[] = [];
   const vertical: Segment[] = [];
   const add = (s: Segment) => {
@@ -43,13 +48,71 @@ export function pageRulings(graphics: PageGraphics, scale = 1): Rulings {
   }
   // Tick marks, bullets and underlines of single letters are shorter than any cell side.
   const min = MIN_LENGTH * scale;
+  const borders = jointBorders(horizontal, SNAP * scale, min, words);
   return {
     horizontal: join(horizontal, 'h', SNAP * scale).filter((s) => s.x1 - s.x0 >= min),
-    vertical: join(vertical, 'v', SNAP * scale).filter((s) => s.y1 - s.y0 >= min),
+    vertical: join([...vertical, ...borders], 'v', SNAP * scale).filter((s) => s.y1 - s.y0 >= min),
   };
 }
 
-/** Whether pieces of the same fill colour lie right across this edge of a filled rectangle. */
+/**
+ * Column borders of a table that rules its rows but not its columns, where it draws each cell's
+ * border (or background) apart, as browsers and word processors do: pieces of a horizontal rule
+ * that meet end to end mark where one cell ends and the next begins. Two rules of one table run
+ * across the same width and break at the same borders (a rule over spanning cells at some of
+ * them); between two such rules, each shared joint is a column border wherever it cuts no word.
+ * Rules of two tables, one above the other, differ in width or in their joints, and stay apart.
+ */
+function jointBorders(pieces: Segment[], snap: number, min: number, words: Box[]): Segment[] {
+  const rules: { y: number; x0: number; x1: number; joints: number[] }[] = [];
+  const sorted = pieces.filter((p) => p.x1 - p.x0 >= min).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  let start = 0;
+  while (start < sorted.length) {
+    let end = start + 1;
+    while (end < sorted.length && sorted[end].y0 - sorted[start].y0 <= snap) end++;
+    const line = sorted.slice(start, end).sort((a, b) => a.x0 - b.x0);
+    // Each chain of touching or overlapping pieces is one rule; a joint is where one piece ends
+    // and another begins, inside the rule (a rule drawn over the pieces leaves their joints).
+    let chain = [line[0]];
+    const close = () => {
+      const x0 = chain[0].x0;
+      const x1 = Math.max(...chain.map((p) => p.x1));
+      const joints = positions(
+        chain.filter((a) => a.x1 < x1 - snap && chain.some((b) => Math.abs(b.x0 - a.x1) <= snap)).map((a) => a.x1),
+        snap,
+      );
+      if (joints.length) rules.push({ y: chain[0].y0, x0, x1, joints });
+    };
+    for (const piece of line.slice(1)) {
+      if (piece.x0 > Math.max(...chain.map((p) => p.x1)) + snap) {
+        close();
+        chain = [piece];
+      } else chain.push(piece);
+    }
+    close();
+    start = end;
+  }
+  const near = (a: number, b: number) => Math.abs(a - b) <= snap;
+  const sameTable = (a: (typeof rules)[number], b: (typeof rules)[number]) => {
+    if (!near(a.x0, b.x0) || !near(a.x1, b.x1)) return false;
+    const [fewer, more] = a.joints.length <= b.joints.length ? [a, b] : [b, a];
+    return fewer.joints.every((j) => more.joints.some((k) => near(j, k)));
+  };
+  // A word cuts a border that crosses it over half its height (a caption's descenders may touch
+  // the table's top rule).
+  const cuts = (x: number, y0: number, y1: number) => words.some((w) => w.x0 < x && w.x1 > x && Math.min(w.y1, y1) - Math.max(w.y0, y0) > (w.y1 - w.y0) / 2);
+  const borders: Segment[] = [];
+  rules.forEach((upper, i) => {
+    // The next rule below of the same table; the borders run between the two.
+    const lower = rules.slice(i + 1).find((r) => r.y > upper.y + snap && sameTable(upper, r));
+    if (!lower) return;
+    for (const x of upper.joints) {
+      if (lower.joints.some((j) => near(j, x)) && !cuts(x, upper.y, lower.y)) borders.push({ x0: x, y0: upper.y, x1: x, y1: lower.y });
+    }
+  });
+  return borders;
+}
+
 function hiddenEdge(edge: Segment, side: 'top' | 'bottom' | 'left' | 'right', fill: number | null, fills: Rect[], scale: number): boolean {
   const touch = 0.6 * scale;
   const horizontal = side === 'top' || side === 'bottom';
@@ -161,8 +224,8 @@ function covered(segments: Segment[], axis: 'h' | 'v', position: number, from: n
  * drawing, not a table: no table in the corpus has any, while the plots and diagrams that drew
  * grids of empty cells in the GeoTopo book all do.
  */
-export function ruledFrames(graphics: PageGraphics, scale = 1): Rulings[] {
-  return frames(pageRulings(graphics, scale), SNAP * scale * 1.5).filter((frame) => !hasMarks(frame, graphics.shapes, scale));
+export function ruledFrames(graphics: PageGraphics, scale = 1, words: Box[] = []): Rulings[] {
+  return frames(pageRulings(graphics, scale, words), SNAP * scale * 1.5).filter((frame) => !hasMarks(frame, graphics.shapes, scale));
 }
 
 /** Marks are 1.5 to 6 points each way: smaller pieces are slivers where two rulings join. */
