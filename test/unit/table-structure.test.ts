@@ -379,6 +379,14 @@ describe('text that lines up but is no table', () => {
     expect(tables).toEqual([]);
   });
 
+  it('reads a listing with line numbers as lines of text, however short its lines', async () => {
+    const code = ['def total(rows):', '    sum = 0', '    for row in rows:', '        sum += row.amount', '    return sum'];
+    const lines = code.map((text, i) => [{ x: 70, text: String(i + 12), right: true }, { x: 90, text }]);
+    const { tables, text } = await read(lines, { font: 'Courier', size: 10 });
+    expect(tables).toEqual([]);
+    expect(text).toContain('for row in rows:');
+  });
+
   it('reads a transcript page with numbered lines as lines of text', async () => {
     const said = [
       'Q. Please state your full name for the record.',

@@ -378,13 +378,18 @@ function labelledValues(columns: string[][][]): boolean {
 /**
  * Numbers counting up in the first column beside one column of running text (most of its pieces
  * longer than a cell): numbered lines, such as a transcript's or a pleading's, or a numbered list.
+ * Numbers counting up by one on three lines or more beside text (a letter in most pieces) are the
+ * line numbers of a listing or a numbered text however short its lines; beside figures they are
+ * a table's years or ranks.
  */
 function numberedLines(columns: string[][][]): boolean {
   if (columns.length !== 2) return false;
   const numbers = columns[0].map((words) => (words.length === 1 && /^\d+$/.test(words[0]) ? Number(words[0]) : NaN));
   const counting = numbers.length > 1 && numbers.every((n, i) => !Number.isNaN(n) && (i === 0 || n > numbers[i - 1]));
   const running = columns[1].filter((words) => words.length > CELL_WORDS).length >= columns[1].length / 2;
-  return counting && running;
+  const byOne = numbers.length >= 3 && numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1);
+  const text = columns[1].filter((words) => words.some((w) => /\p{L}/u.test(w))).length >= columns[1].length * 0.6;
+  return counting && (running || (byOne && text));
 }
 
 /**

@@ -129,6 +129,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     return (cy < box.y0 || cy > box.y1) && b.x0 >= box.x0 - slack && b.x1 <= box.x1 + slack;
   });
   if (outside.length === 0) return null;
+  const taken = new Set(outside);
   const lines = visualRows(words, outside);
   // Pieces of the line split at spaces wider than a word space that hold a column border.
   const pieces = (line: Row) => {
@@ -184,7 +185,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
       parts.every((part) => setLikeCells(part, line.size)) &&
       // The whole line within the frame's width (visualRows took only such words, but a line of
       // the page may have more words beyond the frame).
-      !free.some((i) => !outside.includes(i) && overlapsRow(words[i].box, line.box) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1))
+      !free.some((i) => !taken.has(i) && overlapsRow(words[i].box, line.box) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1))
     );
   };
   const above: Row[] = [];
