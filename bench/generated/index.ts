@@ -238,7 +238,7 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
  */
 export function byTableVariation(docs: Scored[]): Record<string, { adjacency_f1: Stat; teds: Stat; missed: number }> {
   const tables = docs.flatMap((d) => d.scores?.tables?.each ?? []);
-  const names = ['all tables', ...new Set(tables.flatMap((t) => t.features))].sort((a, b) => (a === 'all tables' ? -1 : b === 'all tables' ? 1 : a.localeCompare(b)));
+  const names = ['all tables', ...[...new Set(tables.flatMap((t) => t.features))].sort()];
   return Object.fromEntries(
     names.map((name) => {
       const own = name === 'all tables' ? tables : tables.filter((t) => t.features.includes(name));

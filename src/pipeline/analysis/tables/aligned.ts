@@ -146,7 +146,7 @@ export function visualRows(words: Word[], available: number[]): Row[] {
 }
 
 /** Words, left to right, into chunks: a word starts a new chunk where `splits` says so. */
-function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk, word: Word) => boolean): Chunk[] {
+export function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk, word: Word) => boolean): Chunk[] {
   const chunks: Chunk[] = [];
   for (const i of indices) {
     const w = words[i];
@@ -177,7 +177,7 @@ function center(box: Box): number {
   return (box.y0 + box.y1) / 2;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -402,7 +402,8 @@ function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean
   const lines = columns.every((cells) => cells.length > 0 && cells.filter((k) => k.length >= 3).length >= cells.length * 0.6);
   if (lines) return true;
   const justified = rows.filter((row) => {
-    const ordered = row.chunks.flatMap((c) => c.words).sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    // A row's chunks hold its words left to right (visualRows).
+    const ordered = row.chunks.flatMap((c) => c.words);
     if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
     const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
     return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;

@@ -6,10 +6,10 @@
 // to the row above, as wrapped cell text and multi-line headers do. Rows a drawing leaves out
 // altogether (a header or first row above zebra stripes, a last row under the last rule) are
 // taken in where their text is set as the table's cells are (withRowsBeside).
-import type { Box, Segment, Word } from '../../page-model.js';
+import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, visualRows, type Row } from './aligned.js';
+import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, type Row } from './aligned.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
@@ -17,18 +17,7 @@ import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, visualRows, type Row } fro
  * when the text adds no row.
  */
 export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], free: number[]): Rulings | null {
-  const { box } = grid;
-  const centre = (i: number) => {
-    const b = words[i].box;
-    return { x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 };
-  };
-  const cellOf = new Map<number, CellRegion>();
-  for (const i of free) {
-    const { x, y } = centre(i);
-    if (x <= box.x0 || x >= box.x1 || y <= box.y0 || y >= box.y1) continue;
-    const cell = grid.cells.find((c) => x >= c.box.x0 && x <= c.box.x1 && y >= c.box.y0 && y <= c.box.y1);
-    if (cell) cellOf.set(i, cell);
-  }
+  const cellOf = cellsOfWords(grid, words, free);
   if (cellOf.size === 0) return null;
   const first = Math.min(...[...cellOf.values()].map((c) => c.column));
   // The left edge of each column's text, over the whole table: a cell's text starts this far in
@@ -84,6 +73,20 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   return { horizontal: [...frame.horizontal, ...added], vertical: frame.vertical };
 }
 
+/** The drawn cell under each word's centre, for the words inside the grid. */
+function cellsOfWords(grid: GridTable, words: Word[], free: number[]): Map<number, CellRegion> {
+  const { box } = grid;
+  const cellOf = new Map<number, CellRegion>();
+  for (const i of free) {
+    const b = words[i].box;
+    const [x, y] = [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+    if (x <= box.x0 || x >= box.x1 || y <= box.y0 || y >= box.y1) continue;
+    const cell = grid.cells.find((c) => x >= c.box.x0 && x <= c.box.x1 && y >= c.box.y0 && y <= c.box.y1);
+    if (cell) cellOf.set(i, cell);
+  }
+  return cellOf;
+}
+
 /**
  * Whether the lower words of a cell continue the upper ones as wrapped text: the first lower word
  * would not have fitted after the last upper word, leader dots aside (they fill a label out to its
@@ -132,33 +135,19 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const taken = new Set(outside);
   const lines = visualRows(words, outside);
   // Pieces of the line split at spaces wider than a word space that hold a column border.
-  const pieces = (line: Row) => {
-    const ordered = line.chunks.flatMap((c) => c.words).sort((a, b) => words[a].box.x0 - words[b].box.x0);
-    const out: { x0: number; x1: number }[] = [];
-    for (const [k, i] of ordered.entries()) {
-      const b = words[i].box;
-      const left = k > 0 ? words[ordered[k - 1]].box.x1 : -Infinity;
-      if (k > 0 && b.x0 - left >= line.size * WIDE_SPACE && borders.some((x) => x > left && x < b.x0)) out.push({ x0: b.x0, x1: b.x1 });
-      else if (out.length === 0) out.push({ x0: b.x0, x1: b.x1 });
-      else out[out.length - 1].x1 = Math.max(out[out.length - 1].x1, b.x1);
-    }
-    return out;
-  };
+  const pieces = (line: Row) =>
+    chunksOf(line.chunks.flatMap((c) => c.words), words, (piece, w) => w.box.x0 - piece.x1 >= line.size * WIDE_SPACE && borders.some((x) => x > piece.x1 && x < w.box.x0));
   // Where the text of the frame's own cells starts and ends in each column: a row of the table
   // sets its cells the same way (labels flush left, figures flush right, headers centred).
   const xs = [box.x0, ...borders, box.x1];
   const columnAt = (x: number) => Math.max(0, xs.findIndex((b, c) => c + 1 < xs.length && x >= b && x < xs[c + 1]));
+  const cellOf = cellsOfWords(grid, words, free);
+  const byCell = new Map<CellRegion, Box[]>();
+  for (const [i, cell] of cellOf) if (cell.columnSpan === 1) byCell.set(cell, [...(byCell.get(cell) ?? []), words[i].box]);
   const edges = xs.slice(1).map(() => ({ left: [] as number[], right: [] as number[] }));
-  for (const cell of grid.cells) {
-    if (cell.columnSpan !== 1) continue;
-    const inside = free.filter((i) => {
-      const b = words[i].box;
-      const [cx, cy] = [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
-      return cx > cell.box.x0 && cx < cell.box.x1 && cy > cell.box.y0 && cy < cell.box.y1;
-    });
-    if (inside.length === 0) continue;
-    edges[cell.column].left.push(Math.min(...inside.map((i) => words[i].box.x0)));
-    edges[cell.column].right.push(Math.max(...inside.map((i) => words[i].box.x1)));
+  for (const [cell, boxes] of byCell) {
+    edges[cell.column].left.push(Math.min(...boxes.map((b) => b.x0)));
+    edges[cell.column].right.push(Math.max(...boxes.map((b) => b.x1)));
   }
   const setLikeCells = (piece: { x0: number; x1: number }, size: number) => {
     const tolerance = size * 0.5;
@@ -169,13 +158,9 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     for (let a = 0; a <= c0; a++) for (let b = c1; b + 1 < xs.length; b++) if (Math.abs(middle - (xs[a] + xs[b + 1]) / 2) <= tolerance) centred = true;
     return centred || edges[c0].left.some((x) => Math.abs(x - piece.x0) <= tolerance) || edges[c1].right.some((x) => Math.abs(x - piece.x1) <= tolerance);
   };
-  const inFrame = free.filter((i) => {
-    const b = words[i].box;
-    const [cx, cy] = [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
-    return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
-  });
-  const sizes = inFrame.map((i) => words[i].fontSize).sort((a, b) => a - b);
-  const size = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const size = median([...cellOf.keys()].map((i) => words[i].fontSize));
+  // Words on the page beside the frame, left or right of it: a line holding one is not a row.
+  const beyond = free.filter((i) => !taken.has(i) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1)).map((i) => words[i].box);
   const isRow = (line: Row) => {
     const parts = pieces(line);
     return (
@@ -185,7 +170,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
       parts.every((part) => setLikeCells(part, line.size)) &&
       // The whole line within the frame's width (visualRows took only such words, but a line of
       // the page may have more words beyond the frame).
-      !free.some((i) => !taken.has(i) && overlapsRow(words[i].box, line.box) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1))
+      !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
     );
   };
   const above: Row[] = [];
@@ -221,8 +206,4 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   if (above.length) rowBands(above, 0, box.y0, false);
   if (below.length) rowBands(below, box.y1, 0, true);
   return { horizontal: [...frame.horizontal, ...horizontal], vertical: [...frame.vertical, ...vertical] };
-}
-
-function overlapsRow(a: Box, b: Box): boolean {
-  return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > Math.min(a.y1 - a.y0, b.y1 - b.y0) * 0.5;
 }

@@ -74,20 +74,23 @@ function jointBorders(pieces: Segment[], snap: number, min: number, words: Box[]
     // Each chain of touching or overlapping pieces is one rule; a joint is where one piece ends
     // and another begins, inside the rule (a rule drawn over the pieces leaves their joints).
     let chain = [line[0]];
+    let reach = line[0].x1;
     const close = () => {
-      const x0 = chain[0].x0;
-      const x1 = Math.max(...chain.map((p) => p.x1));
       const joints = positions(
-        chain.filter((a) => a.x1 < x1 - snap && chain.some((b) => Math.abs(b.x0 - a.x1) <= snap)).map((a) => a.x1),
+        chain.filter((a) => a.x1 < reach - snap && chain.some((b) => Math.abs(b.x0 - a.x1) <= snap)).map((a) => a.x1),
         snap,
       );
-      if (joints.length) rules.push({ y: chain[0].y0, x0, x1, joints });
+      if (joints.length) rules.push({ y: chain[0].y0, x0: chain[0].x0, x1: reach, joints });
     };
     for (const piece of line.slice(1)) {
-      if (piece.x0 > Math.max(...chain.map((p) => p.x1)) + snap) {
+      if (piece.x0 > reach + snap) {
         close();
         chain = [piece];
-      } else chain.push(piece);
+        reach = piece.x1;
+      } else {
+        chain.push(piece);
+        reach = Math.max(reach, piece.x1);
+      }
     }
     close();
     start = end;
