@@ -46,6 +46,25 @@ describe('drawn tables whose body rows are not ruled', () => {
     expect(rows).toEqual([budget.header, ...budget.rows]);
   });
 
+  it('take in the rows below a drawn header, a label and a date wrapped onto a second line staying in their row', () => {
+    // Only the header is boxed. Below it rows stand 16 apart and the lines of a cell 11: "North
+    // region" and "2028-01-16" are each one cell of the first row.
+    const h = (y: number) => ({ x0: 100, y0: y, x1: 400, y1: y });
+    const v = (x: number) => ({ x0: x, y0: 100, x1: x, y1: 120 });
+    const segments = [h(100), h(120), v(100), v(200), v(300), v(400)];
+    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, 105 + c * 100, y) : []));
+    const words = [...at(['Label', 'Date', 'Amount'], 105), ...at(['North', '2028-01-', '120'], 126), ...at(['region', '16', ''], 137), ...at(['South', '2029-02-03', '90'], 153), ...at(['East', '2029-03-04', '30'], 169)];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Label', 'Date', 'Amount'],
+        ['North region', '2028-01-16', '120'],
+        ['South', '2029-02-03', '90'],
+        ['East', '2029-03-04', '30'],
+      ],
+    ]);
+  });
+
   it('keep a drawn column narrower than the shortest cell side when it holds text', () => {
     // A 7-point column of one-character marks between drawn borders stays a column.
     const h = (y: number) => ({ x0: 100, y0: y, x1: 300, y1: y });

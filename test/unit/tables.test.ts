@@ -108,6 +108,36 @@ describe('tables found from aligned text', () => {
     expect(tableRows(table)).toEqual([['Country', 'Signed (EURm)', 'Paid'], ...rows.slice(1)]);
   });
 
+  it('join a label wrapped onto a second line by the pitch of its lines, and keep a row with an empty cell apart', () => {
+    // Rows stand 16 apart, the lines of one cell 11: "Egypt / (Upper)" is one label; "Jordan" below
+    // it, at the rows' pitch, starts a row though it leaves "Paid" empty.
+    const words = [
+      ...grid(rows.slice(0, 2)),
+      ...grid([['Egypt', '6.60', '4.02']], 232),
+      ...lineWords('(Upper)', 100, 243),
+      ...grid([['Jordan', '4.20']], 259),
+      ...grid([['Libya', '1.10', '0.90']], 275),
+    ];
+    const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
+    expect(tableRows(table)).toEqual([...rows.slice(0, 2), ['Egypt (Upper)', '6.60', '4.02'], ['Jordan', '4.20', ''], ['Libya', '1.10', '0.90']]);
+  });
+
+  it('run across the gutter of a two-column page when every row has cells on both sides', () => {
+    // Two columns of prose (left 60-290, right 320-550) above and below a table whose labels stand
+    // in the left column and its figures in the right one.
+    const prose = (y0: number) => [0, 1, 2].flatMap((r) => [...lineWords('the quick brown fox jumps over the lazy dog', 60, y0 + r * 14), ...lineWords('a slow red hen walks past the sleeping cat', 320, y0 + r * 14)]);
+    const table = [
+      ['Region', 'Sales', 'Share'],
+      ['North', '120', '40%'],
+      ['South', '90', '30%'],
+      ['East', '90', '30%'],
+    ];
+    const cells = table.flatMap((row, r) => [...lineWords(row[0], 60, 200 + r * 16), ...lineWords(row[1], 400, 200 + r * 16), ...lineWords(row[2], 500, 200 + r * 16)]);
+    const words = [...prose(100), ...cells, ...prose(300)];
+    const found = findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+    expect(found).toEqual([table]);
+  });
+
   it("keep the rows of a symbol list apart where a math symbol's loose box reaches into the next row", () => {
     // PDF readers give a math symbol the font's full ascent and descent: on GeoTopo's list of
     // symbols (page 112) cmsy's "×" is 19 pt tall at a 13.6 pt line pitch, and the rows here copy

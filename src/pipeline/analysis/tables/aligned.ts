@@ -1,7 +1,9 @@
 // Tables without drawn cell borders, found from how their words line up: runs of text rows that
 // break into several chunks at wide gaps, where the gaps of the rows line up into columns that no
 // row crosses. Horizontal rules (booktabs style) mark the header and the table's ends when present.
-// Multi-line cells are joined back into one row when a row continues the one above it.
+// Multi-line cells are joined back into one row when a row continues the one above it, told by
+// the pitch of the lines where it tells (wrappedLines). A table keeps to its page column, unless
+// its rows run across the gutter as a table's do (acrossGutters).
 import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { LIST_MARKER } from '../markers.js';
@@ -27,12 +29,16 @@ const ROW_GAP = 2.2;
 const TALL_BOX = 1.5;
 /** A space between words at least this many font sizes wide may separate cells of a known column. */
 export const WIDE_SPACE = 0.5;
+/** Pieces whose type sizes differ by more than this share of the larger are not of one table. */
+const SAME_SIZE = 0.15;
+/** A piece of a line with this many words or more is a line of prose. */
+const PROSE_WORDS = 6;
 
 export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
   const inBody = (r: Row) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94;
   const rows = visualRows(words, available).filter(inBody);
-  // A table never crosses the gutter between the page's own text columns: each is searched alone.
+  // A table keeps to its page column: each is searched alone, and tables across them apart.
   const gutters = pageGutters(rows);
   if (gutters.length === 0) return gridsIn(rows, words, horizontalRules, page);
   const bounds = [-Infinity, ...gutters, Infinity];
@@ -44,7 +50,40 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
     });
     grids.push(...gridsIn(visualRows(words, side).filter(inBody), words, horizontalRules, page));
   }
-  return grids;
+  const spanning = acrossGutters(rows, gutters, words, horizontalRules, page);
+  return [...spanning, ...grids.filter((grid) => !spanning.some((s) => overlapsX(s.box, grid.box) && s.box.y0 < grid.box.y1 && grid.box.y0 < s.box.y1))];
+}
+
+/**
+ * Tables set across the gutter, their labels in one page column and their figures in the other:
+ * grids of the rows that hold no line of prose, searched across the whole page, with no such line
+ * among their rows, whose every row (with its wrapped lines) has text on both sides of each
+ * gutter it crosses (lines of two page columns that merely share their baselines fall out of step
+ * with each other within a few rows), set as cells in each page column.
+ */
+function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
+  const plain = rows.filter((r) => r.chunks.every((c) => c.words.length < PROSE_WORDS));
+  return gridsIn(plain, words, horizontalRules, page).filter((grid) => {
+    const crossed = gutters.filter((x) => grid.box.x0 < x && grid.box.x1 > x);
+    if (crossed.length === 0) return false;
+    // Its rows follow each other: a line of prose between two of them belongs to a page column.
+    if (rows.some((r) => !plain.includes(r) && center(r.box) > grid.box.y0 && center(r.box) < grid.box.y1)) return false;
+    // Each of its rows, its wrapped lines with it, holds text on both sides of every gutter it crosses.
+    const rowsOfGrid = Array.from({ length: grid.rowCount }, (_, r) => {
+      const band = grid.cells.find((c) => c.row === r)!.box;
+      return plain.filter((line) => center(line.box) > band.y0 && center(line.box) < band.y1).flatMap((line) => line.chunks);
+    });
+    if (!rowsOfGrid.every((chunks) => crossed.every((x) => chunks.some((c) => c.x1 < x) && chunks.some((c) => c.x0 > x)))) return false;
+    // In each page column its pieces are cells, not lines of text (mostlyLines), in the type of
+    // the others (short lines of prose or of code beside a table in the next page column are not).
+    const bounds = [-Infinity, ...crossed, Infinity];
+    const sides = bounds.slice(1).map((to, b) => rowsOfGrid.flat().filter((c) => (c.x0 + c.x1) / 2 > bounds[b] && (c.x0 + c.x1) / 2 < to));
+    const sizes = sides.map((pieces) => median(pieces.flatMap((c) => c.words.map((w) => words[w].fontSize))));
+    return (
+      Math.max(...sizes) - Math.min(...sizes) <= Math.max(...sizes) * SAME_SIZE &&
+      sides.every((pieces) => !mostlyLines(pieces.map((c) => c.words.length)))
+    );
+  });
 }
 
 /**
@@ -52,7 +91,7 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
  * more words in one chunk) crosses, with at least three lines of prose on either side.
  */
 function pageGutters(rows: Row[]): number[] {
-  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= 6).map((c) => ({ ...c, size: r.size })));
+  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= PROSE_WORDS).map((c) => ({ ...c, size: r.size })));
   if (prose.length < 6) return [];
   const left = Math.min(...prose.map((c) => c.x0));
   const right = Math.max(...prose.map((c) => c.x1));
@@ -315,9 +354,15 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const logical: Row[][] = [];
   const rowGaps = rows.slice(1).map((r, i) => r.box.y0 - rows[i].box.y1);
   const typicalGap = median(rowGaps);
+  const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
+  const wrapped = wrappedLines(
+    cutRows.slice(1).map((row, i) => ({ pitch: center(row.box) - center(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row) })),
+    size,
+  );
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
-    if (previous && continuesRow(previous[previous.length - 1], row, rowGaps[i - 1], typicalGap, columnOf)) previous.push(row);
+    const continues = wrapped ? wrapped.has(i - 1) : previous && continuesRow(previous[previous.length - 1], row, rowGaps[i - 1], typicalGap, columnOf);
+    if (previous && continues) previous.push(row);
     else logical.push([row]);
   });
   if (logical.length < 2) return null;
@@ -392,6 +437,11 @@ function numberedLines(columns: string[][][]): boolean {
   return counting && (running || (byOne && text));
 }
 
+/** Pieces of text (their numbers of words) most of which hold three words or more: lines of text, not cells. */
+function mostlyLines(wordCounts: number[]): boolean {
+  return wordCounts.filter((n) => n >= 3).length >= wordCounts.length * 0.6;
+}
+
 /**
  * Prose set in page columns, not a table: in every column most pieces of text hold three words or
  * more (lines of running text; a table has at least one column of labels or figures), or most rows
@@ -399,7 +449,7 @@ function numberedLines(columns: string[][][]): boolean {
  * (a table's spaces between cells are wider than those between the words of a cell).
  */
 function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean {
-  const lines = columns.every((cells) => cells.length > 0 && cells.filter((k) => k.length >= 3).length >= cells.length * 0.6);
+  const lines = columns.every((cells) => cells.length > 0 && mostlyLines(cells.map((k) => k.length)));
   if (lines) return true;
   const justified = rows.filter((row) => {
     // A row's chunks hold its words left to right (visualRows).
@@ -432,10 +482,37 @@ function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
   return chunks.length === row.chunks.length ? row : { ...row, chunks };
 }
 
+/** One text line of a table below another: how far apart their middles are, and the cells each fills. */
+export interface LinePair {
+  pitch: number;
+  above: Set<unknown>;
+  below: Set<unknown>;
+}
+
 /**
- * A row continues the one above it (a cell's text wrapped onto a second line) when it is closer
- * to it than rows usually are, or when its first column is empty and its text sits only in
- * columns the row above also fills.
+ * The pairs whose lower line is the second line of the upper one's cells. Rows stand apart by
+ * their cells' padding or rules as well as by the type's leading, the lines of one cell by the
+ * leading alone: where a table's line pitches fall into two groups at least a quarter of a font
+ * size apart, the lines at the smaller pitch continue the row above them, provided every one of
+ * them fills only cells the line above fills, and fewer (a table set without padding but with
+ * space between groups of rows has full rows at its smaller pitch, and none of them continues).
+ * Then a line at the larger pitch starts a row. Null where the pitches do not tell.
+ */
+export function wrappedLines(pairs: LinePair[], size: number): Set<number> | null {
+  const pitches = pairs.map((p) => p.pitch).sort((a, b) => a - b);
+  let cut = -1;
+  for (let k = 1; k < pitches.length; k++) if (pitches[k] - pitches[k - 1] >= size * 0.25 && (cut < 0 || pitches[k] - pitches[k - 1] > pitches[cut] - pitches[cut - 1])) cut = k;
+  if (cut < 0) return null;
+  const limit = (pitches[cut - 1] + pitches[cut]) / 2;
+  const tight = pairs.map((p, i) => (p.pitch < limit ? i : -1)).filter((i) => i >= 0);
+  const continues = (p: LinePair) => p.below.size < p.above.size && [...p.below].every((c) => p.above.has(c));
+  return tight.every((i) => continues(pairs[i])) ? new Set(tight) : null;
+}
+
+/**
+ * Where the line pitches do not tell (wrappedLines), a row continues the one above it (a cell's
+ * text wrapped onto a second line) when it is closer to it than rows usually are, or when its
+ * first column is empty and its text sits only in columns the row above also fills.
  */
 function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number): boolean {
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));

@@ -1,15 +1,17 @@
 // Rows a drawn table leaves to its text. Many tables rule only their header and their ends: the
 // body between two rulings holds one text line per row, and the rulings alone would read it as
 // one row with every cell a column of figures. Inside each drawn row, a text line starts a row of
-// its own where the first column starts a new label; a line whose label continues the one above
-// (its first word would not have fitted on the line above) or whose first column is empty belongs
-// to the row above, as wrapped cell text and multi-line headers do. Rows a drawing leaves out
+// its own where the first column starts a new label. Where the table's line pitches tell a cell's
+// own lines from its rows (aligned.ts wrappedLines), a line at the smaller pitch belongs to the
+// row above; elsewhere a line whose label continues the one above (its first word would not have
+// fitted on the line above) or whose first column is empty does, as wrapped cell text and
+// multi-line headers do. Rows a drawing leaves out
 // altogether (a header or first row above zebra stripes, a last row under the last rule) are
 // taken in where their text is set as the table's cells are (withRowsBeside).
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, type Row } from './aligned.js';
+import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, wrappedLines, type Row } from './aligned.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
@@ -31,27 +33,39 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // Each drawn cell of the first column, with the text lines that run through it. A cell across
   // the whole table is a title or a note, not a row label.
   const labels = grid.cells.filter((c) => c.column === first && c.column + c.columnSpan < grid.columnCount);
+  const middle = (line: number[]) => (Math.min(...line.map((i) => words[i].box.y0)) + Math.max(...line.map((i) => words[i].box.y1))) / 2;
+  const runs: { label: CellRegion; through: number[][] }[] = [];
   for (const label of labels) {
-    const through = lines.filter((line) => {
-      const y = (Math.min(...line.map((i) => words[i].box.y0)) + Math.max(...line.map((i) => words[i].box.y1))) / 2;
-      return y > label.box.y0 && y < label.box.y1;
-    });
+    const through = lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1);
     // A cell whose first line holds no label (a header label set lower down) keeps its lines.
     if (through.length < 2 || part(through[0], label).length === 0) continue;
     // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
     // other columns must hold short values, as in the rows of a table found from alignment.
     const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));
     if (values.length === 0 || values.filter((n) => n <= CELL_WORDS).length < values.length * SHORT_SHARE) continue;
+    runs.push({ label, through });
+  }
+  // Lines set at the pitch of a cell's own lines, against the pitch of the table's rows, continue
+  // the row above (wrappedLines); pair k is lines k and k + 1, each filling some columns.
+  const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
+  const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
+  const wrapped = wrappedLines(pairs, median([...cellOf.keys()].map((i) => words[i].fontSize)));
+  for (const { label, through } of runs) {
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
+      const k = lines.indexOf(below) - 1;
       if (part(below, label).length === 0) continue;
-      // Two lines are one row when every cell both fill reads on from the upper line to the lower.
+      // Where the pitches do not tell, two lines are one row when every cell both fill reads on
+      // from the upper line to the lower.
       const cells = new Set(below.map((i) => cellOf.get(i)!));
-      const starts = [...cells].some((cell) => {
-        const upper = part(above, cell);
-        if (upper.length === 0 && cell !== label) return false;
-        return !wraps(upper, part(below, cell), cell, textLeft.get(cell.column)!, words);
-      });
+      const starts =
+        wrapped && lines[k] === above
+          ? !wrapped.has(k)
+          : [...cells].some((cell) => {
+              const upper = part(above, cell);
+              if (upper.length === 0 && cell !== label) return false;
+              return !wraps(upper, part(below, cell), cell, textLeft.get(cell.column)!, words);
+            });
       if (!starts) continue;
       const y = (Math.max(...above.map((i) => words[i].box.y1)) + Math.min(...below.map((i) => words[i].box.y0))) / 2;
       for (let c = 0; c + 1 < xs.length; c++) {
@@ -173,37 +187,63 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
       !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
     );
   };
+  // Lines next to the frame, outward, each within a font size of the one before; a line not set
+  // like the frame's cells may be a wrapped cell's second line, but two such lines end the reach.
+  const reach = (outward: Row[], apart: (line: Row, last: number) => number, start: number) => {
+    const reached: Row[] = [];
+    let edge = start;
+    for (const line of outward) {
+      if (apart(line, edge) > line.size) break;
+      if (!isRow(line) && reached.length > 0 && !isRow(reached[reached.length - 1])) break;
+      reached.push(line);
+      edge = apart === fromBelow ? line.box.y0 : line.box.y1;
+    }
+    return reached;
+  };
+  const fromBelow = (line: Row, edge: number) => edge - line.box.y1;
+  const upward = reach([...lines].filter((l) => l.box.y1 <= box.y0 + slack).reverse(), fromBelow, box.y0);
+  const downward = reach(lines.filter((l) => l.box.y0 >= box.y1 - slack), (line, edge) => line.box.y0 - edge, box.y1);
+  // A line at the pitch of a cell's own lines is the second line of the row above (wrappedLines),
+  // judged among all the table's lines, the frame's own included. Pair k is lines k and k + 1.
+  const inFrame = visualRows(words, [...cellOf.keys()]);
+  const all = [...[...upward].reverse(), ...inFrame, ...downward];
+  const columnsOf = (line: Row) => new Set(line.chunks.map((c) => columnAt((c.x0 + c.x1) / 2)));
+  const middle = (line: Row) => (line.box.y0 + line.box.y1) / 2;
+  const wrapped = wrappedLines(
+    all.slice(1).map((line, k) => ({ pitch: middle(line) - middle(all[k]), above: columnsOf(all[k]), below: columnsOf(line) })),
+    size,
+  );
+  // Rows set like the frame's cells, and wrapped lines of such rows.
   const above: Row[] = [];
-  let edge = box.y0;
-  for (const line of [...lines].filter((l) => l.box.y1 <= box.y0 + slack).reverse()) {
-    if (edge - line.box.y1 > line.size || !isRow(line)) break;
-    above.unshift(line);
-    edge = line.box.y0;
+  for (let u = 0; u < upward.length; u++) {
+    const k = upward.length - 1 - u;
+    if (!isRow(upward[u]) && !(wrapped?.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]))) break;
+    above.unshift(upward[u]);
   }
   const below: Row[] = [];
-  edge = box.y1;
-  for (const line of lines.filter((l) => l.box.y0 >= box.y1 - slack)) {
-    if (line.box.y0 - edge > line.size || !isRow(line)) break;
-    below.push(line);
-    edge = line.box.y1;
+  for (let d = 0; d < downward.length; d++) {
+    if (!isRow(downward[d]) && !(d > 0 && wrapped?.has(upward.length + inFrame.length + d - 1))) break;
+    below.push(downward[d]);
   }
   if (above.length === 0 && below.length === 0) return null;
   const horizontal: Segment[] = [];
   const vertical: Segment[] = [];
-  const rowBands = (rows: Row[], from: number, to: number, downward: boolean) => {
+  const rowBands = (lines: Row[], first: number, from: number, to: number, downward: boolean) => {
+    const rows: Row[][] = [];
+    lines.forEach((line, l) => (l > 0 && wrapped?.has(first + l - 1) ? rows[rows.length - 1].push(line) : rows.push([line])));
     // Band edges: the frame's own rule on one side, midway between rows, a point past the far row.
-    const cuts = rows.slice(1).map((r, i) => (rows[i].box.y1 + r.box.y0) / 2);
-    const ys = downward ? [from, ...cuts, rows[rows.length - 1].box.y1 + scale] : [rows[0].box.y0 - scale, ...cuts, to];
+    const cuts = rows.slice(1).map((r, i) => (rows[i].at(-1)!.box.y1 + r[0].box.y0) / 2);
+    const ys = downward ? [from, ...cuts, lines[lines.length - 1].box.y1 + scale] : [lines[0].box.y0 - scale, ...cuts, to];
     rows.forEach((row, r) => {
       const [y0, y1] = [ys[r], ys[r + 1]];
       horizontal.push({ x0: box.x0, y0, x1: box.x1, y1: y0 }, { x0: box.x0, y0: y1, x1: box.x1, y1 });
       for (const x of [box.x0, ...borders, box.x1]) {
-        const cut = row.chunks.some((c) => c.words.some((i) => words[i].box.x0 < x && words[i].box.x1 > x));
+        const cut = row.some((line) => line.chunks.some((c) => c.words.some((i) => words[i].box.x0 < x && words[i].box.x1 > x)));
         if (!cut) vertical.push({ x0: x, y0, x1: x, y1 });
       }
     });
   };
-  if (above.length) rowBands(above, 0, box.y0, false);
-  if (below.length) rowBands(below, box.y1, 0, true);
+  if (above.length) rowBands(above, upward.length - above.length, 0, box.y0, false);
+  if (below.length) rowBands(below, upward.length + inFrame.length, box.y1, 0, true);
   return { horizontal: [...frame.horizontal, ...horizontal], vertical: [...frame.vertical, ...vertical] };
 }

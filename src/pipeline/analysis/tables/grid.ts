@@ -1,7 +1,7 @@
 // From a grid of cell regions and the page's words to a Table: words placed in the cell under
 // their centre, cell text in reading order, empty grid rows and columns dropped, right-to-left
 // tables mirrored so that column 0 is the first column a reader meets.
-import { buildLines } from '../lines.js';
+import { buildLines, RTL } from '../lines.js';
 import type { Box, Table, TableCell, Word } from '../../page-model.js';
 
 /** Relations and operators that mark a piece of a formula. */
@@ -56,9 +56,9 @@ export function fillGrid(grid: GridTable, words: Word[], candidates: Iterable<nu
 /**
  * The text of a cell: its words in lines top to bottom (built like the page's own lines, so a
  * bullet and its text stay on one line), each line in reading direction, lines joined by spaces,
- * words hyphenated at a line end joined back. `cellWords` come in the order the file drew them,
- * which buildLines follows first: sorted by their tops instead, a math symbol with a loose box
- * ("x ∈ X") fell out of its line.
+ * words hyphenated at a line end joined back, with their hyphen where the file printed one.
+ * `cellWords` come in the order the file drew them, which buildLines follows first: sorted by
+ * their tops instead, a math symbol with a loose box ("x ∈ X") fell out of its line.
  */
 export function cellText(cellWords: Word[], rightToLeft: boolean): string {
   if (cellWords.length === 0) return '';
@@ -66,12 +66,32 @@ export function cellText(cellWords: Word[], rightToLeft: boolean): string {
   let text = '';
   let previous: Word | null = null;
   for (const line of lines) {
-    if (rightToLeft) line.sort((a, b) => b.box.x0 - a.box.x0);
-    if (previous) text += previous.hyphenated ? (/^[\p{Lu}\p{N}]/u.test(line[0].text) ? '-' : '') : ' ';
+    if (rightToLeft) line.splice(0, line.length, ...rightToLeftOrder(line));
+    // A hyphen the file kept at the end of a word ("2028-01-", "cost-") joins it to the next line's
+    // first word as printed; one PDFium took for a line-end break comes back before a capital or
+    // a figure, where it cannot have been a syllable break.
+    if (previous) text += previous.hyphenated ? (/^[\p{Lu}\p{N}]/u.test(line[0].text) ? '-' : '') : /[\p{L}\p{N}][-‐]$/u.test(previous.text) && /^[\p{L}\p{N}]/u.test(line[0].text) ? '' : ' ';
     text += line.map((w) => w.text).join(' ');
     previous = line[line.length - 1];
   }
   return text;
+}
+
+/**
+ * A line of a right-to-left table in reading order: its runs of words from right to left, the
+ * words of a right-to-left run too, those of a left-to-right run (a Latin name, a figure: words
+ * with letters or digits and no right-to-left letter) left to right, as the bidirectional
+ * algorithm lays them out.
+ */
+function rightToLeftOrder(line: Word[]): Word[] {
+  const runs: { leftToRight: boolean; words: Word[] }[] = [];
+  for (const word of [...line].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const leftToRight = !RTL.test(word.text) && /[\p{L}\p{N}]/u.test(word.text);
+    const last = runs[runs.length - 1];
+    if (last && last.leftToRight === leftToRight) last.words.push(word);
+    else runs.push({ leftToRight, words: [word] });
+  }
+  return runs.reverse().flatMap((run) => (run.leftToRight ? run.words : run.words.reverse()));
 }
 
 /**
