@@ -50,8 +50,12 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
     });
     grids.push(...gridsIn(visualRows(words, side).filter(inBody), words, horizontalRules, page));
   }
-  const spanning = acrossGutters(rows, gutters, words, horizontalRules, page);
-  return [...spanning, ...grids.filter((grid) => !spanning.some((s) => overlapsX(s.box, grid.box) && s.box.y0 < grid.box.y1 && grid.box.y0 < s.box.y1))];
+  // A table across the gutter replaces the grids of the page columns it meets when it is at least
+  // half as tall as each of them; a shorter one is a stretch of a column's table, and goes.
+  const meets = (a: Box, b: Box) => overlapsX(a, b) && a.y0 < b.y1 && b.y0 < a.y1;
+  const tall = (b: Box) => b.y1 - b.y0;
+  const spanning = acrossGutters(rows, gutters, words, horizontalRules, page).filter((s) => grids.every((grid) => !meets(s.box, grid.box) || tall(s.box) >= tall(grid.box) / 2));
+  return [...spanning, ...grids.filter((grid) => !spanning.some((s) => meets(s.box, grid.box)))];
 }
 
 /**
