@@ -7,6 +7,7 @@
 import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { LIST_MARKER } from '../markers.js';
+import { centerY } from '../lines.js';
 
 export interface Chunk {
   x0: number;
@@ -67,15 +68,16 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
  */
 function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
   const plain = rows.filter((r) => r.chunks.every((c) => c.words.length < PROSE_WORDS));
+  const prose = rows.filter((r) => !plain.includes(r));
   return gridsIn(plain, words, horizontalRules, page).filter((grid) => {
     const crossed = gutters.filter((x) => grid.box.x0 < x && grid.box.x1 > x);
     if (crossed.length === 0) return false;
     // Its rows follow each other: a line of prose between two of them belongs to a page column.
-    if (rows.some((r) => !plain.includes(r) && center(r.box) > grid.box.y0 && center(r.box) < grid.box.y1)) return false;
+    if (prose.some((r) => centerY(r.box) > grid.box.y0 && centerY(r.box) < grid.box.y1)) return false;
     // Each of its rows, its wrapped lines with it, holds text on both sides of every gutter it crosses.
     const rowsOfGrid = Array.from({ length: grid.rowCount }, (_, r) => {
       const band = grid.cells.find((c) => c.row === r)!.box;
-      return plain.filter((line) => center(line.box) > band.y0 && center(line.box) < band.y1).flatMap((line) => line.chunks);
+      return plain.filter((line) => centerY(line.box) > band.y0 && centerY(line.box) < band.y1).flatMap((line) => line.chunks);
     });
     if (!rowsOfGrid.every((chunks) => crossed.every((x) => chunks.some((c) => c.x1 < x) && chunks.some((c) => c.x0 > x)))) return false;
     // In each page column its pieces are cells, not lines of text (mostlyLines), in the type of
@@ -163,7 +165,7 @@ function runBox(rows: Row[], from: number, to: number): Box {
 /** Words grouped into visual rows top to bottom, each cut into chunks at wide gaps. */
 export function visualRows(words: Word[], available: number[]): Row[] {
   const bands = new Map(available.map((i) => [i, band(words[i])]));
-  const sorted = [...available].sort((a, b) => center(bands.get(a)!) - center(bands.get(b)!));
+  const sorted = [...available].sort((a, b) => centerY(bands.get(a)!) - centerY(bands.get(b)!));
   const groups: number[][] = [];
   const boxes: Box[] = [];
   for (const i of sorted) {
@@ -212,12 +214,8 @@ export function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk
 function band(word: Word): Box {
   const { box, fontSize } = word;
   if (box.y1 - box.y0 <= fontSize * TALL_BOX) return box;
-  const middle = center(box);
+  const middle = centerY(box);
   return { x0: box.x0, y0: middle - fontSize * 0.5, x1: box.x1, y1: middle + fontSize * 0.5 };
-}
-
-function center(box: Box): number {
-  return (box.y0 + box.y1) / 2;
 }
 
 export function median(values: number[]): number {
@@ -360,7 +358,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const typicalGap = median(rowGaps);
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
   const wrapped = wrappedLines(
-    cutRows.slice(1).map((row, i) => ({ pitch: center(row.box) - center(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row) })),
+    cutRows.slice(1).map((row, i) => ({ pitch: centerY(row.box) - centerY(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row) })),
     size,
   );
   cutRows.forEach((row, i) => {

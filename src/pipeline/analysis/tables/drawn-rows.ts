@@ -11,6 +11,7 @@
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
+import { centerY } from '../lines.js';
 import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, wrappedLines, type Row } from './aligned.js';
 
 /**
@@ -50,10 +51,11 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
   const wrapped = wrappedLines(pairs, median([...cellOf.keys()].map((i) => words[i].fontSize)));
+  const lineIndex = new Map(lines.map((line, k) => [line, k]));
   for (const { label, through } of runs) {
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
-      const k = lines.indexOf(below) - 1;
+      const k = lineIndex.get(below)! - 1;
       if (part(below, label).length === 0) continue;
       // Where the pitches do not tell, two lines are one row when every cell both fill reads on
       // from the upper line to the lower.
@@ -189,28 +191,26 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   };
   // Lines next to the frame, outward, each within a font size of the one before; a line not set
   // like the frame's cells may be a wrapped cell's second line, but two such lines end the reach.
-  const reach = (outward: Row[], apart: (line: Row, last: number) => number, start: number) => {
+  const reach = (outward: Row[], up: boolean) => {
     const reached: Row[] = [];
-    let edge = start;
+    let edge = up ? box.y0 : box.y1;
     for (const line of outward) {
-      if (apart(line, edge) > line.size) break;
+      if ((up ? edge - line.box.y1 : line.box.y0 - edge) > line.size) break;
       if (!isRow(line) && reached.length > 0 && !isRow(reached[reached.length - 1])) break;
       reached.push(line);
-      edge = apart === fromBelow ? line.box.y0 : line.box.y1;
+      edge = up ? line.box.y0 : line.box.y1;
     }
     return reached;
   };
-  const fromBelow = (line: Row, edge: number) => edge - line.box.y1;
-  const upward = reach([...lines].filter((l) => l.box.y1 <= box.y0 + slack).reverse(), fromBelow, box.y0);
-  const downward = reach(lines.filter((l) => l.box.y0 >= box.y1 - slack), (line, edge) => line.box.y0 - edge, box.y1);
+  const upward = reach([...lines].filter((l) => l.box.y1 <= box.y0 + slack).reverse(), true);
+  const downward = reach(lines.filter((l) => l.box.y0 >= box.y1 - slack), false);
   // A line at the pitch of a cell's own lines is the second line of the row above (wrappedLines),
   // judged among all the table's lines, the frame's own included. Pair k is lines k and k + 1.
   const inFrame = visualRows(words, [...cellOf.keys()]);
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
   const columnsOf = (line: Row) => new Set(line.chunks.map((c) => columnAt((c.x0 + c.x1) / 2)));
-  const middle = (line: Row) => (line.box.y0 + line.box.y1) / 2;
   const wrapped = wrappedLines(
-    all.slice(1).map((line, k) => ({ pitch: middle(line) - middle(all[k]), above: columnsOf(all[k]), below: columnsOf(line) })),
+    all.slice(1).map((line, k) => ({ pitch: centerY(line.box) - centerY(all[k].box), above: columnsOf(all[k]), below: columnsOf(line) })),
     size,
   );
   // Rows set like the frame's cells, and wrapped lines of such rows.
