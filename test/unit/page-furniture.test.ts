@@ -91,6 +91,66 @@ describe('page furniture (analysis/page-furniture.ts)', () => {
     expect(pageText(page)).toContain('keeps running 2');
   });
 
+  /** Words of `text` set from x0 to x1 (ragged lines end where the text does), size 11. */
+  function spanWords(text: string, x0: number, x1: number, y0: number, size = 11): Word[] {
+    const parts = text.split(' ');
+    const chars = parts.reduce((n, t) => n + t.length, 0);
+    const space = size * 0.25;
+    const per = (x1 - x0 - space * (parts.length - 1)) / chars;
+    let x = x0;
+    return parts.map((t) => {
+      const word: Word = { text: t, box: { x0: x, y0, x1: x + t.length * per, y1: y0 + size * 1.3 }, fontName: 'Times', fontSize: size, bold: false, italic: false, confidence: 100, hyphenated: false };
+      x = word.box.x1 + space;
+      return word;
+    });
+  }
+
+  it('a note set smaller beyond the end of a ragged line stays apart from it, and from a number the line ends with', () => {
+    // Lines that end where their words do; a note 7 pt high stands 6.5 pt right of the longest, so
+    // 15 pt beyond the first line of the second paragraph, less than a space and a half of the
+    // text's size, with the lines around ending short of it; in the third, a justified line's
+    // last word, a number set alone, ends at the body's edge beside another note.
+    const first = Array.from({ length: 12 }, (_, i) => spanWords(`${BODY} ${i}`, 54, 556, 334 + i * 14.2)).flat();
+    const second = [
+      ...spanWords('Us project take Maria Ivanova private us who system from between many their protocol review small my just', 54, 547.6, 592),
+      ...spanWords('row could provides is how period and absolute follows key 103 272 in minor may way product vector', 54, 535.8, 606.3),
+      ...spanWords('those an on against.', 54, 140, 620.6),
+      ...spanWords('Their just and stock inventory rose by a tenth. They product those', 54, 523, 680),
+      ...spanWords('629', 534, 556, 680),
+      ...spanWords('against might 895 by fixed loan go absolute like grant reduces', 54, 556, 694.2),
+    ];
+    const notes = [...lineWords('Increases dose', 562.5, 591.6, 7), ...lineWords('reflects life', 562.5, 599.9, 7), ...lineWords('global view', 562.5, 681, 7)];
+    const [page] = analyzeDocument([rawPage([...first, ...second, ...notes], 1)]);
+    const text = pageText(page);
+    expect(text).not.toContain('dose');
+    expect(text).not.toContain('global');
+    expect(text).toContain('my just');
+    expect(text).toContain('those 629');
+    expect(typed(page).filter((b) => b.type === 'marginal_note').map((b) => b.text.replace(/\s+/g, ' ')).join(' ')).toBe('Increases dose reflects life global view');
+  });
+
+  it("text set smaller in a column of its own stays text where the document's other pages run their body across it", () => {
+    // Two columns of body text on pages 1 to 3; page 4 has body text in its left column only, and
+    // a caption and a listing set smaller in its right one.
+    const column = (x0: number) => Array.from({ length: 30 }, (_, i) => lineWords('the quick brown fox jumps over it', x0, 100 + i * 12)).flat();
+    const pages = [1, 2, 3].map((n) => rawPage([...column(54), ...column(320)], n));
+    const side = [...lineWords('Figure 1: the yearly figures by region', 320, 200, 8), ...lineWords('total = sum(values) / count', 320, 220, 8)];
+    pages.push(rawPage([...column(54), ...side], 4));
+    const last = analyzeDocument(pages)[3];
+    expect(pageText(last)).toContain('Figure 1: the yearly figures');
+    expect(typed(last).filter((b) => b.type === 'marginal_note')).toEqual([]);
+  });
+
+  it('margin notes stay notes on a page where they hold more of the text than its body does at its edge', () => {
+    // Eight notes of five words beside twelve lines: a tenth of the page's characters; two such pages.
+    const lines = Array.from({ length: 12 }, (_, i) => lineWords(`${BODY} ${i}`, 72, 150 + i * 12)).flat();
+    const right = Math.max(...lines.map((w) => w.box.x1));
+    const notes = Array.from({ length: 8 }, (_, i) => lineWords('note on this very line', right + 8, 151 + i * 18, 7)).flat();
+    const [page] = analyzeDocument([rawPage([...lines, ...notes], 1), rawPage([...lines, ...notes], 2)]);
+    expect(pageText(page)).not.toContain('note on');
+    expect(typed(page).filter((b) => b.type === 'marginal_note').length).toBeGreaterThan(0);
+  });
+
   it('small numbers standing left of the body text are marginal notes (line numbers)', () => {
     const numbers = Array.from({ length: 10 }, (_, i) => lineWords(String(i + 1), 40, 151 + i * 12, 7)).flat();
     const [page] = analyzeDocument([rawPage([...numbers, ...body(150, 90)], 1)]);

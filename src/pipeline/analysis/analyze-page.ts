@@ -31,7 +31,7 @@ import { groupBlocks } from './blocks.js';
 import { avgSize, classify, headingLevel, rowCells, setAgainst } from './block-types.js';
 import { demoteHeadingsHeadingNothing } from './heading-sections.js';
 import { lineNumberRulers } from './line-numbers.js';
-import { documentStats, pageTally, type DocumentStats } from './document-stats.js';
+import { documentStats, pageTally, typeArea, type DocumentStats } from './document-stats.js';
 import { codeFaceOf, codeText } from './code-and-formulas.js';
 
 /** Figures under this share of the page are not shown (docs/api.md picture rule 3). */
@@ -312,7 +312,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const footers: Block[] = [];
   const margins: Block[] = [];
   // Where the body text runs, for what stands outside it (page-furniture.ts).
-  const envelope = layout ? bodyEnvelope(lines, words) : null;
+  const envelope = layout ? bodyEnvelope(lines, words, typeArea(stats, raw)) : null;
   const inRow = rowCells(blocks.filter((block) => !rulerBlocks.has(block)), lines);
   let figureIndex = 0;
   for (const item of ordered) {

@@ -9,8 +9,8 @@ import { verticalOverlap } from '../page-model.js';
 import { lineBold, startsBulleted, startsListItem } from './blocks.js';
 import { isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
 import { CAPTION_LABEL } from './markers.js';
-import { HEADING_SIZE, type DocumentStats } from './document-stats.js';
-import { furnitureType, turned, type BodyEnvelope } from './page-furniture.js';
+import { HEADING_SIZE, type BodyEnvelope, type DocumentStats } from './document-stats.js';
+import { furnitureType, turned } from './page-furniture.js';
 
 export function classify(
   block: Block,

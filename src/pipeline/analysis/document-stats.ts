@@ -17,6 +17,34 @@ export interface DocumentStats {
   headingSizes: number[];
   /** Lines at a page's top or bottom edge that recur at the same place on other pages (page-furniture.ts). */
   runningLines: EdgeLine[];
+  /** Where the body's running text runs across the page, by page frame (pageFrame), where the document has enough of it to say. */
+  typeAreas: Record<string, BodyEnvelope>;
+}
+
+/** Where a page's body text runs across it: the text-weighted 5th and 95th percentiles of its lines' edges. */
+export interface BodyEnvelope {
+  x0: number;
+  x1: number;
+}
+
+/** Characters, below which text says too little of where the body runs. */
+export const ENVELOPE_MIN_CHARS = 400;
+
+/** Pages that share a type area: of one width, and on the same side of a spread (books mirror their margins). */
+export function pageFrame(page: Pick<RawPage, 'number' | 'width'>): string {
+  return `${Math.round(page.width)}:${page.number % 2}`;
+}
+
+/** A weighted quantile of values. */
+export function weightedQuantile(values: { value: number; weight: number }[], q: number): number {
+  const sorted = [...values].sort((a, b) => a.value - b.value);
+  const total = sorted.reduce((sum, v) => sum + v.weight, 0);
+  let seen = 0;
+  for (const v of sorted) {
+    seen += v.weight;
+    if (seen >= total * q) return v.value;
+  }
+  return sorted[sorted.length - 1]?.value ?? 0;
 }
 
 /** A line of text near the top or bottom edge of a page. */
@@ -34,9 +62,13 @@ export interface PageTally {
   /** Characters set in each font size (to the half point) and in each font. */
   bySize: [number, number][];
   byFont: [string, number][];
-  /** The same, counting only running text (proseWords). */
+  /** The same, counting only running text (proseRuns). */
   proseBySize: [number, number][];
   proseByFont: [string, number][];
+  /** The page's runs of running text: [size to the half point, x0, x1, characters]. */
+  proseRuns: [number, number, number, number][];
+  /** Its page frame (pageFrame). */
+  frame: string;
   edges: EdgeLine[];
 }
 
@@ -91,12 +123,12 @@ function tally(words: Word[]): { bySize: [number, number][]; byFont: [string, nu
 const PROSE_RUN = 5;
 
 /**
- * The words of the page's running text: those in a row of PROSE_RUN words or more on one
+ * The runs of the page's running text: rows of PROSE_RUN words or more on one
  * baseline, each less than an em from the next. A table's cells, a form's labels and a figure's
  * labels stand a column's gap apart in short runs, so a page of tables does not make its cells'
  * smaller type the document's body size.
  */
-function proseWords(words: Word[]): Word[] {
+function proseRuns(words: Word[]): Word[][] {
   const upright = words.filter((w) => !w.turn && w.text.trim()).sort((a, b) => a.box.y1 - b.box.y1);
   const rows: Word[][] = [];
   for (const word of upright) {
@@ -104,12 +136,12 @@ function proseWords(words: Word[]): Word[] {
     if (row && Math.abs(word.box.y1 - row[0].box.y1) <= row[0].fontSize * 0.3 && Math.abs(word.fontSize - row[0].fontSize) <= 0.5) row.push(word);
     else rows.push([word]);
   }
-  const prose: Word[] = [];
+  const prose: Word[][] = [];
   for (const row of rows) {
     row.sort((a, b) => a.box.x0 - b.box.x0);
     let run: Word[] = [];
     const close = () => {
-      if (run.length >= PROSE_RUN) prose.push(...run);
+      if (run.length >= PROSE_RUN) prose.push(run);
       run = [];
     };
     for (const word of row) {
@@ -124,8 +156,51 @@ function proseWords(words: Word[]): Word[] {
 
 export function pageTally(page: RawPage): PageTally {
   const all = tally(page.words);
-  const prose = tally(proseWords(page.words));
-  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, edges: edgeLines(page) };
+  const runs = proseRuns(page.words);
+  const prose = tally(runs.flat());
+  const extents = runs.map((run): [number, number, number, number] => [
+    Math.round(run[0].fontSize * 2) / 2,
+    run[0].box.x0,
+    run[run.length - 1].box.x1,
+    run.reduce((n, w) => n + w.text.length, 0),
+  ]);
+  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, proseRuns: extents, frame: pageFrame(page), edges: edgeLines(page) };
+}
+
+/**
+ * Where the body's running text runs on each frame of page (a type area): the edges of its runs
+ * of running text at the body's size over every page of the frame, so a page whose own body text
+ * fills one column of two still has the other in its type area, and notes set smaller outside
+ * it stand in its margin. Said only from two pages or more: a frame with one page is said by all
+ * pages of its width (both sides of the spread), keyed by the width alone.
+ */
+function typeAreas(pages: PageTally[], bodyFontSize: number): Record<string, BodyEnvelope> {
+  const byKey = new Map<string, { runs: [number, number, number, number][]; pages: number }>();
+  for (const page of pages) {
+    const runs = page.proseRuns.filter((run) => Math.abs(run[0] - bodyFontSize) <= 0.5);
+    if (runs.length === 0) continue;
+    for (const key of [page.frame, page.frame.split(':')[0]]) {
+      const entry = byKey.get(key) ?? { runs: [], pages: 0 };
+      entry.runs.push(...runs);
+      entry.pages++;
+      byKey.set(key, entry);
+    }
+  }
+  const areas: Record<string, BodyEnvelope> = {};
+  for (const [key, { runs, pages: count }] of byKey) {
+    if (count < 2 || runs.reduce((n, r) => n + r[3], 0) < ENVELOPE_MIN_CHARS) continue;
+    areas[key] = {
+      x0: weightedQuantile(runs.map((r) => ({ value: r[1], weight: r[3] })), 0.05),
+      x1: weightedQuantile(runs.map((r) => ({ value: r[2], weight: r[3] })), 0.95),
+    };
+  }
+  return areas;
+}
+
+/** The type area of a page's frame, or of all pages of its width when its frame has too few pages to say. */
+export function typeArea(stats: Pick<DocumentStats, 'typeAreas'>, page: Pick<RawPage, 'number' | 'width'>): BodyEnvelope | undefined {
+  const frame = pageFrame(page);
+  return stats.typeAreas[frame] ?? stats.typeAreas[frame.split(':')[0]];
 }
 
 /**
@@ -187,7 +262,7 @@ function most<K>(weights: Map<K, number>, fallback: K): K {
 
 /**
  * The document's statistics from every page's tally, in page order. Its body size and font are
- * those of most of its running text (proseWords), or of all its text when it has little running text.
+ * those of most of its running text (proseRuns), or of all its text when it has little running text.
  */
 export function documentStats(pages: PageTally[]): DocumentStats {
   const weightBySize = sum(pages.map((p) => p.bySize));
@@ -196,5 +271,5 @@ export function documentStats(pages: PageTally[]): DocumentStats {
   const bodyFont = most(enough ? sum(pages.map((p) => p.proseByFont)) : sum(pages.map((p) => p.byFont)), '');
   const bodyFontSize = most(enough ? proseBySize : weightBySize, 10);
   const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * HEADING_SIZE).sort((a, b) => b - a);
-  return { bodyFontSize, bodyFont, headingSizes, runningLines: runningLines(pages) };
+  return { bodyFontSize, bodyFont, headingSizes, runningLines: runningLines(pages), typeAreas: typeAreas(pages, bodyFontSize) };
 }

@@ -2,7 +2,7 @@
 // are joined first (so exponents, indices and formula pieces stay with their line), then runs on
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words. Runs of different
-// type sizes are joined outright only across a word space of the smaller size.
+// type sizes are joined only across a word space of the smaller size.
 import { LIST_MARKER } from './markers.js';
 
 /** A section or line number standing alone: "3", "12", "4.1", "2.3.1". */
@@ -119,15 +119,19 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
       // A bullet or number stands apart from its item's text, in a column of its own, yet
       // belongs to the line.
       if (gap > 0 && gap <= lineSize * 4 && left.length === 1 && LIST_MARKER.test(words[left[0]].text)) return true;
-      // So does a number alone before words: a section number before its title ("4.1  Axiome"), a
-      // transcript's or a contract's line number in the margin before its line.
-      if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text)) return true;
+      // So does a number alone opening a line before words: a section number before its title
+      // ("4.1  Axiome"), a transcript's or a contract's line number in the margin before its line
+      // (not a figure ending a line, before a note beyond it).
+      if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text) && opensLine(leftBox, boxes, lineSize)) return true;
       const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
       if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
-      // A word space of the smaller type: a note set smaller in the margin stands further from
-      // the text beside it than its own spaces, though within a space of the text's size.
+      // Runs of two type sizes join only across a word space of the smaller: a note set smaller
+      // in the margin stands further from the text beside it than its own spaces, though within a
+      // space of the text's size, and whether the lines around leave that gap empty depends on
+      // how ragged they are, which says nothing of the note.
       const smaller = Math.min(size, line.size);
-      if (spaced <= (smaller < lineSize * 0.85 ? smaller : lineSize) * 0.5) return true;
+      if (smaller < lineSize * 0.85) return spaced <= smaller * 0.5;
+      if (spaced <= lineSize * 0.5) return true;
       // The OCR engine already split the page into lines: two of its lines side by side are two
       // columns unless they touch.
       const ocrA = words[line.words[0]].ocrLine;
@@ -150,6 +154,11 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
   return merged
     .map(({ words: w, box }) => ({ words: w, box }))
     .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+}
+
+/** No run stands just before the box on its visual line, within a space and a half of the type. */
+function opensLine(box: Box, boxes: Box[], size: number): boolean {
+  return !boxes.some((other) => other !== box && other.x1 <= box.x0 && box.x0 - other.x1 <= size * 1.5 && verticalOverlap(other, box) >= 0.6);
 }
 
 /** Whether the horizontal gap [from, to] on this line stays empty in the nearby lines. */

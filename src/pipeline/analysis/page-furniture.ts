@@ -4,50 +4,41 @@
 // failing that, short lines set no larger than the body in the outer bands (the top and bottom
 // 7%), or a bare page number in the outer fifth with nothing beyond it. Marginal notes stand
 // outside the body text altogether: text turned up or down the page in its outer edge (a
-// preprint's identifier, a side tab), or blocks set smaller than the body left or right of where
-// the page's body text runs (margin notes), once the page has enough text to say where that is;
+// preprint's identifier, a side tab), or blocks set smaller than the body left or right of the
+// type area, where the body's running text runs on the page and on pages like it (margin notes);
 // a margin's column of line numbers is found before lines are made (line-numbers.ts). Furniture is typed so (page_header, page_footer, marginal_note), kept
 // in the layout, and left out of the text, the markdown and the chunks.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
-import { EDGE_BAND, EDGE_TOLERANCE, edgeKey, type EdgeLine } from './document-stats.js';
+import { EDGE_BAND, EDGE_TOLERANCE, ENVELOPE_MIN_CHARS, edgeKey, weightedQuantile, type BodyEnvelope, type EdgeLine } from './document-stats.js';
 
 /** A page number as pages print them: "7", "- 7 -", "– 7 –", "Page 7", "p. 7", "7 of 12", "vii". */
 const PAGE_NUMBER = /^(?:page\s+|p\.\s*|[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*[-–—])?$/i;
 
-/** Where the page's body text runs across the page: the text-weighted 5th and 95th percentiles of its lines' edges. */
-export interface BodyEnvelope {
-  x0: number;
-  x1: number;
-}
-
-/** Lines, counted by the characters they hold, below which a page says too little of where its body runs. */
-const ENVELOPE_MIN_CHARS = 400;
-
-function weightedQuantile(values: { value: number; weight: number }[], q: number): number {
-  const sorted = [...values].sort((a, b) => a.value - b.value);
-  const total = sorted.reduce((sum, v) => sum + v.weight, 0);
-  let seen = 0;
-  for (const v of sorted) {
-    seen += v.weight;
-    if (seen >= total * q) return v.value;
-  }
-  return sorted[sorted.length - 1]?.value ?? 0;
-}
+/** Text set at less than this share of the body's size is set smaller than the body (a note, a line number). */
+const BODY_SIZE_SHARE = 0.95;
 
 /**
- * Where the body text of a page runs, weighted by characters so that short lines (numbers, notes)
- * do not move it; null for a page with too little upright text to say.
+ * Where the body text of a page runs: in a document of several pages, its type area
+ * (document-stats.ts), widened to where the page's lines that reach into it run, so a page whose
+ * body fills one column of two, the other holding a figure or a listing, still runs across both,
+ * a listing that hangs out into the margin takes its margin in, and notes wholly outside it, however
+ * many, stay outside. A page alone says it by all its upright lines. Weighted by characters so
+ * that short lines (numbers) do not move it; null when there is too little text to say.
  */
-export function bodyEnvelope(lines: Line[], words: Word[]): BodyEnvelope | null {
+export function bodyEnvelope(lines: Line[], words: Word[], area: BodyEnvelope | undefined): BodyEnvelope | null {
   const measured = lines
-    .filter((line) => line.words.every((i) => !words[i].turn))
+    .filter((line) => line.words.every((i) => !words[i].turn) && (!area || (line.box.x1 > area.x0 && line.box.x0 < area.x1)))
     .map((line) => ({ line, chars: line.words.reduce((n, i) => n + words[i].text.length, 0) }));
   const chars = measured.reduce((n, m) => n + m.chars, 0);
-  if (chars < ENVELOPE_MIN_CHARS) return null;
-  return {
-    x0: weightedQuantile(measured.map((m) => ({ value: m.line.box.x0, weight: m.chars })), 0.05),
-    x1: weightedQuantile(measured.map((m) => ({ value: m.line.box.x1, weight: m.chars })), 0.95),
-  };
+  const own =
+    chars < ENVELOPE_MIN_CHARS
+      ? null
+      : {
+          x0: weightedQuantile(measured.map((m) => ({ value: m.line.box.x0, weight: m.chars })), 0.05),
+          x1: weightedQuantile(measured.map((m) => ({ value: m.line.box.x1, weight: m.chars })), 0.95),
+        };
+  if (!own || !area) return own ?? area ?? null;
+  return { x0: Math.min(own.x0, area.x0), x1: Math.max(own.x1, area.x1) };
 }
 
 export interface FurnitureContext {
@@ -125,7 +116,7 @@ export function furnitureType(block: Block, text: string, size: number, ctx: Fur
   if (turned(block, page) && inOuterMargin(box, raw.width)) return 'marginal_note';
   // Margin notes and line numbers are set smaller than the body: a table of contents' page
   // numbers and a proof's closing box, out at the body's edge, are body size.
-  if (envelope && outsideBody(box, envelope, bodyFontSize) && text.length < 200 && size < bodyFontSize * 0.95) return 'marginal_note';
+  if (envelope && outsideBody(box, envelope, bodyFontSize) && text.length < 200 && size < bodyFontSize * BODY_SIZE_SHARE) return 'marginal_note';
   const running = text.length < 200 ? runningBand(block, size, ctx) : null;
   if (running) return running === 'top' ? 'page_header' : 'page_footer';
   const singleLine = block.lines.length === 1;
