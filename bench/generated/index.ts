@@ -3,6 +3,7 @@
 //   npm run bench:generated -- [--seed N] [--count K] [--only tables,furniture,...] [--keep DIR]
 //                               [--with variation,...] [--without variation,...]
 //   npm run bench:generated -- --rescore DIR        (scores a --keep run's documents again, no Folio)
+//   npm run bench:generated -- --rescore DIR --reread  (its born-digital documents read again by this checkout, in process)
 //
 // Draws K documents from seed N (a fresh seed from the clock when none is given: say it again to
 // see the same documents), each laid out by its producer with its truth recorded as it was placed,
@@ -27,6 +28,7 @@ import { unpackModels } from '../../src/models/ocr/index.js';
 import { TesseractCli } from '../../src/models/ocr/tesseract-cli.js';
 import { generateDocument, type Generated } from './generate.js';
 import { PdfLibProducer } from './pdflib.js';
+import { readInProcess } from './reread.js';
 import { overall, scoreDocument, type DocumentScores, type Output } from './score.js';
 import type { Truth } from './truth.js';
 
@@ -272,30 +274,41 @@ function printTable(title: string, groups: [string, Scored[]][], only: Set<Featu
   }
 }
 
-/** The documents a `--keep` run left in `dir`, scored again from what Folio read then: for work on the scores themselves. */
-async function rescore(dir: string): Promise<Scored[]> {
+/**
+ * The documents a `--keep` run left in `dir`, scored again from what Folio read then (for work on
+ * the scores themselves), or with `reread`, its born-digital documents read again by this
+ * checkout in this process (reread.ts).
+ */
+async function rescore(dir: string, reread: boolean): Promise<Scored[]> {
   const { readdir } = await import('node:fs/promises');
+  const files = new Set(await readdir(dir));
   const documents: Scored[] = [];
-  for (const name of (await readdir(dir)).filter((f) => f.endsWith('.truth.json'))) {
+  let readAgain = 0;
+  for (const name of [...files].filter((f) => f.endsWith('.truth.json'))) {
     const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
+    const file = truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
+    const fresh = reread && file ? await readInProcess(path.join(dir, file)) : null;
+    if (fresh) readAgain++;
     const outputFile = path.join(dir, `${truth.id}.output.json`);
-    const output = await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null);
+    const output = fresh ?? (await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null));
     const peerText = await readFile(path.join(dir, `${truth.id}.tesseract.txt`), 'utf8').catch(() => null);
     const scores = output ? scoreDocument(truth, output, peerText) : null;
     documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: output ? 'completed' : 'not read', scores, overall: scores ? overall(scores) : 0 });
   }
+  if (reread) console.log(`read again in this process: ${readAgain} born-digital documents; the others scored from the kept run`);
   return documents.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 }
 
 async function main(): Promise<void> {
   const rescored = argument('rescore');
   if (rescored) {
-    const documents = await rescore(path.resolve(rescored));
+    const reread = process.argv.includes('--reread');
+    const documents = await rescore(path.resolve(rescored), reread);
     const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
-    printTable(`scored again: ${documents.length} documents of ${rescored}`, [['all', documents], ...byProducer], new Set((argument('only') ?? '').split(',').filter(Boolean) as Feature[]), (line) => console.log(line));
+    printTable(`${reread ? 'read and scored again' : 'scored again'}: ${documents.length} documents of ${rescored}`, [['all', documents], ...byProducer], new Set((argument('only') ?? '').split(',').filter(Boolean) as Feature[]), (line) => console.log(line));
     printVariations([['all', documents]], (line) => console.log(line));
     const file = path.join(ROOT, 'bench/results', `generated-${new Date().toISOString().replace(/:/g, '-')}.json`);
-    await writeFile(file, `${JSON.stringify({ rescored_from: rescored, count: documents.length, summary: summarize(documents), by_producer: Object.fromEntries(byProducer.map(([p, d]) => [p, summarize(d)])), documents }, null, 1)}\n`);
+    await writeFile(file, `${JSON.stringify({ rescored_from: rescored, reread, count: documents.length, summary: summarize(documents), by_producer: Object.fromEntries(byProducer.map(([p, d]) => [p, summarize(d)])), documents }, null, 1)}\n`);
     console.log(`wrote ${path.relative(ROOT, file)}`);
     return;
   }

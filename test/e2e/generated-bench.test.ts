@@ -1,15 +1,21 @@
 // The generated-documents bench end to end (issue 38; docs/generated-bench.md): a few documents of
 // a fixed seed drawn, laid out, sent through the API of a real `folio serve`, read and scored. It
 // checks the bench works, not what it scores: every document is read and has the scores of what it
-// holds. On SQLite only (the store does not change what is scored), and only with Chromium,
-// LibreOffice and poppler's tools, which CI installs.
+// holds, and a born-digital document read again in process (--reread) reads as the API read it.
+// On SQLite only (the store does not change what is scored), and only with Chromium, LibreOffice
+// and poppler's tools, which CI installs.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM } from '../../bench/generated/chromium.js';
 import { SOFFICE } from '../../bench/generated/libreoffice.js';
 import { byTableVariation, runBench, summarize } from '../../bench/generated/index.js';
+import { readInProcess } from '../../bench/generated/reread.js';
+import type { Output } from '../../bench/generated/score.js';
 import { STORE } from '../helpers/folio.js';
 
 const runs = (command: string, args: string[]) => promisify(execFile)(command, args).then(() => true, () => false);
@@ -20,7 +26,8 @@ describe.skipIf(STORE !== 'sqlite' || !haveTools)('bench:generated', () => {
   it('draws, reads and scores a fixed-seed set of documents, scans among them', async () => {
     const lines: string[] = [];
     // Seed 3's first six come from all three producers and hold a scan, tables, furniture and headings.
-    const { documents, features } = await runBench({ seed: 3, count: 6, keep: null, concurrency: 2, log: (line) => lines.push(line) });
+    const keep = await mkdtemp(path.join(tmpdir(), 'folio-generated-'));
+    const { documents, features } = await runBench({ seed: 3, count: 6, keep, concurrency: 2, log: (line) => lines.push(line) });
     expect(documents.map((d) => d.id)).toEqual(['g3-0', 'g3-1', 'g3-2', 'g3-3', 'g3-4', 'g3-5']);
     expect(new Set(documents.map((d) => d.producer))).toEqual(new Set(['chromium', 'pdf-lib', 'libreoffice']));
     for (const d of documents) {
@@ -43,5 +50,16 @@ describe.skipIf(STORE !== 'sqlite' || !haveTools)('bench:generated', () => {
     const variations = byTableVariation(documents);
     expect(variations['all tables'].adjacency_f1.n).toBe(tables.length);
     for (const t of tables) for (const f of t.features) expect(variations[f].adjacency_f1.n).toBeGreaterThan(0);
+    // `--reread`: a born-digital document read in this process gives the text and tables the API gave.
+    const digital = documents.filter((d) => d.variant === 'digital');
+    expect(digital.length).toBeGreaterThan(2);
+    for (const d of digital) {
+      const file = [`${d.id}.pdf`, `${d.id}.docx`].map((f) => path.join(keep, f)).find((f) => existsSync(f))!;
+      const served = JSON.parse(await readFile(path.join(keep, `${d.id}.output.json`), 'utf8')) as Output;
+      const again = await readInProcess(file);
+      expect(again?.text, d.id).toBe(served.text);
+      expect(again?.pages.map((p) => p.tables.map((t) => t.rows)), d.id).toEqual(served.pages.map((p) => p.tables.map((t) => t.rows)));
+    }
+    await rm(keep, { recursive: true, force: true });
   }, 300_000);
 });
