@@ -321,6 +321,12 @@ async function main(): Promise<void> {
   const { documents, seconds, features } = await runBench({ seed, count, keep, concurrency: Number(argument('concurrency') ?? 3), variations: argument('with')?.split(','), without: argument('without')?.split(','), log });
   const pages = documents.reduce((n, d) => n + d.pages, 0);
   log(`\n${documents.length} documents, ${pages} pages, read and scored in ${Math.round(seconds)} s; ${documents.filter((d) => d.status !== 'completed').length} not completed`);
+  if (documents.length === 0) {
+    // --with names variations a document draws as it is composed (its producer, layout, tables...); one its producer picks later, as libreoffice:docx, selects none.
+    log('no document of the seed drew what --with and --without ask for');
+    process.exitCode = 1;
+    return;
+  }
   const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
   const byVariant = [...new Set(documents.map((d) => (d.variant === 'digital' ? 'digital' : 'scan')))].map((v) => [v, documents.filter((d) => (d.variant === 'digital') === (v === 'digital'))] as [string, Scored[]]);
   printTable('means by feature (all documents, then by producer)', [['all', documents], ...byProducer], only, log);
