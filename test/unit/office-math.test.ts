@@ -72,6 +72,13 @@ describe('equations in Word documents', () => {
     const alone = `<w:p>${math(r('y = '), `<m:func><m:fName>${r('log', 'p')}</m:fName>${e(`<m:d>${e(r('x'))}</m:d>`)}</m:func>`)}</w:p>`;
     expect(paragraphs(inline + alone)).toEqual(['Energy is $E=mc^{2}$ at rest.', '$$y = \\log\\left(x\\right)$$']);
   });
+
+  it('types a paragraph that is an equation typed as plain text as a display formula, and a sentence with a sum in it as a paragraph', () => {
+    const p = (text: string) => `<w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+    const [page] = readDocx(wordPackage({ body: p('ŷ = argmax_y p(y | x; θ) (3)') + p('The total is 5 + 3 apples for everyone at the table.') + p('σ² = (1/n) ∑ᵢ (xᵢ − μ)²') }));
+    expect(page.map((item) => item.kind)).toEqual(['formula', 'paragraph', 'formula']);
+    expect(page[0]).toMatchObject({ text: 'ŷ = argmax_y p(y | x; θ) (3)' });
+  });
 });
 
 describe('equations in slides', () => {

@@ -11,6 +11,7 @@ import { child, children, descendants, OfficePackage, OfficeReadError, textOf, t
 import { commentItems, type ReviewComment } from './comments.js';
 import type { OfficeItem } from './structure.js';
 import { isMonospacedFont } from '../../page-model.js';
+import { looksLikeFormula } from '../../analysis/code-and-formulas.js';
 import { defaultFont, readStyles, runFont, styleFont, type Style } from './docx-styles.js';
 import { readChart } from './chart.js';
 import { displayLoneEquations, equations, mathMarkup } from './omml.js';
@@ -188,9 +189,11 @@ function readParagraph(p: XmlNode, ctx: Context): void {
     const text = segment.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').trim();
     if (!text) return;
     // A title, heading, list item or caption stays one whatever its face; a paragraph set in a
-    // monospaced face is a line of code, its spacing as written.
+    // monospaced face is a line of code, its spacing as written; a one-line paragraph written as
+    // an equation in plain text (no Word equation object) is a display formula, as on a PDF page.
     const item = classify(text, pPr, style, styleName, ctx);
     if (item.kind === 'paragraph' && monospaced) pushCode(segment, ctx);
+    else if (item.kind === 'paragraph' && parts.equations === 0 && !text.includes('\n') && looksLikeFormula(text)) current(ctx).push({ kind: 'formula', text });
     else current(ctx).push(item);
   });
   for (let k = 0; k < parts.pictures; k++) current(ctx).push({ kind: 'figure', caption: null });

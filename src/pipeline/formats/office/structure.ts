@@ -13,6 +13,7 @@ export type OfficeItem =
   | { kind: 'paragraph'; text: string; box?: Box }
   /** Lines of code, each as written (its indentation kept). */
   | { kind: 'code'; text: string; box?: Box }
+  | { kind: 'formula'; text: string; box?: Box }
   | { kind: 'list_item'; text: string; depth: number; marker: string; box?: Box }
   | { kind: 'caption'; text: string; box?: Box }
   | { kind: 'footnote'; text: string; box?: Box }
@@ -54,6 +55,7 @@ const BLOCK_OF: Record<OfficeItem['kind'], BlockType> = {
   heading: 'heading',
   paragraph: 'paragraph',
   code: 'code',
+  formula: 'formula',
   list_item: 'list_item',
   caption: 'caption',
   footnote: 'footnote',
