@@ -17,7 +17,7 @@ export interface DocumentStats {
   headingSizes: number[];
   /** Lines at a page's top or bottom edge that recur at the same place on other pages (page-furniture.ts). */
   runningLines: EdgeLine[];
-  /** Where the body's running text runs across the page, by page frame (pageFrame), where the document has enough of it to say. */
+  /** Where the body's running text runs across the page, keyed as pageFrames names them, where the document has enough of it to say. */
   typeAreas: Record<string, BodyEnvelope>;
 }
 
@@ -30,13 +30,17 @@ export interface BodyEnvelope {
 /** Characters, below which text says too little of where the body runs. */
 export const ENVELOPE_MIN_CHARS = 400;
 
-/** Pages that share a type area: of one width, and on the same side of a spread (books mirror their margins). */
-export function pageFrame(page: Pick<RawPage, 'number' | 'width'>): string {
-  return `${Math.round(page.width)}:${page.number % 2}`;
+/**
+ * The keys of the pages a page shares its type area with, nearest first: those of its width on the
+ * same side of a spread (books mirror their margins), then all those of its width.
+ */
+export function pageFrames(page: Pick<RawPage, 'number' | 'width'>): [string, string] {
+  const width = String(Math.round(page.width));
+  return [`${width}:${page.number % 2}`, width];
 }
 
 /** A weighted quantile of values. */
-export function weightedQuantile(values: { value: number; weight: number }[], q: number): number {
+function weightedQuantile(values: { value: number; weight: number }[], q: number): number {
   const sorted = [...values].sort((a, b) => a.value - b.value);
   const total = sorted.reduce((sum, v) => sum + v.weight, 0);
   let seen = 0;
@@ -45,6 +49,22 @@ export function weightedQuantile(values: { value: number; weight: number }[], q:
     if (seen >= total * q) return v.value;
   }
   return sorted[sorted.length - 1]?.value ?? 0;
+}
+
+/** Where text runs across a page: the character-weighted 5th percentile of its pieces' left edges and 95th of their right. */
+export function envelopeOf(pieces: { x0: number; x1: number; chars: number }[]): BodyEnvelope {
+  return {
+    x0: weightedQuantile(pieces.map((p) => ({ value: p.x0, weight: p.chars })), 0.05),
+    x1: weightedQuantile(pieces.map((p) => ({ value: p.x1, weight: p.chars })), 0.95),
+  };
+}
+
+/** A run of running text on a page: its size to the half point, its edges and its characters. */
+export interface ProseRun {
+  size: number;
+  x0: number;
+  x1: number;
+  chars: number;
 }
 
 /** A line of text near the top or bottom edge of a page. */
@@ -65,10 +85,10 @@ export interface PageTally {
   /** The same, counting only running text (proseRuns). */
   proseBySize: [number, number][];
   proseByFont: [string, number][];
-  /** The page's runs of running text: [size to the half point, x0, x1, characters]. */
-  proseRuns: [number, number, number, number][];
-  /** Its page frame (pageFrame). */
-  frame: string;
+  /** The page's runs of running text. */
+  proseRuns: ProseRun[];
+  /** The keys of the pages it shares its type area with (pageFrames). */
+  frames: [string, string];
   edges: EdgeLine[];
 }
 
@@ -158,13 +178,13 @@ export function pageTally(page: RawPage): PageTally {
   const all = tally(page.words);
   const runs = proseRuns(page.words);
   const prose = tally(runs.flat());
-  const extents = runs.map((run): [number, number, number, number] => [
-    Math.round(run[0].fontSize * 2) / 2,
-    run[0].box.x0,
-    run[run.length - 1].box.x1,
-    run.reduce((n, w) => n + w.text.length, 0),
-  ]);
-  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, proseRuns: extents, frame: pageFrame(page), edges: edgeLines(page) };
+  const extents = runs.map((run): ProseRun => ({
+    size: Math.round(run[0].fontSize * 2) / 2,
+    x0: run[0].box.x0,
+    x1: run[run.length - 1].box.x1,
+    chars: run.reduce((n, w) => n + w.text.length, 0),
+  }));
+  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, proseRuns: extents, frames: pageFrames(page), edges: edgeLines(page) };
 }
 
 /**
@@ -175,11 +195,11 @@ export function pageTally(page: RawPage): PageTally {
  * pages of its width (both sides of the spread), keyed by the width alone.
  */
 function typeAreas(pages: PageTally[], bodyFontSize: number): Record<string, BodyEnvelope> {
-  const byKey = new Map<string, { runs: [number, number, number, number][]; pages: number }>();
+  const byKey = new Map<string, { runs: ProseRun[]; pages: number }>();
   for (const page of pages) {
-    const runs = page.proseRuns.filter((run) => Math.abs(run[0] - bodyFontSize) <= 0.5);
+    const runs = page.proseRuns.filter((run) => Math.abs(run.size - bodyFontSize) <= 0.5);
     if (runs.length === 0) continue;
-    for (const key of [page.frame, page.frame.split(':')[0]]) {
+    for (const key of page.frames) {
       const entry = byKey.get(key) ?? { runs: [], pages: 0 };
       entry.runs.push(...runs);
       entry.pages++;
@@ -188,19 +208,15 @@ function typeAreas(pages: PageTally[], bodyFontSize: number): Record<string, Bod
   }
   const areas: Record<string, BodyEnvelope> = {};
   for (const [key, { runs, pages: count }] of byKey) {
-    if (count < 2 || runs.reduce((n, r) => n + r[3], 0) < ENVELOPE_MIN_CHARS) continue;
-    areas[key] = {
-      x0: weightedQuantile(runs.map((r) => ({ value: r[1], weight: r[3] })), 0.05),
-      x1: weightedQuantile(runs.map((r) => ({ value: r[2], weight: r[3] })), 0.95),
-    };
+    if (count >= 2 && runs.reduce((n, r) => n + r.chars, 0) >= ENVELOPE_MIN_CHARS) areas[key] = envelopeOf(runs);
   }
   return areas;
 }
 
 /** The type area of a page's frame, or of all pages of its width when its frame has too few pages to say. */
 export function typeArea(stats: Pick<DocumentStats, 'typeAreas'>, page: Pick<RawPage, 'number' | 'width'>): BodyEnvelope | undefined {
-  const frame = pageFrame(page);
-  return stats.typeAreas[frame] ?? stats.typeAreas[frame.split(':')[0]];
+  const [frame, width] = pageFrames(page);
+  return stats.typeAreas[frame] ?? stats.typeAreas[width];
 }
 
 /**

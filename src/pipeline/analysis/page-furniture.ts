@@ -9,7 +9,7 @@
 // a margin's column of line numbers is found before lines are made (line-numbers.ts). Furniture is typed so (page_header, page_footer, marginal_note), kept
 // in the layout, and left out of the text, the markdown and the chunks.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
-import { EDGE_BAND, EDGE_TOLERANCE, ENVELOPE_MIN_CHARS, edgeKey, weightedQuantile, type BodyEnvelope, type EdgeLine } from './document-stats.js';
+import { EDGE_BAND, EDGE_TOLERANCE, ENVELOPE_MIN_CHARS, edgeKey, envelopeOf, type BodyEnvelope, type EdgeLine } from './document-stats.js';
 
 /** A page number as pages print them: "7", "- 7 -", "– 7 –", "Page 7", "p. 7", "7 of 12", "vii". */
 const PAGE_NUMBER = /^(?:page\s+|p\.\s*|[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*[-–—])?$/i;
@@ -28,15 +28,8 @@ const BODY_SIZE_SHARE = 0.95;
 export function bodyEnvelope(lines: Line[], words: Word[], area: BodyEnvelope | undefined): BodyEnvelope | null {
   const measured = lines
     .filter((line) => line.words.every((i) => !words[i].turn) && (!area || (line.box.x1 > area.x0 && line.box.x0 < area.x1)))
-    .map((line) => ({ line, chars: line.words.reduce((n, i) => n + words[i].text.length, 0) }));
-  const chars = measured.reduce((n, m) => n + m.chars, 0);
-  const own =
-    chars < ENVELOPE_MIN_CHARS
-      ? null
-      : {
-          x0: weightedQuantile(measured.map((m) => ({ value: m.line.box.x0, weight: m.chars })), 0.05),
-          x1: weightedQuantile(measured.map((m) => ({ value: m.line.box.x1, weight: m.chars })), 0.95),
-        };
+    .map((line) => ({ x0: line.box.x0, x1: line.box.x1, chars: line.words.reduce((n, i) => n + words[i].text.length, 0) }));
+  const own = measured.reduce((n, m) => n + m.chars, 0) < ENVELOPE_MIN_CHARS ? null : envelopeOf(measured);
   if (!own || !area) return own ?? area ?? null;
   return { x0: Math.min(own.x0, area.x0), x1: Math.max(own.x1, area.x1) };
 }
