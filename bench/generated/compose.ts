@@ -252,12 +252,34 @@ function drawScript(random: Random, producer: Producer, features: Set<string>): 
   return script;
 }
 
+/**
+ * A table of contents listing the document's own headings, set before its first heading, in some
+ * reports and books. Drawn from a stream of its own so that adding it moved no other document.
+ */
+function contentsPage(seed: number, index: number, kind: DocumentKind, producer: Producer, blocks: Block[], features: Set<string>): void {
+  const random = Random.forDocument(seed ^ 0x7c0a7e57, index);
+  if (!random.chance(kind === 'book' ? 0.45 : kind === 'report' ? 0.3 : 0)) return;
+  const headings = blocks.filter((b): b is Extract<Block, { kind: 'heading' }> => b.kind === 'heading');
+  const first = blocks.findIndex((b) => b.kind === 'heading');
+  if (headings.length < 2 || first < 0) return;
+  // Writer's HTML import has no tab leaders and the Chromium producer clips no text: each sets the leaders it can draw faithfully.
+  const leaders = producer === 'pdf-lib' ? random.pick(['dots', 'dots', 'none'] as const) : producer === 'chromium' ? random.pick(['drawn', 'none'] as const) : 'dots';
+  features.add('layout:contents');
+  features.add(`contents:leaders-${leaders}`);
+  let page = random.int(1, 4);
+  const entries = headings.map((h) => {
+    page += h.level === 1 ? random.int(1, 4) : random.int(0, 2);
+    return { level: Math.min(3, h.level) as 1 | 2 | 3, text: `${h.number ? `${h.number} ` : ''}${h.text}`, page: String(page) };
+  });
+  blocks.splice(first, 0, { kind: 'heading', level: 1, number: null, text: 'Contents' }, { kind: 'contents', entries, leaders });
+}
+
 /** Every variation the issue lists, by the feature name a document that draws it carries. */
 export const LISTED_VARIATIONS = [
   ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells'].map((v) => `table:${v}`),
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
-  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote'].map((v) => `layout:${v}`),
+  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'contents'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
   ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left'].map((v) => `type:${v}`),
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
@@ -360,6 +382,7 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
       blocks.push({ kind: 'list', ordered: true, items: Array.from({ length: random.int(3, 8) }, () => `${words.name()}. ${words.headingText()}. ${words.place()}, ${random.int(1990, 2026)}.`) });
     }
   }
+  contentsPage(seed, index, kind, producer, blocks, features);
   const scan = !office && (features.has('layout:scribbled-page') || random.chance(options.scanShare)) ? drawScan(random, script, features) : null;
   return { id: `g${seed}-${index}`, seed, index, kind, producer, page, columns, type, script, furniture, blocks, scan, features: [...features].sort() };
 }

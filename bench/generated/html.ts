@@ -140,6 +140,12 @@ function blockHtml(block: Block, order: number, doc: DocSpec): string {
       return `<figure ${attrs('figure')}>${figureSvg(block, order)}${block.caption ? `<figcaption class="caption" data-kind="caption">${escapeHtml(block.caption)}</figcaption>` : ''}</figure>`;
     case 'table':
       return tableHtml(block.table, order, doc.columns > 1 && block.table.width !== 'narrow');
+    case 'contents': {
+      const entries = block.entries.map(
+        (e) => `<div class="toc-entry toc-level-${e.level}" data-kind="contents-entry"><span class="toc-text">${escapeHtml(e.text)}</span> <span class="toc-leader ${block.leaders}" data-skip="1"></span> <span class="toc-page">${escapeHtml(e.page)}</span></div>`,
+      );
+      return `<div ${attrs('contents')}>${entries.join('')}</div>`;
+    }
   }
 }
 
@@ -188,6 +194,12 @@ table.zebra.coloured tbody tr:nth-child(even) td { background: #dfeaf6; }
 table.coloured:not(.zebra) tbody tr td { background: #fdf3e1; }
 table.shaded-cells { border-collapse: separate; border-spacing: 2pt; }
 table.shaded-cells td, table.shaded-cells th { background: #e4e8ee; }
+.toc-entry { display: flex; align-items: baseline; text-align: start; margin: 0 0 0.2em 0; }
+.toc-level-1 { font-weight: bold; margin-top: 0.35em; }
+.toc-level-2 { padding-inline-start: 1.5em; }
+.toc-level-3 { padding-inline-start: 3em; }
+.toc-leader { flex: 1; min-width: 1.5em; margin: 0 0.4em; }
+.toc-leader.drawn { border-bottom: 1.2pt dotted #555; }
 .head, .foot, .pagenum { position: absolute; font-size: ${Math.max(7, t.size - 2)}pt; color: #444; white-space: nowrap; }
 .stamp { position: absolute; white-space: nowrap; font-family: "Liberation Serif", serif; font-size: 14pt; color: #888; transform-origin: left top; transform: rotate(-90deg); }
 .linenos { position: absolute; font-size: 7pt; color: #777; text-align: right; }

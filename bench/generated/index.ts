@@ -229,6 +229,9 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
       equations_as_formula: mean(s.map((x) => x.equations?.asFormula)),
       equations_as_heading: mean(s.map((x) => x.equations?.asHeading)),
       equations_as_table: mean(s.map((x) => x.equations?.asTable)),
+      contents_entries_apart: mean(s.map((x) => x.contents?.apart)),
+      contents_entries_as_heading: mean(s.map((x) => x.contents?.asHeading)),
+      contents_entries_as_table: mean(s.map((x) => x.contents?.asTable)),
     },
     time: { seconds_per_page: mean(s.map((x) => x.secondsPerPage)) },
   };

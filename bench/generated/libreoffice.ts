@@ -86,6 +86,14 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
         truth('equation', text);
         return;
       }
+      case 'contents':
+        // Writer's HTML import has no tab stops: the leader dots are typed, about a line's worth.
+        for (const e of block.entries) {
+          const dots = ' .'.repeat(Math.max(3, Math.floor((78 - e.text.length - e.page.length) / 2)));
+          parts.push(`<p${e.level > 1 ? ` style="margin-left: ${(e.level - 1) * 0.6}cm"` : ''}>${escapeHtml(e.text)}${dots} ${escapeHtml(e.page)}</p>`);
+          truth('contents-entry', `${e.text} ${e.page}`);
+        }
+        return;
       case 'figure':
         // Writer's import keeps no drawing made in the page; the caption says a figure was there.
         if (block.caption) {

@@ -89,7 +89,7 @@ window.folioPaginate = function (config) {
     const kind = block.dataset.kind;
     let items;
     if (kind === 'table-block') items = [...block.querySelectorAll('tbody tr')];
-    else if (kind === 'list') items = [...block.children];
+    else if (kind === 'list' || kind === 'contents') items = [...block.children];
     else if (kind === 'code') items = [...block.children];
     else return null;
     if (items.length < 2) return null;
@@ -247,6 +247,7 @@ window.folioPaginate = function (config) {
       } else if (kind === 'heading') push('heading', block, p.page, n, { level: Number(block.dataset.level) });
       else if (kind === 'paragraph') push('paragraph', block, p.page, n);
       else if (kind === 'list') for (const li of block.children) push('list-item', li, p.page, n);
+      else if (kind === 'contents') for (const line of block.children) push('contents-entry', line, p.page, n);
       else if (kind === 'quote') push('quote', block, p.page, n);
       else if (kind === 'code') {
         const text = [...block.querySelectorAll('.code-text')].map((s) => s.textContent.replace(/\s+$/, '')).join('\n');

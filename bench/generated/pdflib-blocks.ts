@@ -133,7 +133,55 @@ export function flowables(b: Block, s: Setting): Flowable[] {
       const flowable = tableFlowable(b.table, s, s.doc.columns > 1 && b.table.width !== 'narrow');
       return flowable ? [flowable] : [];
     }
+    case 'contents':
+      return [contentsFlowable(b, s)];
   }
+}
+
+/**
+ * Each entry's text from its level's indent, then on its last line the leader dots (on a grid of
+ * their own, so the dots of all lines stand in columns, as TeX sets them) and the page number
+ * flush with the column's right edge.
+ */
+function contentsFlowable(b: Extract<Block, { kind: 'contents' }>, s: Setting): Flowable {
+  const size = s.size;
+  const regular = s.family.regular;
+  const lineStyle = style(s, size, { spacing: s.spacing() });
+  const numberRoom = s.metrics.width('0000', regular, size, s.squeeze);
+  const step = s.metrics.width('. ', regular, size, s.squeeze) * 1.2;
+  const sets = b.entries.map((e) => {
+    const indent = (e.level - 1) * size * 1.5;
+    const words = wordsOf(drawable(e.text), e.level === 1 ? s.family.bold : regular);
+    return { entry: e, indent, set: textBlock(s, words, s.columnWidth - indent - numberRoom - size * 2, lineStyle, indent) };
+  });
+  return {
+    span: false,
+    pieces: sets.length,
+    keep: 0,
+    build(from, to) {
+      const marks: Mark[] = [];
+      const entries: Entry[] = [];
+      let y = 0;
+      for (let i = from; i < to; i++) {
+        const { entry, indent, set } = sets[i];
+        const page = drawable(entry.page);
+        if (!set.text || !page) continue;
+        const lines = set.lines.map((line) => ({ ...line, baseline: line.baseline + y, words: [...line.words] }));
+        const last = lines[lines.length - 1];
+        const end = last.words[last.words.length - 1];
+        const textEnd = end.x + s.metrics.width(end.text, end.font, size, s.squeeze);
+        const pageX = s.columnWidth - s.metrics.width(page, regular, size, s.squeeze);
+        if (b.leaders === 'dots') {
+          for (let x = Math.ceil((textEnd + size * 0.5) / step) * step; x + step <= pageX - size * 0.3; x += step) last.words.push({ text: '.', font: regular, x });
+        }
+        last.words.push({ text: page, font: regular, x: pageX });
+        marks.push(...lines);
+        entries.push(blockEntry('contents-entry', `${set.text} ${page}`, [indent, y, s.columnWidth, y + set.height]));
+        y += set.height + size * 0.2;
+      }
+      return chunk(marks, entries, y, size * 0.3, size * 0.55);
+    },
+  };
 }
 
 function listFlowable(b: Extract<Block, { kind: 'list' }>, s: Setting): Flowable {

@@ -32,6 +32,11 @@ export interface DocumentScores {
   code: { asCode: number; asTable: number; total: number } | null;
   equations: { found: number; asFormula: number; asHeading: number; asTable: number; total: number } | null;
   /**
+   * Contents entries: the share that stand on a markdown line (or table row) of their own, as
+   * printed, rather than run into their neighbours; and the shares typed as headings or table rows.
+   */
+  contents: { apart: number; asHeading: number; asTable: number; total: number } | null;
+  /**
    * For a page with no text or almost none (blank, a word or two, handwriting nobody can read):
    * the letters and digits the output holds beyond the truth's, which a reader invented from
    * paper grain, show-through or scribbles.
@@ -49,9 +54,12 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Output text as plain words: page markers out, tables as rows of cells, figure markers out. */
+/** Three dots or more, spaced or not: leaders, which lead the eye and say nothing (the truth has none). */
+const LEADERS = /(?:\.\s*){3,}/g;
+
+/** Output text as plain words: page markers out, tables as rows of cells, figure markers and leader dots out. */
 function plainOutput(text: string): string {
-  return stripTableMarkup(stripPageHeaders(text)).replace(FIGURE, ' ');
+  return stripTableMarkup(stripPageHeaders(text)).replace(FIGURE, ' ').replace(LEADERS, ' ');
 }
 
 export function scoreText(truth: Truth, output: Output): DocumentScores['text'] {
@@ -311,6 +319,27 @@ export function scoreEquations(truth: Truth, output: Output): DocumentScores['eq
   };
 }
 
+export function scoreContents(truth: Truth, output: Output): DocumentScores['contents'] {
+  const entries = truth.blocks.filter((b) => b.kind === 'contents-entry').map((b) => normalizeText(b.text));
+  if (!entries.length) return null;
+  const lines = output.markdown.split('\n').map((line) => {
+    const table = /^\s*\|.*\|\s*$/.test(line);
+    const heading = /^\s*#/.test(line);
+    const text = stripTableMarkup(line)
+      .replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/, '')
+      .replace(/\\([\\`*_{}[\]()#+.!|-])/g, '$1')
+      .replace(LEADERS, ' ');
+    return { text: normalizeText(text), table, heading };
+  });
+  const on = (entry: string, which: (l: (typeof lines)[number]) => boolean) => lines.some((l) => which(l) && l.text === entry);
+  return {
+    apart: entries.filter((e) => on(e, () => true)).length / entries.length,
+    asHeading: entries.filter((e) => on(e, (l) => l.heading)).length / entries.length,
+    asTable: entries.filter((e) => on(e, (l) => l.table)).length / entries.length,
+    total: entries.length,
+  };
+}
+
 const letterOrDigit = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 
 export function scoreBlank(truth: Truth, output: Output): DocumentScores['blank'] {
@@ -334,6 +363,7 @@ export function scoreDocument(truth: Truth, output: Output, tesseractText: strin
     falseTables: tables.falseTables,
     code: scoreCode(truth, output),
     equations: scoreEquations(truth, output),
+    contents: scoreContents(truth, output),
     blank: scoreBlank(truth, output),
     secondsPerPage: output.seconds / Math.max(1, truth.pages || output.pages.length),
   };

@@ -57,7 +57,21 @@ export type Block =
   | { kind: 'code'; lines: string[]; numbered: boolean }
   | { kind: 'equation'; text: string; number: string | null }
   | { kind: 'figure'; drawing: 'bars' | 'lines' | 'photo' | 'diagram'; labels: string[]; heightPt: number; caption: string | null }
-  | { kind: 'table'; table: TableSpec };
+  | { kind: 'table'; table: TableSpec }
+  | { kind: 'contents'; entries: ContentsEntry[]; leaders: Leaders };
+
+/** A line of a table of contents: a heading's number and text, and the page it starts on. */
+export interface ContentsEntry {
+  level: 1 | 2 | 3;
+  text: string;
+  page: string;
+}
+
+/**
+ * What leads the eye from an entry to its page number: dots set as text (the way TeX and Word's
+ * tab leaders print), a dotted rule drawn as a shape, or nothing but the gap.
+ */
+export type Leaders = 'dots' | 'drawn' | 'none';
 
 export interface Furniture {
   /** A running head on every page but the first, or null. */

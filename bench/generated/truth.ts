@@ -4,7 +4,7 @@
 
 export type Box = [left: number, top: number, right: number, bottom: number];
 
-export type BlockKind = 'title' | 'heading' | 'paragraph' | 'list-item' | 'quote' | 'code' | 'equation' | 'caption' | 'footnote' | 'figure-label' | 'table-note';
+export type BlockKind = 'title' | 'heading' | 'paragraph' | 'list-item' | 'quote' | 'code' | 'equation' | 'caption' | 'footnote' | 'figure-label' | 'table-note' | 'contents-entry';
 
 export interface TruthBlock {
   kind: BlockKind;
