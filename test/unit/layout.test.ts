@@ -272,6 +272,56 @@ describe('analyzeDocument: reading order and block types (docs/api.md Page.text:
   });
 });
 
+describe('analyzeDocument: contents pages (one paragraph per entry, its page number on its line)', () => {
+  const BODY = 'lorem ipsum dolor sit amet consectetur';
+  const ENTRIES: [level: number, text: string, page: string][] = [
+    [1, '1 Introduction', '3'],
+    [2, '1.1 Scope of the work', '4'],
+    [2, '1.2 Earlier studies', '4'],
+    [1, '2 Methods', '7'],
+    [2, '2.1 Sampling', '9'],
+  ];
+
+  /** Entries from their level's indent; dots (as separate words, TeX's way) or nothing up to the page number at x 500. */
+  function contentsPage(leaders: boolean): RawPage {
+    const words: Word[] = [...lineWords('Contents', 50, 60, { size: 16, bold: true })];
+    ENTRIES.forEach(([level, text, page], k) => {
+      const y = 100 + k * 14;
+      const entry = lineWords(text, 50 + (level - 1) * 15, y, { bold: level === 1 });
+      words.push(...entry);
+      if (leaders) for (let x = Math.ceil((entry[entry.length - 1].box.x1 + 5) / 6) * 6; x < 480; x += 6) words.push(word('.', x, y));
+      words.push(word(page, 510 - page.length * 5, y));
+    });
+    return rawPage(words);
+  }
+
+  it('closes an entry at the page number its leader dots lead to, however far after the last dot, and types no entry a heading', () => {
+    const [page] = analyzeDocument([contentsPage(true)]);
+    const blocks = blocksOf(page).slice(1);
+    expect(blocks.map((b) => b.type)).toEqual(ENTRIES.map(() => 'paragraph'));
+    expect(blocks.map((b) => b.text.replace(/(?: \.)+/g, ''))).toEqual(ENTRIES.map(([, text, p]) => `${text} ${p}`));
+    expect(page.tables).toEqual([]);
+  });
+
+  it('reads entries set without leaders as lines, each with the page number at the right margin, not as a table of two columns', () => {
+    const [page] = analyzeDocument([contentsPage(false)]);
+    expect(page.tables).toEqual([]);
+    expect(blocksOf(page).slice(1)).toEqual(ENTRIES.map(([, text, p]) => ({ type: 'paragraph', text: `${text} ${p}` })));
+  });
+
+  it('keeps a lone figure at the right of a column of prose apart from the text across the gutter', () => {
+    const words: Word[] = [];
+    for (let n = 0; n < 5; n++) words.push(...lineWords(`left ${n} ${BODY}`, 50, 100 + n * 12));
+    for (let n = 0; n < 5; n++) words.push(...(n === 2 ? [word('2019', 330, 100 + n * 12)] : lineWords(`right ${n} ${BODY}`, 330, 100 + n * 12)));
+    expect(lineTexts(words)).toContain('2019');
+  });
+
+  it('starts a new line at a smaller line set right under a larger one at the same margin, though within half a line of it', () => {
+    const words = [...lineWords('Contents', 50, 80, { size: 18, bold: true }), ...lineWords('Internal patient for contract', 50, 100, { size: 9.5 })];
+    expect(lineTexts(words)).toEqual(['Contents', 'Internal patient for contract']);
+  });
+});
+
 describe('blockText', () => {
   it('joins a word hyphenated across a line end without a space', () => {
     const first = lineWords('the measure', 50, 100);

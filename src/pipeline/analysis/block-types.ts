@@ -6,7 +6,7 @@
 // case, never a sentence ending in a full stop.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { verticalOverlap } from '../page-model.js';
-import { lineBold, startsBulleted, startsListItem } from './blocks.js';
+import { endsInPageReference, lineBold, startsBulleted, startsListItem } from './blocks.js';
 import { isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
 import { CAPTION_LABEL } from './markers.js';
 import { HEADING_SIZE, type BodyEnvelope, type DocumentStats } from './document-stats.js';
@@ -46,6 +46,8 @@ export function classify(
   if (/^\p{Ll}/u.test(phrase) || spacedAsCells(block, page)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A numbered figure's or table's label opens its caption, not a section ("Table 8: Costs").
   if (CAPTION_LABEL.test(phrase)) return 'paragraph';
+  // A contents entry ending in its page number names a section elsewhere: it heads nothing here, however it is set.
+  if (endsInPageReference(page.lines[block.lines[block.lines.length - 1]], page.words)) return 'paragraph';
   // A heading names a section; it does not state something. A block of four words or more
   // closing with a full stop that ends no abbreviation is a sentence however large it is set (a
   // standfirst, a pull quote, or a line OCR measured tall). The title keeps to its size and place.

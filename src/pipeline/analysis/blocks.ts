@@ -1,9 +1,10 @@
 // Lines into blocks (paragraphs, list items, headings, before they are typed): a line continues
 // the block of the line above it when it sits one line pitch below, overlapping it, in the same
-// size, weight and face (groupBlocks says where a change of weight or face does not end a block).
+// size, weight and face (groupBlocks says where a change of weight or face does not end a block);
+// a contents entry ends with its page number.
 import type { Line, Word } from '../page-model.js';
 import { centerY } from './lines.js';
-import { LIST_MARKER } from './markers.js';
+import { LEADER, LIST_MARKER, PAGE_NUMBER } from './markers.js';
 
 const BULLET_START = /^[•●○◦▪■□‣⁃∙]/;
 
@@ -16,6 +17,18 @@ export function startsListItem(line: Line, words: Word[]): boolean {
 export function startsBulleted(line: Line, words: Word[]): boolean {
   const first = words[line.words[0]]?.text ?? '';
   return BULLET_START.test(first) || /^[•●○◦▪■□‣⁃∙·*–—-]$/.test(first);
+}
+
+/**
+ * The line ends in a page number led to it by dots or set apart from the entry by a gap of more
+ * than two font sizes, which a space between words never is: a contents entry (or an index's).
+ */
+export function endsInPageReference(line: Line, words: Word[]): boolean {
+  const n = line.words.length;
+  if (n < 2) return false;
+  const [before, last] = [words[line.words[n - 2]], words[line.words[n - 1]]];
+  if (!PAGE_NUMBER.test(last.text)) return false;
+  return (n >= 3 && LEADER.test(before.text)) || last.box.x0 - before.box.x1 > 2 * Math.max(last.fontSize, before.fontSize);
 }
 
 function lineSize(line: Line, words: Word[]): number {
@@ -76,13 +89,15 @@ export function groupBlocks(lines: Line[], words: Word[]): number[][] {
   const turns = lines.map((line) => words[line.words[0]]?.turn ?? 0);
   const fonts = lines.map((line) => lineFont(line, words));
   const uses = (index: number, font: string) => lines[index].words.some((i) => words[i].fontName === font);
+  // A line ending in a page number closes its contents entry, however far it reaches.
+  const closesEntry = lines.map((line) => endsInPageReference(line, words));
   const endsSentence = (index: number) => /[.:;!?]["'”’)]*$/.test(words[lines[index].words[lines[index].words.length - 1]]?.text ?? '');
   const continues = (block: number[], index: number): number | null => {
     const lastIndex = block[block.length - 1];
     const last = lines[lastIndex];
     const line = lines[index];
     // A line set in another direction (an axis label, a sideways header) is a block of its own.
-    if (turns[index] !== turns[lastIndex]) return null;
+    if (turns[index] !== turns[lastIndex] || closesEntry[lastIndex]) return null;
     const size = Math.max(sizes[index], sizes[lastIndex], 1);
     const step = centers[index] - centers[lastIndex];
     if (step < size * 0.6 || step > size * 2.1) return null;

@@ -3,7 +3,7 @@
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words. Runs of different
 // type sizes are joined only across a word space of the smaller size.
-import { LIST_MARKER } from './markers.js';
+import { LEADER, LIST_MARKER, PAGE_NUMBER } from './markers.js';
 
 /** A section or line number standing alone: "3", "12", "4.1", "2.3.1". */
 const LINE_NUMBER = /^\d{1,3}(\.\d{1,2}){0,3}$/;
@@ -34,7 +34,9 @@ function continuesLine(last: Word, word: Word, main: Box, mainSize: number): boo
   if (gap > size * 0.3) return false;
   const height = main.y1 - main.y0;
   const center = centerY(word.box);
-  if (word.fontSize < mainSize * 0.9) return center >= main.y0 - height * 0.4 && center <= main.y1 + height * 0.4;
+  // A smaller glyph raised or lowered against the run still reaches into its band; one wholly
+  // under it (the first word of a smaller line right under a heading) starts a line of its own.
+  if (word.fontSize < mainSize * 0.9) return center >= main.y0 - height * 0.4 && center <= main.y1 + height * 0.4 && word.box.y0 < main.y1 && word.box.y1 > main.y0;
   if (word.fontSize > mainSize * 1.1) {
     const overlap = Math.min(main.y1, word.box.y1) - Math.max(main.y0, word.box.y0);
     return overlap >= height * 0.5;
@@ -98,6 +100,7 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
     main = { ...word.box };
     mainSize = word.fontSize;
   }
+  attachPageNumbers(segments, words, apart);
   const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
   // Pass 2: runs on one visual line are joined (content streams often draw a line in pieces),
   // except across a gutter: a gap that the lines above and below leave empty too is a column
@@ -154,6 +157,64 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
   return merged
     .map(({ words: w, box }) => ({ words: w, box }))
     .sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+}
+
+/**
+ * A contents entry's page number joins the run before it on its line, however wide the gap the
+ * right-aligned number leaves (which can look like a gutter): when that run ends in leader dots,
+ * or when the number stands in a column of page numbers at the right of text (two more lone
+ * numbers end within a font size of its right edge, within six lines, each after a run in its
+ * size and on its baseline), as a contents page set without leaders has them, even where the
+ * next page column starts close after it.
+ */
+function attachPageNumbers(segments: number[][], words: Word[], apart?: Set<number>): void {
+  const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
+  const sizeOf = (k: number) => Math.max(...segments[k].map((i) => words[i].fontSize), 1);
+  const level = (j: number, k: number) => j !== k && verticalOverlap(boxes[j], boxes[k]) >= 0.6;
+  const before = (k: number) => {
+    let best = -1;
+    boxes.forEach((b, j) => {
+      if (level(j, k) && b.x1 <= boxes[k].x0 && !apart?.has(segments[j][0]) && (best < 0 || b.x1 > boxes[best].x1)) best = j;
+    });
+    return best;
+  };
+  const number = segments.map((s) => s.length === 1 && PAGE_NUMBER.test(words[s[0]].text) && !apart?.has(s[0]));
+  // The entry is set in the number's size, on its baseline: not a line of the column beside a
+  // listing, whose line numbers are set in the listing's smaller size and open its lines.
+  const alike = (j: number, k: number) => {
+    const [a, b] = [words[segments[j][segments[j].length - 1]], words[segments[k][0]]];
+    return Math.abs(a.fontSize - b.fontSize) <= 0.1 * b.fontSize && Math.abs(a.box.y1 - b.box.y1) <= 0.2 * b.fontSize;
+  };
+  const entry = segments.map((_, k) => {
+    const j = number[k] ? before(k) : -1;
+    return j >= 0 && alike(j, k) ? j : -1;
+  });
+  const inColumn = (k: number) => {
+    const reach = Math.max(boxes[k].y1 - boxes[k].y0, sizeOf(k)) * 6;
+    let peers = 0;
+    for (let j = 0; j < segments.length && peers < 2; j++) {
+      if (j !== k && entry[j] >= 0 && Math.abs(boxes[j].x1 - boxes[k].x1) <= sizeOf(k) && Math.abs(centerY(boxes[j]) - centerY(boxes[k])) <= reach) peers++;
+    }
+    return peers >= 2;
+  };
+  const joins = segments.map((_, k) => {
+    const j = entry[k];
+    if (j < 0) return -1;
+    const led = endsInLeaders(segments[j].map((i) => words[i].text)) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
+    return led || inColumn(k) ? j : -1;
+  });
+  joins.forEach((j, k) => {
+    if (j < 0) return;
+    segments[j].push(...segments[k]);
+    segments[k] = [];
+  });
+  for (let k = segments.length - 1; k >= 0; k--) if (!segments[k].length) segments.splice(k, 1);
+}
+
+/** The run ends in leader dots: a word of three dots or more, or two words of dots. */
+function endsInLeaders(texts: string[]): boolean {
+  const last = texts[texts.length - 1] ?? '';
+  return LEADER.test(last) && (last.length >= 3 || LEADER.test(texts[texts.length - 2] ?? ''));
 }
 
 /** No run stands just before the box on its visual line, within a space and a half of the type. */

@@ -9,3 +9,9 @@ export const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|pl
  * "Abb. 3: Lage"): the label, its number, then a colon or full stop.
  */
 export const CAPTION_LABEL = /^(?:fig(?:ure)?|table|tab|abbildung|abb|tabelle|tableau|tabla|figura)\.?\s*\d+(?:\.\d+)*\s*[:.](?:\s|$)/i;
+
+/** A word of leader dots, which lead the eye from an entry across to its page number or value. */
+export const LEADER = /^[.·…]+$/;
+
+/** A page number as contents and indexes print it: arabic, or roman for the front matter. */
+export const PAGE_NUMBER = /^(?:\d{1,4}|[ivxlcdm]{1,7})$/i;

@@ -6,7 +6,7 @@
 // its rows run across the gutter as a table's do (acrossGutters).
 import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
-import { LIST_MARKER } from '../markers.js';
+import { LEADER, LIST_MARKER } from '../markers.js';
 import { centerY } from '../lines.js';
 
 export interface Chunk {
@@ -297,9 +297,6 @@ function openBands(width: number, size: number, open: (x: number) => boolean): [
   return bands;
 }
 
-/** Words that are leader dots, which lead the eye from an entry across to its value. */
-export const LEADER = /^[.·…]+$/;
-
 /** Words a chunk of text holding more of them is not a table cell but a line of prose. */
 export const CELL_WORDS = 4;
 /** Share of a table's pieces of text that are short (CELL_WORDS words at most). */
@@ -373,7 +370,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
   const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
   if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
-  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words) || runningText(columnCells, multi, words)) return null;
+  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words, columnCells) || runningText(columnCells, multi, words)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -464,13 +461,19 @@ function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean
 }
 
 /**
- * Entries led by leader dots to a page number at the end of their row: a table of contents (or
- * an index set the same way), whose lines read as lines, not as a table of two columns.
+ * A table of contents (or an index set the same way), whose lines read as lines, not as a table
+ * of two columns: entries led by leader dots to a page number at the end of their row; or, set
+ * without leaders, one column of entries (each with a letter) beside a column of page numbers
+ * that never go down, on three rows or more.
  */
-function contents(rows: Row[], words: Word[]): boolean {
+function contents(rows: Row[], words: Word[], columns: string[][][]): boolean {
   const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.slice(-2).map((c) => c.words.map((w) => words[w].text)));
   const led = ends.filter(([entry, page]) => /^\d+$/.test(page.join(' ')) && LEADER.test(entry[entry.length - 1]));
-  return ends.length > 0 && led.length >= ends.length / 2;
+  if (ends.length > 0 && led.length >= ends.length / 2) return true;
+  if (columns.length !== 2) return false;
+  const pages = columns[1].map((cell) => (cell.length === 1 && /^\d{1,4}$/.test(cell[0]) ? Number(cell[0]) : NaN));
+  const ascending = pages.length >= 3 && pages.every((n, i) => !Number.isNaN(n) && (i === 0 || n >= pages[i - 1]));
+  return ascending && columns[0].every((cell) => cell.some((w) => /\p{L}/u.test(w)));
 }
 
 /**

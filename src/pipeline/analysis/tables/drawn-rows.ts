@@ -12,7 +12,8 @@ import { verticalOverlap, type Box, type Segment, type Word } from '../../page-m
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
 import { centerY } from '../lines.js';
-import { CELL_WORDS, LEADER, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, wrappedLines, type Row } from './aligned.js';
+import { LEADER } from '../markers.js';
+import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, wrappedLines, type Row } from './aligned.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
