@@ -40,6 +40,19 @@ describe('formulas (analysis/code-and-formulas.ts)', () => {
     expect(looksLikeFormula('E = ρ / ε₀ · ∇')).toBe(true);
     expect(looksLikeFormula('Revenue = price × volume, summed over the regions')).toBe(false);
     expect(looksLikeFormula('Results of the second survey')).toBe(false);
+    // A name carrying an index or exponent is a symbol, however long: not a prose word.
+    expect(looksLikeFormula('itemsₜ₊₁ = itemsₜ − η ∇L(itemsₜ)')).toBe(true);
+    expect(looksLikeFormula('where items = the things the study counts')).toBe(false);
+  });
+
+  it("keeps a display formula's number on its line across the gap to the right margin, and the formula apart from the paragraphs around it", () => {
+    // The formula centred, its number at the right margin, the paragraphs right above and below it at their usual pitch.
+    const formula = [...lineWords('xₜ₊₁ = xₜ − η ∇L(xₜ)', 230, 172, 'Times-Italic'), ...lineWords('(7)', 520, 172)];
+    const [page] = analyzeDocument([rawPage([...prose(100), ...formula, ...prose(184)])]);
+    const blocks = typed(page);
+    expect(blocks.map((b) => b.type)).toEqual(['paragraph', 'formula', 'paragraph']);
+    expect(blocks[1].text).toBe('xₜ₊₁ = xₜ − η ∇L(xₜ) (7)');
+    expect(pageMarkdown(page)).toContain('$$\nxₜ₊₁ = xₜ − η ∇L(xₜ) \\tag{7}\n$$');
   });
 
   it('a formula set larger than the body is a formula, not a heading, and $$ in markdown with its number as a tag', () => {

@@ -1,8 +1,10 @@
 // Lines into blocks (paragraphs, list items, headings, before they are typed): a line continues
 // the block of the line above it when it sits one line pitch below, overlapping it, in the same
 // size, weight and face (groupBlocks says where a change of weight or face does not end a block);
-// a contents entry ends with its page number.
-import type { Line, Word } from '../page-model.js';
+// a contents entry ends with its page number, and a display formula set off from the paragraph's
+// edge stands apart from the prose around it.
+import { isMonospacedFont, type Line, type Word } from '../page-model.js';
+import { looksLikeFormula } from './code-and-formulas.js';
 import { centerY } from './lines.js';
 import { LEADER, LIST_MARKER, PAGE_NUMBER } from './markers.js';
 
@@ -91,6 +93,11 @@ export function groupBlocks(lines: Line[], words: Word[]): number[][] {
   const uses = (index: number, font: string) => lines[index].words.some((i) => words[i].fontName === font);
   // A line ending in a page number closes its contents entry, however far it reaches.
   const closesEntry = lines.map((line) => endsInPageReference(line, words));
+  // A display formula is set off from the paragraph's left edge (centred or indented): it neither
+  // continues the prose above it nor is continued by the prose below. A line set in a monospaced
+  // face is a listing's ("sum += x"), whose indents are its own.
+  const formula = lines.map((line) => !line.words.some((i) => isMonospacedFont(words[i].fontName)) && looksLikeFormula(line.words.map((i) => words[i].text).join(' ')));
+  const setOff = (formulaLine: number, proseLine: number) => formula[formulaLine] && !formula[proseLine] && lines[formulaLine].box.x0 > lines[proseLine].box.x0 + Math.max(sizes[proseLine], 1);
   const endsSentence = (index: number) => /[.:;!?]["'”’)]*$/.test(words[lines[index].words[lines[index].words.length - 1]]?.text ?? '');
   const continues = (block: number[], index: number): number | null => {
     const lastIndex = block[block.length - 1];
@@ -98,6 +105,7 @@ export function groupBlocks(lines: Line[], words: Word[]): number[][] {
     const line = lines[index];
     // A line set in another direction (an axis label, a sideways header) is a block of its own.
     if (turns[index] !== turns[lastIndex] || closesEntry[lastIndex]) return null;
+    if (setOff(index, lastIndex) || setOff(lastIndex, index)) return null;
     const size = Math.max(sizes[index], sizes[lastIndex], 1);
     const step = centers[index] - centers[lastIndex];
     if (step < size * 0.6 || step > size * 2.1) return null;

@@ -5,6 +5,7 @@
 // function's name aside): "x = (-b ± √(b² − 4ac)) / 2a (3)" is one, "Revenue = price × volume"
 // is prose. Both keep their text; the markdown fences code and sets formulas between $$.
 import { isMonospacedFont, type Block, type Line, type Page, type Word } from '../page-model.js';
+import { EQUATION_LABEL, MATH_SIGN } from './markers.js';
 
 /** A word set in a face that marks code in this document: monospaced, where the body text is not. */
 export function codeFaceOf(bodyFont: string): (word: Word) => boolean {
@@ -67,12 +68,12 @@ export function codeText(block: Block, page: Pick<Page, 'lines' | 'words'>): str
     .join('\n');
 }
 
-/** Relation and operator signs that prose seldom sets between its words. */
-const MATH_SIGN = /[=≠≈≡≤≥∝∈∉⊂⊆∑∏∫∮√∇∂±∓×÷→⇒⇔↦∀∃]/u;
 /** Names of functions and operators written in letters inside formulas. */
 const FUNCTION_NAMES = new Set(['sin', 'cos', 'tan', 'log', 'exp', 'max', 'min', 'argmax', 'argmin', 'lim', 'sup', 'inf', 'det', 'mod', 'arg', 'softmax', 'tanh', 'sinh', 'cosh']);
 /** An equation's number at its right: "(3)", "(2.14)". */
-const EQUATION_NUMBER = /\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)\s*$/;
+const EQUATION_NUMBER = new RegExp(`${EQUATION_LABEL.source}\\s*$`);
+/** Sub- and superscript characters: a word carrying one is a symbol with an index or exponent ("xₜ₊₁", "nodeᵢ"), not prose. */
+const SCRIPT_CHARACTER = /[\u00B2\u00B3\u00B9\u2070-\u209F\u1D62-\u1D6A\u2C7C]/u;
 
 export function looksLikeFormula(text: string): boolean {
   const body = text.replace(EQUATION_NUMBER, '').trim();
@@ -82,7 +83,7 @@ export function looksLikeFormula(text: string): boolean {
   for (const token of body.split(/\s+/)) {
     chars += token.length;
     const word = token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-    if (word.length >= 3 && /^\p{L}+$/u.test(word) && !FUNCTION_NAMES.has(word.toLowerCase())) prose += word.length;
+    if (word.length >= 3 && /^\p{L}+$/u.test(word) && !FUNCTION_NAMES.has(word.toLowerCase()) && !SCRIPT_CHARACTER.test(token)) prose += word.length;
   }
   return prose < chars * 0.3;
 }

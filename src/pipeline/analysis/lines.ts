@@ -3,11 +3,13 @@
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words. Runs of different
 // type sizes are joined only across a word space of the smaller size.
-import { LEADER, LIST_MARKER, PAGE_NUMBER } from './markers.js';
+import { EQUATION_LABEL, LEADER, LIST_MARKER, MATH_SIGN, PAGE_NUMBER } from './markers.js';
+import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from '../page-model.js';
 
 /** A section or line number standing alone: "3", "12", "4.1", "2.3.1". */
 const LINE_NUMBER = /^\d{1,3}(\.\d{1,2}){0,3}$/;
-import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from '../page-model.js';
+/** An equation's number as a word of its own. */
+const EQUATION_LABEL_ALONE = new RegExp(`^${EQUATION_LABEL.source}$`);
 
 function horizontalGap(a: Box, b: Box): number {
   return Math.max(b.x0 - a.x1, a.x0 - b.x1);
@@ -100,7 +102,7 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
     main = { ...word.box };
     mainSize = word.fontSize;
   }
-  attachPageNumbers(segments, words, apart);
+  attachEndNumbers(segments, words, apart);
   const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
   // Pass 2: runs on one visual line are joined (content streams often draw a line in pieces),
   // except across a gutter: a gap that the lines above and below leave empty too is a column
@@ -126,6 +128,9 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
       // ("4.1  Axiome"), a transcript's or a contract's line number in the margin before its line
       // (not a figure ending a line, before a note beyond it).
       if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text) && opensLine(leftBox, boxes, lineSize)) return true;
+      // An equation's number closes its formula's line: what stands after it is the next column's.
+      const leftEnd = left.reduce((a, b) => (words[b].box.x1 > words[a].box.x1 ? b : a));
+      if (EQUATION_LABEL_ALONE.test(words[leftEnd].text) && left.some((i) => MATH_SIGN.test(words[i].text))) return false;
       const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
       if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
       // Runs of two type sizes join only across a word space of the smaller: a note set smaller
@@ -160,14 +165,15 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
 }
 
 /**
- * A contents entry's page number joins the run before it on its line, however wide the gap the
- * right-aligned number leaves (which can look like a gutter): when that run ends in leader dots,
+ * A number that ends a line joins the run before it, however wide the gap it leaves (which can
+ * look like a gutter). An equation's number ("(12)") at the right of a display formula on its
+ * baseline. A contents entry's page number: when the run before it ends in leader dots,
  * or when the number stands in a column of page numbers at the right of text (two more lone
  * numbers end within a font size of its right edge, within six lines, each after a run in its
  * size and on its baseline), as a contents page set without leaders has them, even where the
  * next page column starts close after it.
  */
-function attachPageNumbers(segments: number[][], words: Word[], apart?: Set<number>): void {
+function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<number>): void {
   const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
   const sizeOf = (k: number) => Math.max(...segments[k].map((i) => words[i].fontSize), 1);
   const level = (j: number, k: number) => j !== k && verticalOverlap(boxes[j], boxes[k]) >= 0.6;
@@ -197,11 +203,20 @@ function attachPageNumbers(segments: number[][], words: Word[], apart?: Set<numb
     }
     return peers >= 2;
   };
+  // An equation's number at the right of a display formula: a run before it on its baseline sets a sign of relation or operation.
+  const textBefore = (k: number) => segments.flatMap((s, j) => (level(j, k) && boxes[j].x1 <= boxes[k].x0 ? s.map((i) => words[i].text) : [])).join(' ');
+  const numbersFormula = (k: number, j: number) => {
+    const [a, b] = [words[segments[j][segments[j].length - 1]], words[segments[k][0]]];
+    return Math.abs(a.box.y1 - b.box.y1) <= 0.25 * b.fontSize && MATH_SIGN.test(textBefore(k));
+  };
   const joins = segments.map((_, k) => {
     const j = entry[k];
-    if (j < 0) return -1;
-    const led = endsInLeaders(segments[j].map((i) => words[i].text)) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
-    return led || inColumn(k) ? j : -1;
+    if (j >= 0) {
+      const led = endsInLeaders(segments[j].map((i) => words[i].text)) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
+      if (led || inColumn(k)) return j;
+    }
+    const b = segments[k].length === 1 && EQUATION_LABEL_ALONE.test(words[segments[k][0]].text) && !apart?.has(segments[k][0]) ? before(k) : -1;
+    return b >= 0 && numbersFormula(k, b) ? b : -1;
   });
   joins.forEach((j, k) => {
     if (j < 0) return;

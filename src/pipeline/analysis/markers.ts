@@ -15,3 +15,9 @@ export const LEADER = /^[.·…]+$/;
 
 /** A page number as contents and indexes print it: arabic, or roman for the front matter. */
 export const PAGE_NUMBER = /^(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
+
+/** Relation and operator signs that prose seldom sets between its words. */
+export const MATH_SIGN = /[=≠≈≡≤≥∝∈∉⊂⊆∑∏∫∮√∇∂±∓×÷→⇒⇔↦∀∃]/u;
+
+/** An equation's number as it stands at the right of a display formula: "(3)", "(2.14)", "(4b)". */
+export const EQUATION_LABEL = /\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)/;
