@@ -96,8 +96,17 @@ export function groupBlocks(lines: Line[], words: Word[]): number[][] {
   // A display formula is set off from the paragraph's left edge (centred or indented): it neither
   // continues the prose above it nor is continued by the prose below. A line set in a monospaced
   // face is a listing's ("sum += x"), whose indents are its own.
-  const formula = lines.map((line) => !line.words.some((i) => isMonospacedFont(words[i].fontName)) && looksLikeFormula(line.words.map((i) => words[i].text).join(' ')));
-  const setOff = (formulaLine: number, proseLine: number) => formula[formulaLine] && !formula[proseLine] && lines[formulaLine].box.x0 > lines[proseLine].box.x0 + Math.max(sizes[proseLine], 1);
+  const formulas = new Map<number, boolean>();
+  const formula = (index: number) => {
+    let known = formulas.get(index);
+    if (known === undefined) {
+      const line = lines[index];
+      known = !line.words.some((i) => isMonospacedFont(words[i].fontName)) && looksLikeFormula(line.words.map((i) => words[i].text).join(' '));
+      formulas.set(index, known);
+    }
+    return known;
+  };
+  const setOff = (formulaLine: number, proseLine: number) => lines[formulaLine].box.x0 > lines[proseLine].box.x0 + Math.max(sizes[proseLine], 1) && formula(formulaLine) && !formula(proseLine);
   const endsSentence = (index: number) => /[.:;!?]["'”’)]*$/.test(words[lines[index].words[lines[index].words.length - 1]]?.text ?? '');
   const continues = (block: number[], index: number): number | null => {
     const lastIndex = block[block.length - 1];

@@ -128,11 +128,10 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
       // ("4.1  Axiome"), a transcript's or a contract's line number in the margin before its line
       // (not a figure ending a line, before a note beyond it).
       if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text) && opensLine(leftBox, boxes, lineSize)) return true;
-      // An equation's number closes its formula's line: what stands after it is the next column's.
-      const leftEnd = left.reduce((a, b) => (words[b].box.x1 > words[a].box.x1 ? b : a));
-      if (EQUATION_LABEL_ALONE.test(words[leftEnd].text) && left.some((i) => MATH_SIGN.test(words[i].text))) return false;
       const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
       if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
+      // An equation's number closes its formula's line: what stands after it is the next column's.
+      if (closesFormula(left, words)) return false;
       // Runs of two type sizes join only across a word space of the smaller: a note set smaller
       // in the margin stands further from the text beside it than its own spaces, though within a
       // space of the text's size, and whether the lines around leave that gap empty depends on
@@ -224,6 +223,12 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
     segments[k] = [];
   });
   for (let k = segments.length - 1; k >= 0; k--) if (!segments[k].length) segments.splice(k, 1);
+}
+
+/** The words end in an equation's number after a formula's sign. */
+function closesFormula(run: number[], words: Word[]): boolean {
+  const end = run.reduce((a, b) => (words[b].box.x1 > words[a].box.x1 ? b : a));
+  return EQUATION_LABEL_ALONE.test(words[end].text) && run.some((i) => MATH_SIGN.test(words[i].text));
 }
 
 /** The run ends in leader dots: a word of three dots or more, or two words of dots. */
