@@ -154,32 +154,45 @@ function contentsFlowable(b: Extract<Block, { kind: 'contents' }>, s: Setting): 
     const words = wordsOf(drawable(e.text), e.level === 1 ? s.family.bold : regular);
     return { entry: e, indent, set: textBlock(s, words, s.columnWidth - indent - numberRoom - size * 2, lineStyle, indent) };
   });
+  return stacked(sets.length, size * 0.2, size * 0.3, size * 0.55, (i, y) => {
+    const { entry, indent, set } = sets[i];
+    const page = drawable(entry.page);
+    if (!set.text || !page) return null;
+    const lines = set.lines.map((line) => ({ ...line, baseline: line.baseline + y, words: [...line.words] }));
+    const last = lines[lines.length - 1];
+    const end = last.words[last.words.length - 1];
+    const textEnd = end.x + s.metrics.width(end.text, end.font, size, s.squeeze);
+    const pageX = s.columnWidth - s.metrics.width(page, regular, size, s.squeeze);
+    if (b.leaders === 'dots') {
+      for (let x = Math.ceil((textEnd + size * 0.5) / step) * step; x + step <= pageX - size * 0.3; x += step) last.words.push({ text: '.', font: regular, x });
+    }
+    last.words.push({ text: page, font: regular, x: pageX });
+    return { marks: lines, entry: blockEntry('contents-entry', `${set.text} ${page}`, [indent, y, s.columnWidth, y + set.height]), height: set.height };
+  });
+}
+
+/**
+ * A block of `count` pieces set one under another, `gap` apart (list items, contents entries),
+ * which a page break may split between any two: `piece` draws piece `i` from `y` down, or null
+ * for one with nothing to draw.
+ */
+function stacked(count: number, gap: number, before: number, after: number, piece: (i: number, y: number) => { marks: Mark[]; entry: Entry; height: number } | null): Flowable {
   return {
     span: false,
-    pieces: sets.length,
+    pieces: count,
     keep: 0,
     build(from, to) {
       const marks: Mark[] = [];
       const entries: Entry[] = [];
       let y = 0;
       for (let i = from; i < to; i++) {
-        const { entry, indent, set } = sets[i];
-        const page = drawable(entry.page);
-        if (!set.text || !page) continue;
-        const lines = set.lines.map((line) => ({ ...line, baseline: line.baseline + y, words: [...line.words] }));
-        const last = lines[lines.length - 1];
-        const end = last.words[last.words.length - 1];
-        const textEnd = end.x + s.metrics.width(end.text, end.font, size, s.squeeze);
-        const pageX = s.columnWidth - s.metrics.width(page, regular, size, s.squeeze);
-        if (b.leaders === 'dots') {
-          for (let x = Math.ceil((textEnd + size * 0.5) / step) * step; x + step <= pageX - size * 0.3; x += step) last.words.push({ text: '.', font: regular, x });
-        }
-        last.words.push({ text: page, font: regular, x: pageX });
-        marks.push(...lines);
-        entries.push(blockEntry('contents-entry', `${set.text} ${page}`, [indent, y, s.columnWidth, y + set.height]));
-        y += set.height + size * 0.2;
+        const drawn = piece(i, y);
+        if (!drawn) continue;
+        marks.push(...drawn.marks);
+        entries.push(drawn.entry);
+        y += drawn.height + gap;
       }
-      return chunk(marks, entries, y, size * 0.3, size * 0.55);
+      return chunk(marks, entries, y, before, after);
     },
   };
 }
@@ -190,28 +203,16 @@ function listFlowable(b: Extract<Block, { kind: 'list' }>, s: Setting): Flowable
   const lineStyle = bodyStyle(s, size);
   const items = b.items.map((item) => wordsOf(drawable(item), s.family.regular));
   const sets = items.map((words) => textBlock(s, words, s.columnWidth - indent, lineStyle, indent));
-  return {
-    span: false,
-    pieces: items.length,
-    keep: 0,
-    build(from, to) {
-      const marks: Mark[] = [];
-      const entries: Entry[] = [];
-      let y = 0;
-      for (let i = from; i < to; i++) {
-        const set = sets[i];
-        if (!set.text) continue;
-        const marker = b.ordered ? `${i + 1}.` : '•';
-        const markerX = indent - s.metrics.width(marker, s.family.regular, size, s.squeeze) - size * 0.4;
-        const first = set.lines[0];
-        marks.push({ ...first, baseline: first.baseline + y, letterSpacing: 0, spacing: lineStyle.spacing === 'letters' ? 'words' : lineStyle.spacing, words: [{ text: marker, font: s.family.regular, x: markerX }] });
-        for (const line of set.lines) marks.push({ ...line, baseline: line.baseline + y });
-        entries.push(blockEntry('list-item', set.text, [indent, y, s.columnWidth, y + set.height]));
-        y += set.height + size * 0.15;
-      }
-      return chunk(marks, entries, y, 0, size * 0.55);
-    },
-  };
+  return stacked(items.length, size * 0.15, 0, size * 0.55, (i, y) => {
+    const set = sets[i];
+    if (!set.text) return null;
+    const marker = b.ordered ? `${i + 1}.` : '•';
+    const markerX = indent - s.metrics.width(marker, s.family.regular, size, s.squeeze) - size * 0.4;
+    const first = set.lines[0];
+    const marks: Mark[] = [{ ...first, baseline: first.baseline + y, letterSpacing: 0, spacing: lineStyle.spacing === 'letters' ? 'words' : lineStyle.spacing, words: [{ text: marker, font: s.family.regular, x: markerX }] }];
+    for (const line of set.lines) marks.push({ ...line, baseline: line.baseline + y });
+    return { marks, entry: blockEntry('list-item', set.text, [indent, y, s.columnWidth, y + set.height]), height: set.height };
+  });
 }
 
 function codeFlowable(b: Extract<Block, { kind: 'code' }>, s: Setting): Flowable {
