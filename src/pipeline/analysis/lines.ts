@@ -2,7 +2,8 @@
 // are joined first (so exponents, indices and formula pieces stay with their line), then runs on
 // one visual line are joined unless a gutter (a gap the neighbouring lines leave empty too)
 // separates them: that is a column or table boundary, not a space between words. Runs of different
-// type sizes are joined only across a word space of the smaller size.
+// type sizes are joined only across a word space of the smaller size. A number that ends a line (a
+// contents entry's page number, an equation's number) stays with it however wide the gap.
 import { EQUATION_LABEL, LEADER, LIST_MARKER, MATH_SIGN, PAGE_NUMBER } from './markers.js';
 import { turnBox, unionBox, verticalOverlap, type Box, type Line, type Word } from '../page-model.js';
 
@@ -222,7 +223,9 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
     segments[j].push(...segments[k]);
     segments[k] = [];
   });
-  for (let k = segments.length - 1; k >= 0; k--) if (!segments[k].length) segments.splice(k, 1);
+  const kept = segments.filter((s) => s.length > 0);
+  segments.length = 0;
+  segments.push(...kept);
 }
 
 /** The words end in an equation's number after a formula's sign. */
