@@ -283,13 +283,13 @@ describe('analyzeDocument: contents pages (one paragraph per entry, its page num
   ];
 
   /** Entries from their level's indent; dots (as separate words, TeX's way) or nothing up to the page number at x 500. */
-  function contentsPage(leaders: boolean): RawPage {
+  function contentsPage(leaders: boolean, dotStep = 6): RawPage {
     const words: Word[] = [...lineWords('Contents', 50, 60, { size: 16, bold: true })];
     ENTRIES.forEach(([level, text, page], k) => {
       const y = 100 + k * 14;
       const entry = lineWords(text, 50 + (level - 1) * 15, y, { bold: level === 1 });
       words.push(...entry);
-      if (leaders) for (let x = Math.ceil((entry[entry.length - 1].box.x1 + 5) / 6) * 6; x < 480; x += 6) words.push(word('.', x, y));
+      if (leaders) for (let x = Math.ceil((entry[entry.length - 1].box.x1 + 5) / dotStep) * dotStep; x < 480; x += dotStep) words.push(word('.', x, y));
       words.push(word(page, 510 - page.length * 5, y));
     });
     return rawPage(words);
@@ -301,6 +301,12 @@ describe('analyzeDocument: contents pages (one paragraph per entry, its page num
     expect(blocks.map((b) => b.type)).toEqual(ENTRIES.map(() => 'paragraph'));
     expect(blocks.map((b) => b.text.replace(/(?: \.)+/g, ''))).toEqual(ENTRIES.map(([, text, p]) => `${text} ${p}`));
     expect(page.tables).toEqual([]);
+  });
+
+  it('keeps dots set far apart on one grid down the page (their gaps lined up like a gutter) with their entry and its number', () => {
+    const [page] = analyzeDocument([contentsPage(true, 14)]);
+    const blocks = blocksOf(page).slice(1);
+    expect(blocks.map((b) => b.text.replace(/(?: \.)+/g, ''))).toEqual(ENTRIES.map(([, text, p]) => `${text} ${p}`));
   });
 
   it('reads entries set without leaders as lines, each with the page number at the right margin, not as a table of two columns', () => {

@@ -129,6 +129,9 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
       // ("4.1  Axiome"), a transcript's or a contract's line number in the margin before its line
       // (not a figure ending a line, before a note beyond it).
       if (gap > 0 && gap <= lineSize * 2.5 && left.length === 1 && LINE_NUMBER.test(words[left[0]].text) && /^\p{L}/u.test(words[right[0]].text) && opensLine(leftBox, boxes, lineSize)) return true;
+      // Leader dots continue one another and the entry they lead from, though set on a grid whose
+      // gaps line up down the page like a gutter's (a full stop stands close to its word, not apart).
+      if (gap > 0 && gap <= lineSize * 2 && LEADER.test(words[edgeWord(right, words, 'start')].text)) return true;
       const spaced = gap - trackingRoom(left.map((i) => words[i]), right.map((i) => words[i]));
       if (spaced < -lineSize || spaced > lineSize * 1.5) return false;
       // An equation's number closes its formula's line: what stands after it is the next column's.
@@ -212,7 +215,9 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   const joins = segments.map((_, k) => {
     const j = entry[k];
     if (j >= 0) {
-      const led = endsInLeaders(segments[j].map((i) => words[i].text)) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
+      // Dots set far apart are runs of their own: the dot before the number leads when a dot run stands before it too.
+      const dotsBefore = (run: number) => LEADER.test(words[segments[run][segments[run].length - 1]].text);
+      const led = (endsInLeaders(segments[j].map((i) => words[i].text)) || (dotsBefore(j) && before(j) >= 0 && dotsBefore(before(j)))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
       if (led || inColumn(k)) return j;
     }
     const b = segments[k].length === 1 && EQUATION_LABEL_ALONE.test(words[segments[k][0]].text) && !apart?.has(segments[k][0]) ? before(k) : -1;
@@ -228,10 +233,14 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   segments.push(...kept);
 }
 
+/** The run's first or last word along the line. */
+function edgeWord(run: number[], words: Word[], edge: 'start' | 'end'): number {
+  return run.reduce((a, b) => ((edge === 'end' ? words[b].box.x1 > words[a].box.x1 : words[b].box.x0 < words[a].box.x0) ? b : a));
+}
+
 /** The words end in an equation's number after a formula's sign. */
 function closesFormula(run: number[], words: Word[]): boolean {
-  const end = run.reduce((a, b) => (words[b].box.x1 > words[a].box.x1 ? b : a));
-  return EQUATION_LABEL_ALONE.test(words[end].text) && run.some((i) => MATH_SIGN.test(words[i].text));
+  return EQUATION_LABEL_ALONE.test(words[edgeWord(run, words, 'end')].text) && run.some((i) => MATH_SIGN.test(words[i].text));
 }
 
 /** The run ends in leader dots: a word of three dots or more, or two words of dots. */
