@@ -190,10 +190,10 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   const number = segments.map((s) => s.length === 1 && PAGE_NUMBER.test(words[s[0]].text) && !apart?.has(s[0]));
   // The entry is set in the number's size, on its baseline: not a line of the column beside a
   // listing, whose line numbers are set in the listing's smaller size and open its lines.
-  const alike = (j: number, k: number) => {
-    const [a, b] = [words[segments[j][segments[j].length - 1]], words[segments[k][0]]];
-    return Math.abs(a.fontSize - b.fontSize) <= 0.1 * b.fontSize && Math.abs(a.box.y1 - b.box.y1) <= 0.2 * b.fontSize;
-  };
+  const lastWord = (j: number) => words[segments[j][segments[j].length - 1]];
+  // The number k stands on the baseline of run j, within `share` of the number's font size.
+  const onBaseline = (j: number, k: number, share: number) => Math.abs(lastWord(j).box.y1 - words[segments[k][0]].box.y1) <= share * words[segments[k][0]].fontSize;
+  const alike = (j: number, k: number) => Math.abs(lastWord(j).fontSize - words[segments[k][0]].fontSize) <= 0.1 * words[segments[k][0]].fontSize && onBaseline(j, k, 0.2);
   const entry = segments.map((_, k) => {
     const j = number[k] ? before(k) : -1;
     return j >= 0 && alike(j, k) ? j : -1;
@@ -208,18 +208,13 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   };
   // An equation's number at the right of a display formula: a run before it on its baseline sets a sign of relation or operation.
   const textBefore = (k: number) => segments.flatMap((s, j) => (level(j, k) && boxes[j].x1 <= boxes[k].x0 ? s.map((i) => words[i].text) : [])).join(' ');
-  const numbersFormula = (k: number, j: number) => {
-    const [a, b] = [words[segments[j][segments[j].length - 1]], words[segments[k][0]]];
-    return Math.abs(a.box.y1 - b.box.y1) <= 0.25 * b.fontSize && MATH_SIGN.test(textBefore(k));
-  };
+  const numbersFormula = (k: number, j: number) => onBaseline(j, k, 0.25) && MATH_SIGN.test(textBefore(k));
+  // Dots set far apart are runs of their own: the dot before the number leads when a dot run stands before it too.
+  const endsInDot = (j: number) => LEADER.test(lastWord(j).text);
+  const led = (j: number, k: number) => (endsInLeaders(segments[j].map((i) => words[i].text)) || (endsInDot(j) && before(j) >= 0 && endsInDot(before(j)))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
   const joins = segments.map((_, k) => {
     const j = entry[k];
-    if (j >= 0) {
-      // Dots set far apart are runs of their own: the dot before the number leads when a dot run stands before it too.
-      const dotsBefore = (run: number) => LEADER.test(words[segments[run][segments[run].length - 1]].text);
-      const led = (endsInLeaders(segments[j].map((i) => words[i].text)) || (dotsBefore(j) && before(j) >= 0 && dotsBefore(before(j)))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
-      if (led || inColumn(k)) return j;
-    }
+    if (j >= 0 && (led(j, k) || inColumn(k))) return j;
     const b = segments[k].length === 1 && EQUATION_LABEL_ALONE.test(words[segments[k][0]].text) && !apart?.has(segments[k][0]) ? before(k) : -1;
     return b >= 0 && numbersFormula(k, b) ? b : -1;
   });
