@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
-import { looksLikeFormula } from '../../src/pipeline/analysis/code-and-formulas.js';
+import { codeFaceOf, looksLikeFormula } from '../../src/pipeline/analysis/code-and-formulas.js';
 import { pageMarkdown } from '../../src/pipeline/outputs/markdown.js';
 import { NO_GRAPHICS, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
 
@@ -86,5 +86,29 @@ describe('code (analysis/code-and-formulas.ts)', () => {
     const mono = Array.from({ length: 6 }, (_, i) => lineWords(`${BODY} ${i}`, 72, 100 + i * 12, 'Courier')).flat();
     const [page] = analyzeDocument([rawPage(mono)]);
     expect(typed(page).map((b) => b.type)).toEqual(['paragraph']);
+  });
+
+  it('in a document set in a monospaced face, a listing in another monospaced family is code, never a table', () => {
+    const body = (y0: number) => Array.from({ length: 6 }, (_, i) => lineWords(`${BODY} ${i}`, 72, y0 + i * 12, 'LiberationMono')).flat();
+    const [page] = analyzeDocument([rawPage([...body(100), ...codeWords, ...body(270)])]);
+    expect(page.tables).toHaveLength(0);
+    expect(typed(page).map((b) => b.type)).toEqual(['paragraph', 'code', 'paragraph']);
+    expect(codeFaceOf('LiberationMono')({ fontName: 'ABCDEF+LiberationMono-Bold' } as Word)).toBe(false);
+    expect(codeFaceOf('CourierNewPSMT')({ fontName: 'CourierNewPS-BoldMT' } as Word)).toBe(false);
+  });
+
+  it('a listing right above a table of aligned text stays code; its lines are not rows of the table', () => {
+    // The listing's lines break at wide gaps too ("x  = 1" set with its spaces), close above the table.
+    const tight = ['1  rate  = 0.25', '2  total = rate * 4', '3  print(total)'].flatMap((line, i) => lineWords(line, 72, 200 + i * 11, 'DejaVuSansMono', 9));
+    const table = [
+      ['Region', 'Units', 'Share'],
+      ['North', '120', '31%'],
+      ['South', '95', '24%'],
+      ['East', '170', '45%'],
+    ].flatMap((row, r) => row.flatMap((cell, c) => lineWords(cell, 72 + c * 110, 236 + r * 12)));
+    const [page] = analyzeDocument([rawPage([...prose(100, 6), ...tight, ...table, ...prose(300, 6)])]);
+    expect(page.tables).toHaveLength(1);
+    expect(page.tables[0].rowCount).toBe(4);
+    expect(typed(page).find((b) => b.type === 'code')?.text).toBe('1  rate  = 0.25\n2  total = rate * 4\n3  print(total)');
   });
 });

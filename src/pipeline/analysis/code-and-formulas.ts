@@ -7,10 +7,26 @@
 import { isMonospacedFont, type Block, type Line, type Page, type Word } from '../page-model.js';
 import { EQUATION_LABEL, MATH_SIGN } from './markers.js';
 
-/** A word set in a face that marks code in this document: monospaced, where the body text is not. */
+/**
+ * A word set in a face that marks code in this document: a monospaced face of another family than
+ * the body text's. Where the body is set in a proportional face that is any monospaced one; where
+ * it is itself monospaced, only a second monospaced family tells code apart (sizes and styles of
+ * the body's own family are its emphasis and headings).
+ */
 export function codeFaceOf(bodyFont: string): (word: Word) => boolean {
-  if (isMonospacedFont(bodyFont)) return () => false;
-  return (word) => isMonospacedFont(word.fontName);
+  if (!isMonospacedFont(bodyFont)) return (word) => isMonospacedFont(word.fontName);
+  const body = fontFamily(bodyFont);
+  return (word) => isMonospacedFont(word.fontName) && fontFamily(word.fontName) !== body;
+}
+
+/** The family of a font's name, without the subset tag and the style ("ABCDEF+CourierNewPS-BoldMT" is "couriernew"). */
+export function fontFamily(fontName: string): string {
+  return fontName
+    .replace(/^[A-Z]{6}\+/, '')
+    .split(/[-,]/)[0]
+    .replace(/(?:MT|PS|Regular|Bold|Italic|Oblique|Book|Roman)+$/, '')
+    .replace(/\s+/g, '')
+    .toLowerCase();
 }
 
 /** Every word of the block is set in the document's code face. */

@@ -35,13 +35,16 @@ const SAME_SIZE = 0.15;
 /** A piece of a line with this many words or more is a line of prose. */
 const PROSE_WORDS = 6;
 
-export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
+/** A test of whether a word is set in the document's code face (code-and-formulas.ts). */
+export type CodeFace = (word: Word) => boolean;
+
+export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace = () => false): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
   const inBody = (r: Row) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94;
   const rows = visualRows(words, available).filter(inBody);
   // A table keeps to its page column: each is searched alone, and tables across them apart.
   const gutters = pageGutters(rows);
-  if (gutters.length === 0) return gridsIn(rows, words, horizontalRules, page);
+  if (gutters.length === 0) return gridsIn(rows, words, horizontalRules, page, codeFace);
   const bounds = [-Infinity, ...gutters, Infinity];
   const grids: GridTable[] = [];
   for (let g = 0; g + 1 < bounds.length; g++) {
@@ -49,13 +52,13 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
       const cx = (words[i].box.x0 + words[i].box.x1) / 2;
       return cx > bounds[g] && cx < bounds[g + 1];
     });
-    grids.push(...gridsIn(visualRows(words, side).filter(inBody), words, horizontalRules, page));
+    grids.push(...gridsIn(visualRows(words, side).filter(inBody), words, horizontalRules, page, codeFace));
   }
   // A table across the gutter replaces the grids of the page columns it meets when it is at least
   // half as tall as each of them; a shorter one is a stretch of a column's table, and goes.
   const meets = (a: Box, b: Box) => overlapsX(a, b) && a.y0 < b.y1 && b.y0 < a.y1;
   const tall = (b: Box) => b.y1 - b.y0;
-  const spanning = acrossGutters(rows, gutters, words, horizontalRules, page).filter((s) => grids.every((grid) => !meets(s.box, grid.box) || tall(s.box) >= tall(grid.box) / 2));
+  const spanning = acrossGutters(rows, gutters, words, horizontalRules, page, codeFace).filter((s) => grids.every((grid) => !meets(s.box, grid.box) || tall(s.box) >= tall(grid.box) / 2));
   return [...spanning, ...grids.filter((grid) => !spanning.some((s) => meets(s.box, grid.box)))];
 }
 
@@ -66,10 +69,10 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
  * gutter it crosses (lines of two page columns that merely share their baselines fall out of step
  * with each other within a few rows), set as cells in each page column.
  */
-function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
+function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
   const plain = rows.filter((r) => r.chunks.every((c) => c.words.length < PROSE_WORDS));
   const prose = rows.filter((r) => !plain.includes(r));
-  return gridsIn(plain, words, horizontalRules, page).filter((grid) => {
+  return gridsIn(plain, words, horizontalRules, page, codeFace).filter((grid) => {
     const crossed = gutters.filter((x) => grid.box.x0 < x && grid.box.x1 > x);
     if (crossed.length === 0) return false;
     // Its rows follow each other: a line of prose between two of them belongs to a page column.
@@ -117,8 +120,11 @@ function pageGutters(rows: Row[]): number[] {
   return gutters;
 }
 
-function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }): GridTable[] {
+function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
   const grids: GridTable[] = [];
+  // A listing's lines and the rows of a table beside it are never one run: a row set wholly in
+  // the code face and a row that is not stand apart however closely they follow each other.
+  const code = rows.map((r) => r.chunks.every((c) => c.words.every((w) => codeFace(words[w]))));
   let i = 0;
   while (i < rows.length) {
     if (rows[i].chunks.length < 2) {
@@ -127,7 +133,7 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
     }
     // A run of rows that stay close together, most with several chunks.
     let end = i;
-    const close = (a: number, b: number) => rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
+    const close = (a: number, b: number) => code[a] === code[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
     while (end + 1 < rows.length && close(end, end + 1)) {
       if (rows[end + 1].chunks.length >= 2) {
         end++;

@@ -135,7 +135,7 @@ function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: num
  * above and below it, and each column border runs through it where it cuts no word (a header
  * cell spanning columns is crossed by none). Null when no line qualifies.
  */
-export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], free: number[], scale: number, others: Box[] = []): Rulings | null {
+export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], free: number[], scale: number, others: Box[] = [], codeFace: (word: Word) => boolean = () => false): Rulings | null {
   const { box } = grid;
   const slack = 2 * scale;
   const borders = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].filter((x) => x > box.x0 + slack && x < box.x1 - slack).sort((a, b) => a - b);
@@ -176,6 +176,9 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     return centred || edges[c0].left.some((x) => Math.abs(x - piece.x0) <= tolerance) || edges[c1].right.some((x) => Math.abs(x - piece.x1) <= tolerance);
   };
   const size = median([...cellOf.keys()].map((i) => words[i].fontSize));
+  // A line set wholly in the code face is a listing's, unless the table's own cells are so set.
+  const inCodeFace = (indices: number[]) => indices.length > 0 && indices.every((i) => codeFace(words[i]));
+  const codeCells = inCodeFace([...cellOf.keys()]);
   // Words on the page beside the frame, left or right of it: a line holding one is not a row.
   const beyond = free.filter((i) => !taken.has(i) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1)).map((i) => words[i].box);
   const isRow = (line: Row) => {
@@ -183,6 +186,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     return (
       // Set in the table's type: a heading or a caption beside it is larger or smaller.
       Math.abs(line.size - size) <= size * 0.15 &&
+      inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells &&
       parts.length >= 2 &&
       parts.every((part) => setLikeCells(part, line.size)) &&
       // The whole line within the frame's width (visualRows took only such words, but a line of

@@ -49,7 +49,7 @@ export function findTables(
     .filter((f): f is { drawn: Rulings; drawnGrid: GridTable } => f.drawnGrid !== null);
   for (const { drawn, drawnGrid } of drawnGrids) {
     const others = drawnGrids.filter((f) => f.drawnGrid !== drawnGrid).map((f) => f.drawnGrid.box);
-    const beside = withRowsBeside(drawn, drawnGrid, words, free(), scale, others);
+    const beside = withRowsBeside(drawn, drawnGrid, words, free(), scale, others, codeFace);
     const besideGrid = beside && frameGrid(beside, scale, boxes);
     const [frame, grid] = beside && besideGrid ? [beside, besideGrid] : [drawn, drawnGrid];
     const refined = withTextColumns(frame, grid, words, free(), scale);
@@ -58,7 +58,7 @@ export function findTables(
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
   const rules = pageRulings(graphics, scale).horizontal;
-  for (const grid of alignedGrids(words, free(), rules, page)) {
+  for (const grid of alignedGrids(words, free(), rules, page, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
     if (mostlyCode(grid.box, words, codeFace)) continue;
