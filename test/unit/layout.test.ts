@@ -202,6 +202,17 @@ describe('analyzeDocument: reading order and block types (docs/api.md Page.text:
     expect(blocks[1].type).toBe('paragraph');
   });
 
+  it('a bold phrase that fills the first line of a ragged paragraph is the paragraph\'s, not a heading', () => {
+    // Drawn bold by stroking the body font (same font name). The bold line ends 15 pt short of
+    // the next line's end, more than a font size, but the next line's first word (50 pt) and a
+    // space would not have fitted there: the line broke because the paragraph runs on.
+    const bold = lineWords('Readers should note before anything else that the', 50, 100, { bold: true }).map((w) => ({ ...w, fontName: 'Helvetica' }));
+    const [page] = analyzeDocument([rawPage([...bold, ...lineWords('conditions apply to every single order placed todays', 50, 112), ...lineWords(`one ${BODY}`, 50, 124)])]);
+    const blocks = blocksOf(page);
+    expect(blocks.filter((b) => b.type === 'heading')).toEqual([]);
+    expect(blocks[0].text.startsWith('Readers should note before anything else that the conditions apply')).toBe(true);
+  });
+
   it('bold short lines level with each other are the cells of a row, not headings', () => {
     // A table's header the table did not take: three bold labels a column's gap apart, over prose.
     const [page] = analyzeDocument([

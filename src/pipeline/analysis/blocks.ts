@@ -124,11 +124,13 @@ export function groupBlocks(lines: Line[], words: Word[]): number[][] {
     if (overlap < minWidth * 0.3) return null;
     if (Math.max(sizes[index], sizes[lastIndex]) > Math.min(sizes[index], sizes[lastIndex]) * 1.2) return null;
     // A change of weight ends a block (a bold heading set tight over its text), except where the
-    // line above runs on into this one: it reaches the block's right edge and at least as far as
-    // this line, and ends no sentence (a bold phrase filling a line of a paragraph).
+    // line above runs on into this one: it ends no sentence, and it broke where it did because
+    // this line's first word would not have fitted after it before the right edge of the lines
+    // (a bold phrase filling a line of a paragraph, its text ragged or justified).
     if (bold[index] !== bold[lastIndex]) {
-      const right = Math.max(...block.map((i) => lines[i].box.x1));
-      if (last.box.x1 < right - size || last.box.x1 < line.box.x1 - size || endsSentence(lastIndex)) return null;
+      const right = Math.max(line.box.x1, ...block.map((i) => lines[i].box.x1));
+      const first = words[line.words[0]].box;
+      if (right - last.box.x1 >= first.x1 - first.x0 + size * 0.5 || endsSentence(lastIndex)) return null;
     }
     // A line set wholly in a font the other line does not use at all (a heading in the display
     // face over body text) starts or ends a block, whatever its size and weight.
