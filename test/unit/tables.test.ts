@@ -138,6 +138,21 @@ describe('tables found from aligned text', () => {
     expect(found).toEqual([table]);
   });
 
+  it('run across the gutter when a column of figures stands on it and one label runs long', () => {
+    // The same two page columns (gutter at 290-320); the table's figures stand across the gutter
+    // (295-320) and one of its labels holds seven words, as long as a line of prose.
+    const prose = (y0: number) => [0, 1, 2].flatMap((r) => [...lineWords('the quick brown fox jumps over the lazy dog', 60, y0 + r * 14), ...lineWords('a slow red hen walks past the sleeping cat', 320, y0 + r * 14)]);
+    const table = [
+      ['Region', 'Sales', 'Note'],
+      ['North', '12,120', 'up'],
+      ['the south coast and its many small harbours', '9,090', 'flat'],
+      ['East', '9,590', 'down'],
+    ];
+    const cells = table.flatMap((row, r) => [...lineWords(row[0], 60, 200 + r * 16), ...lineWords(row[1], 320 - row[1].length * 5, 200 + r * 16), ...lineWords(row[2], 420, 200 + r * 16)]);
+    const found = findTables(page([...prose(100), ...cells, ...prose(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+    expect(found).toEqual([table]);
+  });
+
   it("keep the rows of a symbol list apart where a math symbol's loose box reaches into the next row", () => {
     // PDF readers give a math symbol the font's full ascent and descent: on GeoTopo's list of
     // symbols (page 112) cmsy's "×" is 19 pt tall at a 13.6 pt line pitch, and the rows here copy
@@ -162,6 +177,38 @@ describe('tables found from aligned text', () => {
     const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
     expect(tableRows(table)).toEqual(list);
     expect(table.cells.every((c) => c.columnSpan === 1)).toBe(true);
+  });
+
+  it('are not made of three narrow page columns of justified prose under a title set across them', () => {
+    // Columns at x 60, 240 and 420, 150 wide, justified: a line of a few long words is spread
+    // across the column, its spaces wider than a font size; the title runs across all three.
+    const spread = (texts: string[], x0: number, y0: number) => texts.map((t, i) => word(t, x0 + (i * (150 - texts[texts.length - 1].length * 5)) / (texts.length - 1), y0));
+    const column = (x: number) =>
+      [0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => {
+        const y = 110 + r * 14;
+        if (r % 3 === 0) return lineWords('the quick brown fox jumps over', x, y);
+        if (r % 3 === 1) return spread(['agreements', 'between', 'neighbours'], x, y);
+        return spread(['throughout', 'generations', 'afterwards'], x, y);
+      });
+    const words = [...lineWords('An annual report on the state of the mill and the river', 60, 60, { size: 14 }), ...[60, 240, 420].flatMap(column)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
+  it('are not made of justified lines that stand level across the gutter of a two-column page', () => {
+    // Two page columns (x 60 and 320, 230 wide) of justified prose: on three lines running level
+    // on both sides the setter widened the spaces past a font size, so each breaks into words.
+    const spread = (texts: string[], x0: number, y0: number) => {
+      const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
+      return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (230 - width)) / (texts.length - 1), y0));
+    };
+    const words: Word[] = [];
+    for (const x of [60, 320]) {
+      for (let r = 0; r < 9; r++) {
+        const y = 100 + r * 14;
+        words.push(...(r >= 3 && r < 6 ? spread(['agreements', 'between', 'neighbours', 'across', 'time'], x, y) : lineWords('the quick brown fox jumps over the lazy dog', x, y)));
+      }
+    }
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
   it('are not made of two columns of prose, a bulleted list, or display formulas', () => {

@@ -64,13 +64,19 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
 
 /**
  * Tables set across the gutter, their labels in one page column and their figures in the other:
- * grids of the rows that hold no line of prose, searched across the whole page, with no such line
- * among their rows, whose every row (with its wrapped lines) has text on both sides of each
- * gutter it crosses (lines of two page columns that merely share their baselines fall out of step
- * with each other within a few rows), set as cells in each page column.
+ * grids of the rows that hold no line of prose (a row may hold one long cell among two or more
+ * others), searched across the whole page, with no such line among their rows, whose every row
+ * (with its wrapped lines) has text on both sides of each gutter it crosses or standing across it
+ * (lines of two page columns that merely share their baselines fall out of step with each other
+ * within a few rows), set as cells in each page column.
  */
 function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
-  const plain = rows.filter((r) => r.chunks.every((c) => c.words.length < PROSE_WORDS));
+  // A line of prose fills its page column, and its neighbour across the gutter another; a table's
+  // row may hold one long cell among short ones.
+  const plain = rows.filter((r) => {
+    const long = r.chunks.filter((c) => c.words.length >= PROSE_WORDS).length;
+    return long === 0 || (long === 1 && r.chunks.length >= 3);
+  });
   const prose = rows.filter((r) => !plain.includes(r));
   return gridsIn(plain, words, horizontalRules, page, codeFace).filter((grid) => {
     const crossed = gutters.filter((x) => grid.box.x0 < x && grid.box.x1 > x);
@@ -82,40 +88,59 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
       const band = grid.cells.find((c) => c.row === r)!.box;
       return plain.filter((line) => centerY(line.box) > band.y0 && centerY(line.box) < band.y1).flatMap((line) => line.chunks);
     });
-    if (!rowsOfGrid.every((chunks) => crossed.every((x) => chunks.some((c) => c.x1 < x) && chunks.some((c) => c.x0 > x)))) return false;
+    // (A cell standing across the gutter holds text on both sides: no line of prose does.)
+    const bothSides = (chunks: Chunk[], x: number) => chunks.some((c) => c.x0 < x && c.x1 > x) || (chunks.some((c) => c.x1 < x) && chunks.some((c) => c.x0 > x));
+    if (!rowsOfGrid.every((chunks) => crossed.every((x) => bothSides(chunks, x)))) return false;
     // In each page column its pieces are cells, not lines of text (mostlyLines), in the type of
     // the others (short lines of prose or of code beside a table in the next page column are not).
     const bounds = [-Infinity, ...crossed, Infinity];
     const sides = bounds.slice(1).map((to, b) => rowsOfGrid.flat().filter((c) => (c.x0 + c.x1) / 2 > bounds[b] && (c.x0 + c.x1) / 2 < to));
     const sizes = sides.map((pieces) => median(pieces.flatMap((c) => c.words.map((w) => words[w].fontSize))));
+    // Nor are most of its rows justified lines on either side (runningText): the gutter between
+    // two such lines is wider than their spaces, so the row as a whole does not look justified.
+    const lines = plain.filter((line) => centerY(line.box) > grid.box.y0 && centerY(line.box) < grid.box.y1);
+    const justified = lines.filter((line) =>
+      bounds.slice(1).some((to, b) => justifiedLine(line.chunks.flatMap((c) => c.words).filter((w) => centerX(words[w].box) > bounds[b] && centerX(words[w].box) < to), words)),
+    );
     return (
       Math.max(...sizes) - Math.min(...sizes) <= Math.max(...sizes) * SAME_SIZE &&
-      sides.every((pieces) => !mostlyLines(pieces.map((c) => c.words.length)))
+      sides.every((pieces) => !mostlyLines(pieces.map((c) => c.words.length))) &&
+      justified.length < lines.length * 0.6
     );
   });
 }
 
 /**
- * x positions of gutters between text columns of the page: bands that no line of prose (six or
- * more words in one chunk) crosses, with at least three lines of prose on either side.
+ * x positions of gutters between text columns of the page: bands with at least three lines of
+ * prose (six or more words in one chunk) on either side, none across them in the stretch of the
+ * page where the two sides run beside each other, and fewer across them above or below that
+ * stretch (a title or an abstract set across the columns) than beside them on either side. The
+ * gap between two columns of a table's long cells is no gutter: the page's body runs across it.
  */
 function pageGutters(rows: Row[]): number[] {
-  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= PROSE_WORDS).map((c) => ({ ...c, size: r.size })));
+  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= PROSE_WORDS).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
   if (prose.length < 6) return [];
   const left = Math.min(...prose.map((c) => c.x0));
   const right = Math.max(...prose.map((c) => c.x1));
   const size = median(prose.map((c) => c.size));
+  const open = (x: number) => {
+    const before = prose.filter((c) => c.x1 <= x);
+    const after = prose.filter((c) => c.x0 >= x);
+    if (before.length < 3 || after.length < 3) return false;
+    const top = Math.max(Math.min(...before.map((c) => c.y)), Math.min(...after.map((c) => c.y)));
+    const bottom = Math.min(Math.max(...before.map((c) => c.y)), Math.max(...after.map((c) => c.y)));
+    const across = prose.filter((c) => c.x0 < x && c.x1 > x);
+    return across.length < Math.min(before.length, after.length) && !across.some((c) => c.y >= top && c.y <= bottom);
+  };
   const gutters: number[] = [];
-  const sorted = [...prose].sort((a, b) => a.x0 - b.x0);
-  let reach = sorted[0].x1;
-  for (const chunk of sorted.slice(1)) {
-    if (chunk.x0 - reach >= size) {
-      const x = (reach + chunk.x0) / 2;
-      const before = prose.filter((c) => c.x1 <= x).length;
-      const after = prose.filter((c) => c.x0 >= x).length;
-      if (before >= 3 && after >= 3 && x > left && x < right) gutters.push(x);
+  let from: number | null = null;
+  for (let x = Math.floor(left); x <= right + 1; x++) {
+    if (x <= right && open(x)) {
+      from ??= x;
+      continue;
     }
-    reach = Math.max(reach, chunk.x1);
+    if (from !== null && x - from >= size) gutters.push((from + x - 1) / 2);
+    from = null;
   }
   return gutters;
 }
@@ -157,6 +182,10 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
     i = end + 1;
   }
   return grids;
+}
+
+function centerX(box: Box): number {
+  return (box.x0 + box.x1) / 2;
 }
 
 function overlapsX(a: Box, b: Box): boolean {
@@ -456,14 +485,16 @@ function mostlyLines(wordCounts: number[]): boolean {
 function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean {
   const lines = columns.every((cells) => cells.length > 0 && mostlyLines(cells.map((k) => k.length)));
   if (lines) return true;
-  const justified = rows.filter((row) => {
-    // A row's chunks hold its words left to right (visualRows).
-    const ordered = row.chunks.flatMap((c) => c.words);
-    if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
-    const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
-    return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
-  });
+  // A row's chunks hold its words left to right (visualRows).
+  const justified = rows.filter((row) => justifiedLine(row.chunks.flatMap((c) => c.words), words));
   return justified.length >= rows.length * 0.6;
+}
+
+/** Words, left to right, of a justified line: three words or more, spaced all alike. */
+function justifiedLine(ordered: number[], words: Word[]): boolean {
+  if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
+  const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
+  return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
 }
 
 /**
