@@ -213,6 +213,11 @@ describe('analyzeDocument: reading order and block types (docs/api.md Page.text:
     expect(blocks[0].text.startsWith('Readers should note before anything else that the conditions apply')).toBe(true);
   });
 
+  it('a figure alone is no heading, however large it is set', () => {
+    const [page] = analyzeDocument([rawPage([...lineWords(`one ${BODY}`, 50, 100), ...lineWords('27,267', 50, 130, { size: 14 }), ...lineWords(`two ${BODY}`, 50, 160)])]);
+    expect(blocksOf(page).find((b) => b.text === '27,267')?.type).toBe('paragraph');
+  });
+
   it('bold short lines level with each other are the cells of a row, not headings', () => {
     // A table's header the table did not take: three bold labels a column's gap apart, over prose.
     const [page] = analyzeDocument([

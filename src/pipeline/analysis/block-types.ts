@@ -52,6 +52,9 @@ export function classify(
   // closing with a full stop that ends no abbreviation is a sentence however large it is set (a
   // standfirst, a pull quote, or a line OCR measured tall). The title keeps to its size and place.
   if (!titleSized && endsSentence(phrase)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
+  // A heading names something: a figure alone ("27,267", a table's total the table did not take)
+  // heads nothing, however large it is set.
+  if (!/\p{L}/u.test(text)) return startsListItem(firstLine, page.words) ? 'list_item' : 'paragraph';
   // A heading is told by its font against the body text: clearly larger, or set in a face of its
   // own and larger at all, however it is numbered ("(1) …", "2. Methods").
   if (block.lines.length <= 3 && text.length < 200 && size >= stats.bodyFontSize * HEADING_SIZE) return titleSized ? 'title' : 'heading';
