@@ -194,6 +194,20 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
+  it('are not made of three narrow page columns whose lines hold five words at most', () => {
+    // As above, but no line runs to six words: the lines of three to five words tell the gutters.
+    const spread = (texts: string[], x0: number, y0: number) => texts.map((t, i) => word(t, x0 + (i * (150 - texts[texts.length - 1].length * 5)) / (texts.length - 1), y0));
+    const column = (x: number) =>
+      [0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => {
+        const y = 110 + r * 14;
+        if (r % 3 === 0) return lineWords('the quick brown fox jumps', x, y);
+        if (r % 3 === 1) return spread(['agreements', 'between', 'neighbours'], x, y);
+        return lineWords('over the lazy dog', x, y);
+      });
+    const words = [...lineWords('An annual report on the state of the mill and the river', 60, 60, { size: 14 }), ...[60, 240, 420].flatMap(column)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
   it('are not made of justified lines that stand level across the gutter of a two-column page', () => {
     // Two page columns (x 60 and 320, 230 wide) of justified prose: on three lines running level
     // on both sides the setter widened the spaces past a font size, so each breaks into words.

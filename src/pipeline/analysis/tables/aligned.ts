@@ -43,7 +43,7 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
   const inBody = (r: Row) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94;
   const rows = visualRows(words, available).filter(inBody);
   // A table keeps to its page column: each is searched alone, and tables across them apart.
-  const gutters = pageGutters(rows);
+  const gutters = pageGutters(rows, words);
   if (gutters.length === 0) return gridsIn(rows, words, horizontalRules, page, codeFace);
   const bounds = [-Infinity, ...gutters, Infinity];
   const grids: GridTable[] = [];
@@ -116,21 +116,36 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
  * page where the two sides run beside each other, and fewer across them above or below that
  * stretch (a title or an abstract set across the columns) than beside them on either side. The
  * gap between two columns of a table's long cells is no gutter: the page's body runs across it.
+ * Narrow columns set few lines of six words; there, five rows or more whose pieces on both sides
+ * of the band are lines of three words or more tell the gutter, by the same rule (a table whose
+ * cells on both sides are such lines is running text, runningText, and no table either way).
  */
-function pageGutters(rows: Row[]): number[] {
+function pageGutters(rows: Row[], words: Word[]): number[] {
   const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= PROSE_WORDS).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
-  if (prose.length < 6) return [];
-  const left = Math.min(...prose.map((c) => c.x0));
-  const right = Math.max(...prose.map((c) => c.x1));
-  const size = median(prose.map((c) => c.size));
-  const open = (x: number) => {
-    const before = prose.filter((c) => c.x1 <= x);
-    const after = prose.filter((c) => c.x0 >= x);
-    if (before.length < 3 || after.length < 3) return false;
+  const lineLike = (c: Chunk) => c.words.length >= 3 && c.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 2;
+  const texts = rows.flatMap((r) => r.chunks.filter(lineLike).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
+  if (texts.length < 6) return [];
+  const left = Math.min(...texts.map((c) => c.x0));
+  const right = Math.max(...texts.map((c) => c.x1));
+  const size = median(texts.map((c) => c.size));
+  type Piece = { x0: number; x1: number; y: number };
+  const separates = (before: Piece[], after: Piece[], across: Piece[], least: number) => {
+    if (before.length < least || after.length < least) return false;
     const top = Math.max(Math.min(...before.map((c) => c.y)), Math.min(...after.map((c) => c.y)));
     const bottom = Math.min(Math.max(...before.map((c) => c.y)), Math.max(...after.map((c) => c.y)));
-    const across = prose.filter((c) => c.x0 < x && c.x1 > x);
     return across.length < Math.min(before.length, after.length) && !across.some((c) => c.y >= top && c.y <= bottom);
+  };
+  const open = (x: number) => {
+    if (separates(prose.filter((c) => c.x1 <= x), prose.filter((c) => c.x0 >= x), prose.filter((c) => c.x0 < x && c.x1 > x), 3)) return true;
+    // Rows with a line of three words or more right before the band and another right after it.
+    const level = rows.filter((r) => {
+      if (r.chunks.some((c) => c.x0 < x && c.x1 > x)) return false;
+      const before = r.chunks.filter((c) => c.x1 <= x).at(-1);
+      const after = r.chunks.find((c) => c.x0 >= x);
+      return before !== undefined && after !== undefined && lineLike(before) && lineLike(after);
+    });
+    const sides = level.map((r) => ({ x0: 0, x1: 0, y: centerY(r.box) }));
+    return separates(sides, sides, texts.filter((c) => c.x0 < x && c.x1 > x), 5);
   };
   const gutters: number[] = [];
   let from: number | null = null;
