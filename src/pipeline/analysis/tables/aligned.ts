@@ -135,17 +135,27 @@ function pageGutters(rows: Row[], words: Word[]): number[] {
     const bottom = Math.min(Math.max(...before.map((c) => c.y)), Math.max(...after.map((c) => c.y)));
     return across.length < Math.min(before.length, after.length) && !across.some((c) => c.y >= top && c.y <= bottom);
   };
+  // The gaps between two such lines next to each other in a row.
+  const between = rows.flatMap((r) =>
+    r.chunks.slice(1).flatMap((after, i) => (lineLike(r.chunks[i]) && lineLike(after) ? [{ x0: r.chunks[i].x1, x1: after.x0, y: centerY(r.box) }] : [])),
+  );
+  // How many of those lines cross each x, counted once for the page (a difference array).
+  const from0 = Math.floor(left);
+  const crossing = new Int32Array(Math.ceil(right) - from0 + 3);
+  for (const c of texts) {
+    crossing[Math.floor(c.x0) + 1 - from0]++;
+    crossing[Math.ceil(c.x1) - from0]--;
+  }
+  for (let i = 1; i < crossing.length; i++) crossing[i] += crossing[i - 1];
   const open = (x: number) => {
-    if (separates(prose.filter((c) => c.x1 <= x), prose.filter((c) => c.x0 >= x), prose.filter((c) => c.x0 < x && c.x1 > x), 3)) return true;
+    // Lines across the band must be fewer than those beside it on either side: where a third of
+    // the page's lines cross it (inside a column of text), neither rule can hold.
+    if (crossing[x - from0] * 3 >= texts.length) return false;
+    const across = texts.filter((c) => c.x0 < x && c.x1 > x);
+    if (prose.length >= 6 && separates(prose.filter((c) => c.x1 <= x), prose.filter((c) => c.x0 >= x), prose.filter((c) => c.x0 < x && c.x1 > x), 3)) return true;
     // Rows with a line of three words or more right before the band and another right after it.
-    const level = rows.filter((r) => {
-      if (r.chunks.some((c) => c.x0 < x && c.x1 > x)) return false;
-      const before = r.chunks.filter((c) => c.x1 <= x).at(-1);
-      const after = r.chunks.find((c) => c.x0 >= x);
-      return before !== undefined && after !== undefined && lineLike(before) && lineLike(after);
-    });
-    const sides = level.map((r) => ({ x0: 0, x1: 0, y: centerY(r.box) }));
-    return separates(sides, sides, texts.filter((c) => c.x0 < x && c.x1 > x), 5);
+    const level = between.filter((g) => g.x0 <= x && g.x1 >= x);
+    return level.length >= 5 && separates(level, level, across, 5);
   };
   const gutters: number[] = [];
   let from: number | null = null;
