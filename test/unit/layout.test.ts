@@ -331,6 +331,35 @@ describe('analyzeDocument: contents pages (one paragraph per entry, its page num
     expect(blocksOf(page).slice(1)).toEqual(ENTRIES.map(([, text, p]) => ({ type: 'paragraph', text: `${text} ${p}` })));
   });
 
+  it('reads a right-to-left contents set without leaders as lines, each entry with the page number at its left', () => {
+    const entries: [string, string][] = [
+      ['מבוא כללי', '3'],
+      ['היקף העבודה', '4'],
+      ['מחקרים קודמים', '4'],
+      ['שיטות', '7'],
+      ['דגימה ומדידה', '9'],
+    ];
+    const words: Word[] = [...lineWords('תוכן', 470, 60, { size: 16, bold: true })];
+    entries.forEach(([text, page], k) => {
+      const y = 100 + k * 14;
+      // Right-aligned at x 510, its first word rightmost; the number left-aligned at x 100.
+      const parts = text.split(' ');
+      let x = 510;
+      for (const part of parts) {
+        x -= part.length * 5;
+        words.push(word(part, x, y));
+        x -= 3;
+      }
+      words.push(word(page, 100, y));
+    });
+    const [page] = analyzeDocument([rawPage(words)]);
+    expect(page.tables).toEqual([]);
+    const blocks = blocksOf(page).slice(1);
+    expect(blocks).toHaveLength(entries.length);
+    blocks.forEach((block, k) => expect(block.text.split(' ').sort()).toEqual([...entries[k][0].split(' '), entries[k][1]].sort()));
+    expect(blocks.every((b) => b.type === 'paragraph')).toBe(true);
+  });
+
   it('keeps a lone figure at the right of a column of prose apart from the text across the gutter', () => {
     const words: Word[] = [];
     for (let n = 0; n < 5; n++) words.push(...lineWords(`left ${n} ${BODY}`, 50, 100 + n * 12));

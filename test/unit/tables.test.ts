@@ -73,6 +73,9 @@ describe('ruled tables', () => {
 });
 
 describe('tables found from aligned text', () => {
+  /** Three lines of prose in each of two page columns (60-290 and 320-550) from y0. */
+  const twoColumnProse = (y0: number) => [0, 1, 2].flatMap((r) => [...lineWords('the quick brown fox jumps over the lazy dog', 60, y0 + r * 14), ...lineWords('a slow red hen walks past the sleeping cat', 320, y0 + r * 14)]);
+
   const rows = [
     ['Country', 'Signed', 'Paid'],
     ['Algeria', '6.19', '5.10'],
@@ -125,7 +128,6 @@ describe('tables found from aligned text', () => {
   it('run across the gutter of a two-column page when every row has cells on both sides', () => {
     // Two columns of prose (left 60-290, right 320-550) above and below a table whose labels stand
     // in the left column and its figures in the right one.
-    const prose = (y0: number) => [0, 1, 2].flatMap((r) => [...lineWords('the quick brown fox jumps over the lazy dog', 60, y0 + r * 14), ...lineWords('a slow red hen walks past the sleeping cat', 320, y0 + r * 14)]);
     const table = [
       ['Region', 'Sales', 'Share'],
       ['North', '120', '40%'],
@@ -133,15 +135,13 @@ describe('tables found from aligned text', () => {
       ['East', '90', '30%'],
     ];
     const cells = table.flatMap((row, r) => [...lineWords(row[0], 60, 200 + r * 16), ...lineWords(row[1], 400, 200 + r * 16), ...lineWords(row[2], 500, 200 + r * 16)]);
-    const words = [...prose(100), ...cells, ...prose(300)];
-    const found = findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+    const found = findTables(page([...twoColumnProse(100), ...cells, ...twoColumnProse(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
     expect(found).toEqual([table]);
   });
 
   it('run across the gutter when a column of figures stands on it and one label runs long', () => {
     // The same two page columns (gutter at 290-320); the table's figures stand across the gutter
     // (295-320) and one of its labels holds seven words, as long as a line of prose.
-    const prose = (y0: number) => [0, 1, 2].flatMap((r) => [...lineWords('the quick brown fox jumps over the lazy dog', 60, y0 + r * 14), ...lineWords('a slow red hen walks past the sleeping cat', 320, y0 + r * 14)]);
     const table = [
       ['Region', 'Sales', 'Note'],
       ['North', '12,120', 'up'],
@@ -149,7 +149,7 @@ describe('tables found from aligned text', () => {
       ['East', '9,590', 'down'],
     ];
     const cells = table.flatMap((row, r) => [...lineWords(row[0], 60, 200 + r * 16), ...lineWords(row[1], 320 - row[1].length * 5, 200 + r * 16), ...lineWords(row[2], 420, 200 + r * 16)]);
-    const found = findTables(page([...prose(100), ...cells, ...prose(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+    const found = findTables(page([...twoColumnProse(100), ...cells, ...twoColumnProse(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
     expect(found).toEqual([table]);
   });
 
@@ -179,32 +179,27 @@ describe('tables found from aligned text', () => {
     expect(table.cells.every((c) => c.columnSpan === 1)).toBe(true);
   });
 
+  /** Words spread across a 150-wide page column, as a justified line sets a few long words. */
+  const spreadAcross = (texts: string[], x0: number, y0: number) => texts.map((t, i) => word(t, x0 + (i * (150 - texts[texts.length - 1].length * 5)) / (texts.length - 1), y0));
+  /** A title across three narrow page columns (x 60, 240, 420; 150 wide), each of nine lines made by `line`. */
+  const threeColumns = (line: (r: number, x: number, y: number) => Word[]) => [
+    ...lineWords('An annual report on the state of the mill and the river', 60, 60, { size: 14 }),
+    ...[60, 240, 420].flatMap((x) => Array.from({ length: 9 }, (_, r) => line(r, x, 110 + r * 14)).flat()),
+  ];
+
   it('are not made of three narrow page columns of justified prose under a title set across them', () => {
-    // Columns at x 60, 240 and 420, 150 wide, justified: a line of a few long words is spread
-    // across the column, its spaces wider than a font size; the title runs across all three.
-    const spread = (texts: string[], x0: number, y0: number) => texts.map((t, i) => word(t, x0 + (i * (150 - texts[texts.length - 1].length * 5)) / (texts.length - 1), y0));
-    const column = (x: number) =>
-      [0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => {
-        const y = 110 + r * 14;
-        if (r % 3 === 0) return lineWords('the quick brown fox jumps over', x, y);
-        if (r % 3 === 1) return spread(['agreements', 'between', 'neighbours'], x, y);
-        return spread(['throughout', 'generations', 'afterwards'], x, y);
-      });
-    const words = [...lineWords('An annual report on the state of the mill and the river', 60, 60, { size: 14 }), ...[60, 240, 420].flatMap(column)];
+    // Justified: a line of a few long words is spread across its column, its spaces wider than a font size.
+    const words = threeColumns((r, x, y) =>
+      r % 3 === 0 ? lineWords('the quick brown fox jumps over', x, y) : spreadAcross(r % 3 === 1 ? ['agreements', 'between', 'neighbours'] : ['throughout', 'generations', 'afterwards'], x, y),
+    );
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
   it('are not made of three narrow page columns whose lines hold five words at most', () => {
-    // As above, but no line runs to six words: the lines of three to five words tell the gutters.
-    const spread = (texts: string[], x0: number, y0: number) => texts.map((t, i) => word(t, x0 + (i * (150 - texts[texts.length - 1].length * 5)) / (texts.length - 1), y0));
-    const column = (x: number) =>
-      [0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((r) => {
-        const y = 110 + r * 14;
-        if (r % 3 === 0) return lineWords('the quick brown fox jumps', x, y);
-        if (r % 3 === 1) return spread(['agreements', 'between', 'neighbours'], x, y);
-        return lineWords('over the lazy dog', x, y);
-      });
-    const words = [...lineWords('An annual report on the state of the mill and the river', 60, 60, { size: 14 }), ...[60, 240, 420].flatMap(column)];
+    // No line runs to six words: the lines of three to five words tell the gutters.
+    const words = threeColumns((r, x, y) =>
+      r % 3 === 0 ? lineWords('the quick brown fox jumps', x, y) : r % 3 === 1 ? spreadAcross(['agreements', 'between', 'neighbours'], x, y) : lineWords('over the lazy dog', x, y),
+    );
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 

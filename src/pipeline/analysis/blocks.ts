@@ -30,7 +30,9 @@ export function endsInPageReference(line: Line, words: Word[]): boolean {
   if (n < 2) return false;
   const [before, last] = [words[line.words[n - 2]], words[line.words[n - 1]]];
   if (!PAGE_NUMBER.test(last.text)) return false;
-  return (n >= 3 && LEADER.test(before.text)) || last.box.x0 - before.box.x1 > 2 * Math.max(last.fontSize, before.fontSize);
+  // The gap on whichever side the script sets the number (left of its entry in right-to-left text).
+  const gap = Math.max(last.box.x0 - before.box.x1, before.box.x0 - last.box.x1);
+  return (n >= 3 && LEADER.test(before.text)) || gap > 2 * Math.max(last.fontSize, before.fontSize);
 }
 
 function lineSize(line: Line, words: Word[]): number {

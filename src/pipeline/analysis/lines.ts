@@ -174,7 +174,8 @@ function uprightLines(words: Word[], skip?: Set<number>, apart?: Set<number>): L
  * or when the number stands in a column of page numbers at the right of text (two more lone
  * numbers end within a font size of its right edge, within six lines, each after a run in its
  * size and on its baseline), as a contents page set without leaders has them, even where the
- * next page column starts close after it.
+ * next page column starts close after it. In a right-to-left script the entry ends at its left and
+ * its page numbers line up at their left edges.
  */
 function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<number>): void {
   const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
@@ -187,22 +188,37 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
     });
     return best;
   };
+  // In a right-to-left script the entry ends at its left, and its page number stands left of it.
+  const after = (k: number) => {
+    let best = -1;
+    boxes.forEach((b, j) => {
+      if (level(j, k) && b.x0 >= boxes[k].x1 && !apart?.has(segments[j][0]) && (best < 0 || b.x0 < boxes[best].x0)) best = j;
+    });
+    return best;
+  };
+  const rightToLeft = segments.map((s) => s.some((i) => RTL.test(words[i].text)));
   const number = segments.map((s) => s.length === 1 && PAGE_NUMBER.test(words[s[0]].text) && !apart?.has(s[0]));
   // The entry is set in the number's size, on its baseline: not a line of the column beside a
   // listing, whose line numbers are set in the listing's smaller size and open its lines.
-  const lastWord = (j: number) => words[segments[j][segments[j].length - 1]];
+  const lastWord = (j: number) => words[rightToLeft[j] ? edgeWord(segments[j], words, 'start') : segments[j][segments[j].length - 1]];
   // The number k stands on the baseline of run j, within `share` of the number's font size.
   const onBaseline = (j: number, k: number, share: number) => Math.abs(lastWord(j).box.y1 - words[segments[k][0]].box.y1) <= share * words[segments[k][0]].fontSize;
   const alike = (j: number, k: number) => Math.abs(lastWord(j).fontSize - words[segments[k][0]].fontSize) <= 0.1 * words[segments[k][0]].fontSize && onBaseline(j, k, 0.2);
   const entry = segments.map((_, k) => {
-    const j = number[k] ? before(k) : -1;
-    return j >= 0 && alike(j, k) ? j : -1;
+    if (!number[k]) return -1;
+    const left = before(k);
+    if (left >= 0 && !rightToLeft[left] && alike(left, k)) return left;
+    const right = after(k);
+    return right >= 0 && rightToLeft[right] && alike(right, k) ? right : -1;
   });
+  // Page numbers line up at the side away from their entries: their right edges, or their left
+  // edges in a right-to-left script.
+  const edge = (k: number) => (entry[k] >= 0 && rightToLeft[entry[k]] ? -boxes[k].x0 : boxes[k].x1);
   const inColumn = (k: number) => {
     const reach = Math.max(boxes[k].y1 - boxes[k].y0, sizeOf(k)) * 6;
     let peers = 0;
     for (let j = 0; j < segments.length && peers < 2; j++) {
-      if (j !== k && entry[j] >= 0 && Math.abs(boxes[j].x1 - boxes[k].x1) <= sizeOf(k) && Math.abs(centerY(boxes[j]) - centerY(boxes[k])) <= reach) peers++;
+      if (j !== k && entry[j] >= 0 && rightToLeft[entry[j]] === rightToLeft[entry[k]] && Math.abs(edge(j) - edge(k)) <= sizeOf(k) && Math.abs(centerY(boxes[j]) - centerY(boxes[k])) <= reach) peers++;
     }
     return peers >= 2;
   };
@@ -211,7 +227,7 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   const numbersFormula = (k: number, j: number) => onBaseline(j, k, 0.25) && MATH_SIGN.test(textBefore(k));
   // Dots set far apart are runs of their own: the dot before the number leads when a dot run stands before it too.
   const endsInDot = (j: number) => LEADER.test(lastWord(j).text);
-  const led = (j: number, k: number) => (endsInLeaders(segments[j].map((i) => words[i].text)) || (endsInDot(j) && before(j) >= 0 && endsInDot(before(j)))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
+  const led = (j: number, k: number) => !rightToLeft[j] && (endsInLeaders(segments[j].map((i) => words[i].text)) || (endsInDot(j) && before(j) >= 0 && endsInDot(before(j)))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
   const joins = segments.map((_, k) => {
     const j = entry[k];
     if (j >= 0 && (led(j, k) || inColumn(k))) return j;

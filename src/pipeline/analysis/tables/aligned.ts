@@ -7,7 +7,7 @@
 import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { LEADER, LIST_MARKER } from '../markers.js';
-import { centerY } from '../lines.js';
+import { centerY, RTL } from '../lines.js';
 
 export interface Chunk {
   x0: number;
@@ -526,16 +526,20 @@ function justifiedLine(ordered: number[], words: Word[]): boolean {
  * A table of contents (or an index set the same way), whose lines read as lines, not as a table
  * of two columns: entries led by leader dots to a page number at the end of their row; or, set
  * without leaders, one column of entries (each with a letter) beside a column of page numbers
- * that never go down, on three rows or more.
+ * that never go down, on three rows or more: to the entries' right, or, in a right-to-left
+ * script, to their left.
  */
 function contents(rows: Row[], words: Word[], columns: string[][][]): boolean {
   const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.slice(-2).map((c) => c.words.map((w) => words[w].text)));
   const led = ends.filter(([entry, page]) => /^\d+$/.test(page.join(' ')) && LEADER.test(entry[entry.length - 1]));
   if (ends.length > 0 && led.length >= ends.length / 2) return true;
   if (columns.length !== 2) return false;
-  const pages = columns[1].map((cell) => (cell.length === 1 && /^\d{1,4}$/.test(cell[0]) ? Number(cell[0]) : NaN));
-  const ascending = pages.length >= 3 && pages.every((n, i) => !Number.isNaN(n) && (i === 0 || n >= pages[i - 1]));
-  return ascending && columns[0].every((cell) => cell.some((w) => /\p{L}/u.test(w)));
+  const pageNumbers = (cells: string[][]) => {
+    const pages = cells.map((cell) => (cell.length === 1 && /^\d{1,4}$/.test(cell[0]) ? Number(cell[0]) : NaN));
+    return pages.length >= 3 && pages.every((n, i) => !Number.isNaN(n) && (i === 0 || n >= pages[i - 1]));
+  };
+  const entries = (cells: string[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(w)));
+  return (pageNumbers(columns[1]) && entries(columns[0], /\p{L}/u)) || (pageNumbers(columns[0]) && entries(columns[1], RTL));
 }
 
 /**
