@@ -44,7 +44,8 @@ export function findTables(
     for (const i of filled.claimed) taken.add(i);
   };
   const boxes = words.map((w) => w.box);
-  const drawnGrids = ruledFrames(graphics, scale, boxes)
+  const drawing = withoutListingShades(graphics, words, codeFace);
+  const drawnGrids = ruledFrames(drawing, scale, boxes)
     .map((drawn) => ({ drawn, drawnGrid: frameGrid(drawn, scale, boxes) }))
     .filter((f): f is { drawn: Rulings; drawnGrid: GridTable } => f.drawnGrid !== null);
   for (const { drawn, drawnGrid } of drawnGrids) {
@@ -57,7 +58,7 @@ export function findTables(
     const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
-  const rules = pageRulings(graphics, scale).horizontal;
+  const rules = pageRulings(drawing, scale).horizontal;
   for (const grid of alignedGrids(words, free(), rules, page, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
@@ -65,6 +66,25 @@ export function findTables(
     keep(grid);
   }
   return { tables, words: held };
+}
+
+/**
+ * The page's drawing without the boxes shaded behind listings (every word inside one set in the
+ * code face): a listing's background is no table's ruling, though its edge may touch a table
+ * drawn right below it.
+ */
+function withoutListingShades(graphics: PageGraphics, words: Word[], codeFace: (word: Word) => boolean): PageGraphics {
+  if (graphics.rects.length === 0 || !words.some(codeFace)) return graphics;
+  const listing = (box: Box) => {
+    const inside = words.filter((w) => {
+      const cx = (w.box.x0 + w.box.x1) / 2;
+      const cy = (w.box.y0 + w.box.y1) / 2;
+      return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
+    });
+    return inside.length > 0 && inside.every(codeFace);
+  };
+  const rects = graphics.rects.filter((r) => !(r.filled && !r.stroked && listing(r.box)));
+  return rects.length === graphics.rects.length ? graphics : { ...graphics, rects };
 }
 
 /** Nine in ten of the words inside the box are set in the code face. */
