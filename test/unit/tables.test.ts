@@ -70,6 +70,24 @@ describe('ruled tables', () => {
     const sliver = { x0: 199.7, y0: 149.98, x1: 200.4, y1: 150.01 };
     expect(findTables(page(words), { ...graphics(segments), shapes: [sliver] }, new Set(), false).tables).toHaveLength(1);
   });
+
+  it("leave out the shading behind a listing that touches the table's top rule", () => {
+    // A grid of three columns (x 100-400) and three rows (y 200-260); a listing shaded at x
+    // 250-500, y 150-198.5, its bottom edge within a snap of the table's top rule, as a browser
+    // sets a code block right above a table.
+    const segments = [200, 220, 240, 260].map((y) => h(y, 100, 400)).concat([100, 200, 300, 400].map((x) => v(x, 200, 260)));
+    const mono = (w: Word): Word => ({ ...w, fontName: 'DejaVuSansMono' });
+    const listing = [...lineWords('let total = 0;', 260, 160), ...lineWords('total += rate;', 260, 176)].map(mono);
+    const table = [
+      ['Name', 'Units', 'Share'],
+      ['North', '12', '40%'],
+      ['South', '18', '60%'],
+    ];
+    const cells = table.flatMap((row, r) => row.map((text, c) => word(text, 105 + c * 100, 205 + r * 20)));
+    const shade = { box: { x0: 250, y0: 150, x1: 500, y1: 198.5 }, filled: true, stroked: false, fill: 0xf3f3f3 };
+    const { tables } = findTables(page([...listing, ...cells]), { ...NO_GRAPHICS, segments, rects: [shade] }, new Set(), false, 1, (w) => w.fontName === 'DejaVuSansMono');
+    expect(tables.map(tableRows)).toEqual([table]);
+  });
 });
 
 describe('tables found from aligned text', () => {
@@ -200,6 +218,24 @@ describe('tables found from aligned text', () => {
     const words = threeColumns((r, x, y) =>
       r % 3 === 0 ? lineWords('the quick brown fox jumps', x, y) : r % 3 === 1 ? spreadAcross(['agreements', 'between', 'neighbours'], x, y) : lineWords('over the lazy dog', x, y),
     );
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
+  it("are not made of a list's justified lines, the marker at the list's own indent", () => {
+    // Justified in a 200-wide column: the spaces widened past a font size; the last line of the
+    // first item is short, and the second item's marker stands 4 pt before its first word.
+    const justify = (texts: string[], x0: number, y0: number) => {
+      const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
+      return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (200 - width)) / (texts.length - 1), y0));
+    };
+    const words = [
+      ...lineWords('3.', 300, 100),
+      ...justify(['Must', 'gross', 'by', 'final', 'review'], 314, 100),
+      ...justify(['protocol', 'previous', 'great', 'year'], 314, 114),
+      ...lineWords('local some.', 314, 128),
+      ...lineWords('4.', 300, 142),
+      ...justify(['Measures', 'is', 'measures', 'also'], 314, 142),
+    ];
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 

@@ -83,14 +83,15 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
     if (crossed.length === 0) return false;
     // Its rows follow each other: a line of prose between two of them belongs to a page column.
     if (prose.some((r) => centerY(r.box) > grid.box.y0 && centerY(r.box) < grid.box.y1)) return false;
-    // Each of its rows, its wrapped lines with it, holds text on both sides of every gutter it crosses.
+    // Each of its rows, its wrapped lines with it, holds text on both sides of every gutter it
+    // crosses; the first may stand on one side alone (a header's line of units over one column).
     const rowsOfGrid = Array.from({ length: grid.rowCount }, (_, r) => {
       const band = grid.cells.find((c) => c.row === r)!.box;
       return plain.filter((line) => centerY(line.box) > band.y0 && centerY(line.box) < band.y1).flatMap((line) => line.chunks);
     });
     // (A cell standing across the gutter holds text on both sides: no line of prose does.)
     const bothSides = (chunks: Chunk[], x: number) => chunks.some((c) => c.x0 < x && c.x1 > x) || (chunks.some((c) => c.x1 < x) && chunks.some((c) => c.x0 > x));
-    if (!rowsOfGrid.every((chunks) => crossed.every((x) => bothSides(chunks, x)))) return false;
+    if (!rowsOfGrid.every((chunks, r) => r === 0 || crossed.every((x) => bothSides(chunks, x)))) return false;
     // In each page column its pieces are cells, not lines of text (mostlyLines), in the type of
     // the others (short lines of prose or of code beside a table in the next page column are not).
     const bounds = [-Infinity, ...crossed, Infinity];
@@ -515,8 +516,12 @@ function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean
   return justified.length >= rows.length * 0.6;
 }
 
-/** Words, left to right, of a justified line: three words or more, spaced all alike. */
-function justifiedLine(ordered: number[], words: Word[]): boolean {
+/**
+ * Words, left to right, of a justified line: three words or more, spaced all alike. A list item's
+ * marker stands at the list's own indent; the spaces after it are the line's.
+ */
+function justifiedLine(line: number[], words: Word[]): boolean {
+  const ordered = line.length > 0 && LIST_MARKER.test(words[line[0]].text) ? line.slice(1) : line;
   if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
   const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
   return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
