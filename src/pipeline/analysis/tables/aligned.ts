@@ -3,24 +3,14 @@
 // row crosses. Horizontal rules (booktabs style) mark the header and the table's ends when present.
 // Multi-line cells are joined back into one row when a row continues the one above it, told by
 // the pitch of the lines where it tells (wrappedLines). A table keeps to its page column, unless
-// its rows run across the gutter as a table's do (acrossGutters).
+// its rows run across the gutter as a table's do (acrossGutters); the gutters are gutters.ts's.
 import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { LEADER, LIST_MARKER } from '../markers.js';
 import { centerY, RTL } from '../lines.js';
+import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 
-export interface Chunk {
-  x0: number;
-  x1: number;
-  words: number[];
-}
-
-export interface Row {
-  box: Box;
-  size: number;
-  chunks: Chunk[];
-  bold: boolean;
-}
+export type { Chunk, Row };
 
 /** A gap wider than this many font sizes separates cells. */
 const CELL_GAP = 1.0;
@@ -32,8 +22,6 @@ const TALL_BOX = 1.5;
 export const WIDE_SPACE = 0.5;
 /** Pieces whose type sizes differ by more than this share of the larger are not of one table. */
 const SAME_SIZE = 0.15;
-/** A piece of a line with this many words or more is a line of prose. */
-const PROSE_WORDS = 6;
 
 /** A test of whether a word is set in the document's code face (code-and-formulas.ts). */
 export type CodeFace = (word: Word) => boolean;
@@ -109,66 +97,6 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
       justified.length < lines.length * 0.6
     );
   });
-}
-
-/**
- * x positions of gutters between text columns of the page: bands with at least three lines of
- * prose (six or more words in one chunk) on either side, none across them in the stretch of the
- * page where the two sides run beside each other, and fewer across them above or below that
- * stretch (a title or an abstract set across the columns) than beside them on either side. The
- * gap between two columns of a table's long cells is no gutter: the page's body runs across it.
- * Narrow columns set few lines of six words; there, five rows or more whose pieces on both sides
- * of the band are lines of three words or more tell the gutter, by the same rule (a table whose
- * cells on both sides are such lines is running text, runningText, and no table either way).
- */
-function pageGutters(rows: Row[], words: Word[]): number[] {
-  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= PROSE_WORDS).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
-  const lineLike = (c: Chunk) => c.words.length >= 3 && c.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 2;
-  const texts = rows.flatMap((r) => r.chunks.filter(lineLike).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
-  if (texts.length < 6) return [];
-  const left = Math.min(...texts.map((c) => c.x0));
-  const right = Math.max(...texts.map((c) => c.x1));
-  const size = median(texts.map((c) => c.size));
-  type Piece = { x0: number; x1: number; y: number };
-  const separates = (before: Piece[], after: Piece[], across: Piece[], least: number) => {
-    if (before.length < least || after.length < least) return false;
-    const top = Math.max(Math.min(...before.map((c) => c.y)), Math.min(...after.map((c) => c.y)));
-    const bottom = Math.min(Math.max(...before.map((c) => c.y)), Math.max(...after.map((c) => c.y)));
-    return across.length < Math.min(before.length, after.length) && !across.some((c) => c.y >= top && c.y <= bottom);
-  };
-  // The gaps between two such lines next to each other in a row.
-  const between = rows.flatMap((r) =>
-    r.chunks.slice(1).flatMap((after, i) => (lineLike(r.chunks[i]) && lineLike(after) ? [{ x0: r.chunks[i].x1, x1: after.x0, y: centerY(r.box) }] : [])),
-  );
-  // How many of those lines cross each x, counted once for the page (a difference array).
-  const from0 = Math.floor(left);
-  const crossing = new Int32Array(Math.ceil(right) - from0 + 3);
-  for (const c of texts) {
-    crossing[Math.floor(c.x0) + 1 - from0]++;
-    crossing[Math.ceil(c.x1) - from0]--;
-  }
-  for (let i = 1; i < crossing.length; i++) crossing[i] += crossing[i - 1];
-  const open = (x: number) => {
-    // Lines across the band must be fewer than those beside it on either side: where a third of
-    // the page's lines cross it (inside a column of text), neither rule can hold.
-    if (crossing[x - from0] * 3 >= texts.length) return false;
-    const across = texts.filter((c) => c.x0 < x && c.x1 > x);
-    if (prose.length >= 6 && separates(prose.filter((c) => c.x1 <= x), prose.filter((c) => c.x0 >= x), prose.filter((c) => c.x0 < x && c.x1 > x), 3)) return true;
-    // Rows with a line of three words or more right before the band and another right after it.
-    const level = between.filter((g) => g.x0 <= x && g.x1 >= x);
-    return level.length >= 5 && separates(level, level, across, 5);
-  };
-  const gutters: number[] = [];
-  let from: number | null = null;
-  for (let x = Math.floor(left); x <= right + 1; x++) {
-    if (x <= right && open(x)) {
-      from ??= x;
-      continue;
-    }
-    if (from !== null && x - from >= size) gutters.push((from + x - 1) / 2);
-    from = null;
-  }
-  return gutters;
 }
 
 function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
@@ -277,12 +205,6 @@ function band(word: Word): Box {
   if (box.y1 - box.y0 <= fontSize * TALL_BOX) return box;
   const middle = centerY(box);
   return { x0: box.x0, y0: middle - fontSize * 0.5, x1: box.x1, y1: middle + fontSize * 0.5 };
-}
-
-export function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /**

@@ -13,7 +13,8 @@ import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
 import { centerY } from '../lines.js';
 import { LEADER } from '../markers.js';
-import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, median, visualRows, wrappedLines, type Row } from './aligned.js';
+import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Row } from './aligned.js';
+import { median } from './gutters.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
