@@ -93,6 +93,11 @@ describe('ruled tables', () => {
 describe('tables found from aligned text', () => {
   /** Three lines of prose in each of two page columns (60-290 and 320-550) from y0. */
   const twoColumnProse = (y0: number) => [0, 1, 2].flatMap((r) => [...lineWords('the quick brown fox jumps over the lazy dog', 60, y0 + r * 14), ...lineWords('a slow red hen walks past the sleeping cat', 320, y0 + r * 14)]);
+  /** The rows of the tables found in `table` set at y 200 (a row every 16 pt, each cell from `x`) between two-column prose above and below. */
+  const tablesBetweenProse = (table: string[][], x: (text: string, column: number) => number) => {
+    const cells = table.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, x(text, c), 200 + r * 16)));
+    return findTables(page([...twoColumnProse(100), ...cells, ...twoColumnProse(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+  };
 
   const rows = [
     ['Country', 'Signed', 'Paid'],
@@ -152,9 +157,7 @@ describe('tables found from aligned text', () => {
       ['South', '90', '30%'],
       ['East', '90', '30%'],
     ];
-    const cells = table.flatMap((row, r) => [...lineWords(row[0], 60, 200 + r * 16), ...lineWords(row[1], 400, 200 + r * 16), ...lineWords(row[2], 500, 200 + r * 16)]);
-    const found = findTables(page([...twoColumnProse(100), ...cells, ...twoColumnProse(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
-    expect(found).toEqual([table]);
+    expect(tablesBetweenProse(table, (_, c) => [60, 400, 500][c])).toEqual([table]);
   });
 
   it('run across the gutter when a column of figures stands on it and one label runs long', () => {
@@ -166,9 +169,7 @@ describe('tables found from aligned text', () => {
       ['the south coast and its many small harbours', '9,090', 'flat'],
       ['East', '9,590', 'down'],
     ];
-    const cells = table.flatMap((row, r) => [...lineWords(row[0], 60, 200 + r * 16), ...lineWords(row[1], 320 - row[1].length * 5, 200 + r * 16), ...lineWords(row[2], 420, 200 + r * 16)]);
-    const found = findTables(page([...twoColumnProse(100), ...cells, ...twoColumnProse(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
-    expect(found).toEqual([table]);
+    expect(tablesBetweenProse(table, (text, c) => [60, 320 - text.length * 5, 420][c])).toEqual([table]);
   });
 
   it("keep the rows of a symbol list apart where a math symbol's loose box reaches into the next row", () => {

@@ -4,10 +4,10 @@
 // at the body's size), and stands alone as one phrase: never turned, never a figure's label,
 // never a caption's numbered label ("Table 8:"), never a cell of a row, never opening in lower
 // case, never a sentence ending in a full stop.
-import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
+import type { Block, BlockType, Box, Line, Page, RawPage } from '../page-model.js';
 import { verticalOverlap } from '../page-model.js';
 import { endsInPageReference, lineBold, startsBulleted, startsListItem } from './blocks.js';
-import { isCodeBlock, looksLikeFormula } from './code-and-formulas.js';
+import { isCodeBlock, looksLikeFormula, type CodeFace } from './code-and-formulas.js';
 import { CAPTION_LABEL } from './markers.js';
 import { HEADING_SIZE, type BodyEnvelope, type DocumentStats } from './document-stats.js';
 import { furnitureType, turned } from './page-furniture.js';
@@ -20,7 +20,7 @@ export function classify(
   stats: DocumentStats,
   figureBoxes: Box[],
   envelope: BodyEnvelope | null,
-  codeFace: (word: Word) => boolean,
+  codeFace: CodeFace,
   inRow: boolean,
 ): BlockType {
   const size = avgSize(block, page);

@@ -7,13 +7,16 @@
 import { isMonospacedFont, type Block, type Line, type Page, type Word } from '../page-model.js';
 import { EQUATION_LABEL, MATH_SIGN } from './markers.js';
 
+/** Whether a word is set in the document's code face (codeFaceOf). */
+export type CodeFace = (word: Word) => boolean;
+
 /**
  * A word set in a face that marks code in this document: a monospaced face of another family than
  * the body text's. Where the body is set in a proportional face that is any monospaced one; where
  * it is itself monospaced, only a second monospaced family tells code apart (sizes and styles of
  * the body's own family are its emphasis and headings).
  */
-export function codeFaceOf(bodyFont: string): (word: Word) => boolean {
+export function codeFaceOf(bodyFont: string): CodeFace {
   if (!isMonospacedFont(bodyFont)) return (word) => isMonospacedFont(word.fontName);
   const body = fontFamily(bodyFont);
   return (word) => isMonospacedFont(word.fontName) && fontFamily(word.fontName) !== body;
@@ -30,7 +33,7 @@ export function fontFamily(fontName: string): string {
 }
 
 /** Every word of the block is set in the document's code face. */
-export function isCodeBlock(block: Block, page: Pick<Page, 'lines' | 'words'>, codeFace: (word: Word) => boolean): boolean {
+export function isCodeBlock(block: Block, page: Pick<Page, 'lines' | 'words'>, codeFace: CodeFace): boolean {
   let any = false;
   for (const l of block.lines) {
     for (const i of page.lines[l].words) {

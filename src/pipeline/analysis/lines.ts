@@ -181,21 +181,22 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   const boxes = segments.map((s) => unionBox(s.map((i) => words[i].box)));
   const sizeOf = (k: number) => Math.max(...segments[k].map((i) => words[i].fontSize), 1);
   const level = (j: number, k: number) => j !== k && verticalOverlap(boxes[j], boxes[k]) >= 0.6;
-  const before = (k: number) => {
+  // The run nearest to run k on its left (side -1) or its right (side 1), level with it; a ruler's
+  // line number stands apart. In a right-to-left script the entry ends at its left, so its page
+  // number stands left of it.
+  const nearest = (k: number, side: -1 | 1) => {
     let best = -1;
+    let bestGap = Infinity;
     boxes.forEach((b, j) => {
-      if (level(j, k) && b.x1 <= boxes[k].x0 && !apart?.has(segments[j][0]) && (best < 0 || b.x1 > boxes[best].x1)) best = j;
+      if (!level(j, k) || apart?.has(segments[j][0])) return;
+      const gap = side < 0 ? boxes[k].x0 - b.x1 : b.x0 - boxes[k].x1;
+      if (gap < 0 || gap >= bestGap) return;
+      best = j;
+      bestGap = gap;
     });
     return best;
   };
-  // In a right-to-left script the entry ends at its left, and its page number stands left of it.
-  const after = (k: number) => {
-    let best = -1;
-    boxes.forEach((b, j) => {
-      if (level(j, k) && b.x0 >= boxes[k].x1 && !apart?.has(segments[j][0]) && (best < 0 || b.x0 < boxes[best].x0)) best = j;
-    });
-    return best;
-  };
+  const before = (k: number) => nearest(k, -1);
   const rightToLeft = segments.map((s) => s.some((i) => RTL.test(words[i].text)));
   const number = segments.map((s) => s.length === 1 && PAGE_NUMBER.test(words[s[0]].text) && !apart?.has(s[0]));
   // The entry is set in the number's size, on its baseline: not a line of the column beside a
@@ -208,7 +209,7 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
     if (!number[k]) return -1;
     const left = before(k);
     if (left >= 0 && !rightToLeft[left] && alike(left, k)) return left;
-    const right = after(k);
+    const right = nearest(k, 1);
     return right >= 0 && rightToLeft[right] && alike(right, k) ? right : -1;
   });
   // Page numbers line up at the side away from their entries: their right edges, or their left
@@ -227,7 +228,11 @@ function attachEndNumbers(segments: number[][], words: Word[], apart?: Set<numbe
   const numbersFormula = (k: number, j: number) => onBaseline(j, k, 0.25) && MATH_SIGN.test(textBefore(k));
   // Dots set far apart are runs of their own: the dot before the number leads when a dot run stands before it too.
   const endsInDot = (j: number) => LEADER.test(lastWord(j).text);
-  const led = (j: number, k: number) => !rightToLeft[j] && (endsInLeaders(segments[j].map((i) => words[i].text)) || (endsInDot(j) && before(j) >= 0 && endsInDot(before(j)))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
+  const dotsBefore = (j: number) => {
+    const previous = before(j);
+    return previous >= 0 && endsInDot(previous);
+  };
+  const led = (j: number, k: number) => !rightToLeft[j] && (endsInLeaders(segments[j].map((i) => words[i].text)) || (endsInDot(j) && dotsBefore(j))) && boxes[k].x0 - boxes[j].x1 <= sizeOf(k) * 4;
   const joins = segments.map((_, k) => {
     const j = entry[k];
     if (j >= 0 && (led(j, k) || inColumn(k))) return j;
@@ -281,5 +286,9 @@ function isGutter(from: number, to: number, line: Box, boxes: Box[], size: numbe
 
 export function centerY(box: Box): number {
   return (box.y0 + box.y1) / 2;
+}
+
+export function centerX(box: Box): number {
+  return (box.x0 + box.x1) / 2;
 }
 

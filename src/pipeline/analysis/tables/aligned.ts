@@ -7,7 +7,8 @@
 import type { Box, Segment, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { LEADER, LIST_MARKER } from '../markers.js';
-import { centerY, RTL } from '../lines.js';
+import { centerX, centerY, RTL } from '../lines.js';
+import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 
 export type { Chunk, Row };
@@ -22,9 +23,6 @@ const TALL_BOX = 1.5;
 export const WIDE_SPACE = 0.5;
 /** Pieces whose type sizes differ by more than this share of the larger are not of one table. */
 const SAME_SIZE = 0.15;
-
-/** A test of whether a word is set in the document's code face (code-and-formulas.ts). */
-export type CodeFace = (word: Word) => boolean;
 
 export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace = () => false): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
@@ -136,10 +134,6 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
     i = end + 1;
   }
   return grids;
-}
-
-function centerX(box: Box): number {
-  return (box.x0 + box.x1) / 2;
 }
 
 function overlapsX(a: Box, b: Box): boolean {

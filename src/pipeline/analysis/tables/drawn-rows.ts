@@ -12,6 +12,7 @@ import { verticalOverlap, type Box, type Segment, type Word } from '../../page-m
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
 import { centerY } from '../lines.js';
+import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Row } from './aligned.js';
 import { median } from './gutters.js';
@@ -136,7 +137,7 @@ function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: num
  * above and below it, and each column border runs through it where it cuts no word (a header
  * cell spanning columns is crossed by none). Null when no line qualifies.
  */
-export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], free: number[], scale: number, others: Box[] = [], codeFace: (word: Word) => boolean = () => false): Rulings | null {
+export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], free: number[], scale: number, others: Box[] = [], codeFace: CodeFace = () => false): Rulings | null {
   const { box } = grid;
   const slack = 2 * scale;
   const borders = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].filter((x) => x > box.x0 + slack && x < box.x1 - slack).sort((a, b) => a - b);

@@ -38,23 +38,27 @@ export function median(values: number[]): number {
  * a table filling a page with two neighbouring columns of such cells is searched as two.
  */
 export function pageGutters(rows: Row[], words: Word[]): number[] {
-  const prose = rows.flatMap((r) => r.chunks.filter((c) => c.words.length >= PROSE_WORDS).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
   const lineLike = (c: Chunk) => c.words.length >= 3 && c.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 2;
-  const texts = rows.flatMap((r) => r.chunks.filter(lineLike).map((c) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size })));
+  const isLine = rows.map((r) => r.chunks.map(lineLike));
+  const pieces = rows.flatMap((r, k) => r.chunks.map((c, i) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size, prose: c.words.length >= PROSE_WORDS, line: isLine[k][i] })));
+  const prose = pieces.filter((c) => c.prose);
+  const texts = pieces.filter((c) => c.line);
   if (texts.length < 6) return [];
   const left = Math.min(...texts.map((c) => c.x0));
   const right = Math.max(...texts.map((c) => c.x1));
   const size = median(texts.map((c) => c.size));
-  type Piece = { x0: number; x1: number; y: number };
-  const separates = (before: Piece[], after: Piece[], across: Piece[], least: number) => {
+  // Lines beside the band on each side (by their heights down the page) and across it: none across
+  // where the two sides run together, and fewer across elsewhere than beside it on either side.
+  const separates = (before: number[], after: number[], across: number[], least: number) => {
     if (before.length < least || after.length < least) return false;
-    const top = Math.max(Math.min(...before.map((c) => c.y)), Math.min(...after.map((c) => c.y)));
-    const bottom = Math.min(Math.max(...before.map((c) => c.y)), Math.max(...after.map((c) => c.y)));
-    return across.length < Math.min(before.length, after.length) && !across.some((c) => c.y >= top && c.y <= bottom);
+    const top = Math.max(Math.min(...before), Math.min(...after));
+    const bottom = Math.min(Math.max(...before), Math.max(...after));
+    return across.length < Math.min(before.length, after.length) && !across.some((y) => y >= top && y <= bottom);
   };
+  const heights = (list: { y: number }[]) => list.map((c) => c.y);
   // The gaps between two such lines next to each other in a row.
-  const between = rows.flatMap((r) =>
-    r.chunks.slice(1).flatMap((after, i) => (lineLike(r.chunks[i]) && lineLike(after) ? [{ x0: r.chunks[i].x1, x1: after.x0, y: centerY(r.box) }] : [])),
+  const between = rows.flatMap((r, k) =>
+    r.chunks.slice(1).flatMap((after, i) => (isLine[k][i] && isLine[k][i + 1] ? [{ x0: r.chunks[i].x1, x1: after.x0, y: centerY(r.box) }] : [])),
   );
   // How many of those lines cross each x, counted once for the page (a difference array).
   const from0 = Math.floor(left);
@@ -64,15 +68,16 @@ export function pageGutters(rows: Row[], words: Word[]): number[] {
     crossing[Math.ceil(c.x1) - from0]--;
   }
   for (let i = 1; i < crossing.length; i++) crossing[i] += crossing[i - 1];
+  const across = (list: { x0: number; x1: number; y: number }[], x: number) => heights(list.filter((c) => c.x0 < x && c.x1 > x));
   const open = (x: number) => {
     // Lines across the band must be fewer than those beside it on either side: where a third of
     // the page's lines cross it (inside a column of text), neither rule can hold.
     if (crossing[x - from0] * 3 >= texts.length) return false;
-    const across = texts.filter((c) => c.x0 < x && c.x1 > x);
-    if (prose.length >= 6 && separates(prose.filter((c) => c.x1 <= x), prose.filter((c) => c.x0 >= x), prose.filter((c) => c.x0 < x && c.x1 > x), 3)) return true;
-    // Rows with a line of three words or more right before the band and another right after it.
-    const level = between.filter((g) => g.x0 <= x && g.x1 >= x);
-    return level.length >= 5 && separates(level, level, across, 5);
+    if (prose.length >= 6 && separates(heights(prose.filter((c) => c.x1 <= x)), heights(prose.filter((c) => c.x0 >= x)), across(prose, x), 3)) return true;
+    // Rows with a line of three words or more right before the band and another right after it:
+    // each row is beside it on both sides at once.
+    const level = heights(between.filter((g) => g.x0 <= x && g.x1 >= x));
+    return separates(level, level, across(texts, x), 5);
   };
   const gutters: number[] = [];
   let from: number | null = null;

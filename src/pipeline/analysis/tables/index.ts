@@ -7,6 +7,8 @@
 import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
+import { centerX, centerY } from '../lines.js';
+import type { CodeFace } from '../code-and-formulas.js';
 import { fillGrid, type GridTable } from './grid.js';
 import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
 import { withRowsBeside, withTextRows } from './drawn-rows.js';
@@ -29,7 +31,7 @@ export function findTables(
   excluded: Set<number>,
   rightToLeft: boolean,
   scale = 1,
-  codeFace: (word: Word) => boolean = () => false,
+  codeFace: CodeFace = () => false,
 ): FoundTables {
   const { words } = page;
   const tables: Table[] = [];
@@ -73,14 +75,10 @@ export function findTables(
  * code face): a listing's background is no table's ruling, though its edge may touch a table
  * drawn right below it.
  */
-function withoutListingShades(graphics: PageGraphics, words: Word[], codeFace: (word: Word) => boolean): PageGraphics {
+function withoutListingShades(graphics: PageGraphics, words: Word[], codeFace: CodeFace): PageGraphics {
   if (graphics.rects.length === 0 || !words.some(codeFace)) return graphics;
   const listing = (box: Box) => {
-    const inside = words.filter((w) => {
-      const cx = (w.box.x0 + w.box.x1) / 2;
-      const cy = (w.box.y0 + w.box.y1) / 2;
-      return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
-    });
+    const inside = words.filter((w) => centerX(w.box) > box.x0 && centerX(w.box) < box.x1 && centerY(w.box) > box.y0 && centerY(w.box) < box.y1);
     return inside.length > 0 && inside.every(codeFace);
   };
   const rects = graphics.rects.filter((r) => !(r.filled && !r.stroked && listing(r.box)));
@@ -88,7 +86,7 @@ function withoutListingShades(graphics: PageGraphics, words: Word[], codeFace: (
 }
 
 /** Nine in ten of the words inside the box are set in the code face. */
-function mostlyCode(box: Box, words: Word[], codeFace: (word: Word) => boolean): boolean {
+function mostlyCode(box: Box, words: Word[], codeFace: CodeFace): boolean {
   const inside = wordsInside(box, words);
   return inside.length > 0 && inside.filter(codeFace).length >= inside.length * 0.9;
 }
