@@ -1,6 +1,6 @@
-// A scanner's page (one picture covering the page, already on the grid OCR reads at) is read from
-// its own pixels, unresampled; a page with anything else on it, a clipped picture or one at another
-// resolution is drawn as before.
+// A scanner's page (one picture covering the page, at most as fine as the grid OCR reads at) is read
+// from its own pixels, unresampled, at its own resolution; a page with anything else on it, a
+// clipped picture, one finer than that grid or with pixels not square is drawn as before.
 import { PDFDocument, clip, degrees, endPath, popGraphicsState, pushGraphicsState, rectangle } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('a scanned PDF page', { timeout: 60_000 }, () => {
     expect(same(image.data, data)).toBe(true);
   });
 
-  it('with text on it, clipped, or at another resolution is drawn', async () => {
+  it('with text on it, clipped, finer than 300 dpi or with pixels not square is drawn', async () => {
     const { pdf, data } = await scanned(async (doc, png) => {
       const image = await doc.embedPng(png);
       const withText = doc.addPage([A4.width, A4.height]);
@@ -70,16 +70,31 @@ describe('a scanned PDF page', { timeout: 60_000 }, () => {
       clipped.pushOperators(pushGraphicsState(), rectangle(0, 0, A4.width / 2, A4.height), clip(), endPath());
       clipped.drawImage(image, { x: 0, y: 0, width: A4.width, height: A4.height });
       clipped.pushOperators(popGraphicsState());
-      // The same pixels on a page twice as large: 150 dpi, drawn at 300.
-      doc.addPage([A4.width * 2, A4.height * 2]).drawImage(image, { x: 0, y: 0, width: A4.width * 2, height: A4.height * 2 });
+      // The same pixels on a page half as large: 600 dpi, drawn at 300.
+      doc.addPage([A4.width / 2, A4.height / 2]).drawImage(image, { x: 0, y: 0, width: A4.width / 2, height: A4.height / 2 });
+      // Stretched to twice its height: 300 dpi across, 150 down.
+      doc.addPage([A4.width, A4.height * 2]).drawImage(image, { x: 0, y: 0, width: A4.width, height: A4.height * 2 });
     });
     for (const page of [1, 2]) {
       const { image } = await scanPdfPage(pdf, page, 0);
       expect([image.width, image.height]).toEqual([...A4.px]);
       expect(same(image.data, data)).toBe(false);
     }
-    const { image, dpi } = await scanPdfPage(pdf, 3, 0);
-    expect(image.width * image.height).toBeGreaterThan(data.length * 2);
-    expect(dpi).toBeLessThanOrEqual(300);
+    const finer = await scanPdfPage(pdf, 3, 0);
+    expect(finer.dpi).toBe(300);
+    expect([finer.image.width, finer.image.height]).toEqual([A4.px[0] / 2, A4.px[1] / 2]);
+    const stretched = await scanPdfPage(pdf, 4, 0);
+    expect(stretched.dpi).toBe(300);
+    expect([stretched.image.width, stretched.image.height]).toEqual([A4.px[0], A4.px[1] * 2]);
+  });
+
+  it('coarser than 300 dpi is read at its own resolution, as the same picture sent alone would be', async () => {
+    const { pdf, data } = await scanned(async (doc, png) => {
+      // The same pixels on a page twice as large: 150 dpi.
+      doc.addPage([A4.width * 2, A4.height * 2]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: A4.width * 2, height: A4.height * 2 });
+    });
+    const { image, dpi } = await scanPdfPage(pdf, 1, 0);
+    expect(dpi).toBeCloseTo(150, 1);
+    expect(same(image.data, data)).toBe(true);
   });
 });

@@ -113,9 +113,11 @@ export async function scanPdfPage(
     if (!page) throw new Error(`page ${pageNumber} could not be loaded`);
     try {
       const area = lib.FPDF_GetPageWidthF(page) * lib.FPDF_GetPageHeightF(page);
-      dpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
+      const maxDpi = Math.min(SCAN_DPI, Math.floor(72 * Math.sqrt(SCAN_MAX_PIXELS / Math.max(1, area))));
+      const own = scannedPicture(lib, page, rotation, maxDpi, colour);
+      dpi = own?.dpi ?? maxDpi;
       // Drawn, the page comes out already turned.
-      scan = scannedPicture(lib, page, rotation, dpi, colour) ?? { ...drawnForScan(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, colour), turn: 0 };
+      scan = own ?? { ...drawnForScan(lib, page, { page: pageNumber, region: null, rotation, skew: 0, maxScale: dpi / 72 }, colour), turn: 0 };
     } finally {
       lib.FPDF_ClosePage(page);
     }

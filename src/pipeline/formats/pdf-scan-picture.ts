@@ -1,8 +1,9 @@
 // A scanner's page: a PDF page that is nothing but one picture covering it. Drawing such a page for
-// OCR decodes its picture and then resamples it onto the drawing's grid; when the picture already
-// has the drawing's grid (a 300 dpi scan drawn at 300 dpi), its own pixels are taken instead, which
-// is the scan itself, unresampled, in about a third of the time. Any other page, or a picture that
-// is clipped, transparent, mirrored, slanted or at another resolution, is left to be drawn.
+// OCR decodes its picture and then resamples it onto the drawing's grid; its own pixels are taken
+// instead, at their own resolution up to the drawing's (a 150 dpi scan read at 150 dpi, as the same
+// scan sent as a PNG is), which is the scan itself, unresampled, in about a third of the time. Any
+// other page, or a picture that is clipped, transparent, mirrored, slanted, with pixels not square
+// or finer than the drawing's, is left to be drawn.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { RawPage } from '../page-model.js';
 import { copyRows, type Pixels } from './page-sketch.js';
@@ -26,11 +27,13 @@ export interface GreyPicture {
 }
 
 /**
- * The page's own picture in grey levels, as the page turned by `rotation` would be drawn at
- * `dpi`, with its quarter turn still to make (`turn`, clockwise); with `colour`, its pixels as
- * they are too (grey or RGB, for the page's sketch). Null when the page must be drawn.
+ * The page's own picture in grey levels, as the page turned by `rotation` would be drawn at its
+ * own resolution, with its quarter turn still to make (`turn`, clockwise), and that resolution:
+ * the picture's pixels per inch on the page, when they are square and no more than `maxDpi`
+ * (a finer scan is drawn at `maxDpi` instead); with `colour`, its pixels as they are too (grey or
+ * RGB, for the page's sketch). Null when the page must be drawn.
  */
-export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], dpi: number, colour = false): { picture: GreyPicture; colours?: Pixels; turn: number } | null {
+export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], maxDpi: number, colour = false): { picture: GreyPicture; colours?: Pixels; turn: number; dpi: number } | null {
   const scratch = new Scratch(lib, 64);
   try {
     const width = lib.FPDF_GetPageWidthF(page);
@@ -46,15 +49,19 @@ export function scannedPicture(lib: WrappedPdfiumModule, page: number, rotation:
     try {
       const w = lib.FPDFBitmap_GetWidth(bitmap);
       const h = lib.FPDFBitmap_GetHeight(bitmap);
-      // The size the drawing would have (pdf-render.ts renderBitmap), within a pixel of rounding.
+      // The page as it will be drawn (pdf-render.ts renderBitmap), and the picture's pixels across and down it.
       const sideways = rotation === 90 || rotation === 270;
-      const drawnWidth = Math.round((sideways ? height : width) * (dpi / 72));
-      const drawnHeight = Math.round((sideways ? width : height) * (dpi / 72));
+      const [pageWidth, pageHeight] = sideways ? [height, width] : [width, height];
       const [turnedWidth, turnedHeight] = total === 90 || total === 270 ? [h, w] : [w, h];
-      if (Math.abs(turnedWidth - drawnWidth) > 1 || Math.abs(turnedHeight - drawnHeight) > 1) return null;
+      // Within a pixel of rounding of the drawing's grid, that grid; finer, the page is drawn smaller.
+      const drawnWidth = Math.round((pageWidth * maxDpi) / 72);
+      if (turnedWidth > drawnWidth + 1) return null;
+      const dpi = Math.abs(turnedWidth - drawnWidth) <= 1 ? maxDpi : (turnedWidth * 72) / pageWidth;
+      // Square pixels, within a pixel of rounding.
+      if (Math.abs(turnedHeight - (pageHeight * dpi) / 72) > 1) return null;
       const levels = greyLevels(lib, bitmap, w, h, colour);
       if (!levels) return null;
-      return { picture: { width: w, height: h, data: levels.grey }, ...(levels.colours ? { colours: levels.colours } : {}), turn: total };
+      return { picture: { width: w, height: h, data: levels.grey }, ...(levels.colours ? { colours: levels.colours } : {}), turn: total, dpi };
     } finally {
       lib.FPDFBitmap_Destroy(bitmap);
     }
