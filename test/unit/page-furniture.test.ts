@@ -48,6 +48,27 @@ describe('page furniture (analysis/page-furniture.ts)', () => {
     expect(pageText(first)).toContain('Annual review 2025');
   });
 
+  it('a short line in the top band is a page header nearest the edge, with text below it or not a sentence', () => {
+    const withBody = analyzeDocument([rawPage([...lineWords('Internal memo', 72, 30, 9), ...body(150)], 1)]);
+    expect(typed(withBody[0])[0]).toEqual({ type: 'page_header', text: 'Internal memo' });
+    // Only the line and a page number at the foot: nothing for either to run around but the number.
+    const [blank] = analyzeDocument([rawPage([...lineWords('This page is intentionally left blank.', 72, 30, 9), ...lineWords('7', 300, 760, 9)], 1)]);
+    expect(typed(blank)).toEqual([
+      { type: 'paragraph', text: 'This page is intentionally left blank.' },
+      { type: 'page_footer', text: '7' },
+    ]);
+    expect(pageText(blank)).toBe('This page is intentionally left blank.');
+    // A running head over an otherwise blank page is still the page's head.
+    const [headed] = analyzeDocument([rawPage([...lineWords('Median market of fund', 72, 20, 9), ...lineWords('7', 300, 760, 9)], 1)]);
+    expect(typed(headed).map((b) => b.type)).toEqual(['page_header', 'page_footer']);
+    // A letter's last page: its closing within the top band, under the page's head.
+    const [last] = analyzeDocument([rawPage([...lineWords('Clinical goal', 450, 16, 9), ...lineWords('Yours sincerely, Maria Andersen', 72, 40, 10)], 1)]);
+    expect(typed(last)).toEqual([
+      { type: 'page_header', text: 'Clinical goal' },
+      { type: 'paragraph', text: 'Yours sincerely, Maria Andersen' },
+    ]);
+  });
+
   it('a large line recurring at the head of pages stays a heading', () => {
     const pages = [1, 2].map((n) => rawPage([...lineWords(`Chapter ${n}`, 72, 80, 18), ...body(150)], n));
     const analysed = analyzeDocument(pages);

@@ -2,17 +2,25 @@
 // feet are lines in the top or bottom band of the page, standing apart from its text, that recur
 // at the same height on other pages of the document, numbers aside (document-stats.ts finds them);
 // failing that, short lines set no larger than the body in the outer bands (the top and bottom
-// 7%), or a bare page number in the outer fifth with nothing beyond it. Marginal notes stand
-// outside the body text altogether: text turned up or down the page in its outer edge (a
-// preprint's identifier, a side tab), or blocks set smaller than the body left or right of the
-// type area, where the body's running text runs on the page and on pages like it (margin notes);
-// a margin's column of line numbers is found before lines are made (line-numbers.ts). Furniture is typed so (page_header, page_footer, marginal_note), kept
-// in the layout, and left out of the text, the markdown and the chunks.
+// 7%), nearest the edge, with text inwards of them or not reading as a sentence; or a bare page
+// number in the outer fifth with nothing beyond it. Marginal notes stand outside the body text
+// altogether: text turned up or down the page in its outer edge (a preprint's identifier, a side
+// tab), or blocks set smaller than the body left or right of the type area, where the body's
+// running text runs on the page and on pages like it (margin notes); a margin's column of line
+// numbers is found before lines are made (line-numbers.ts). Furniture is typed so (page_header,
+// page_footer, marginal_note), kept in the layout, and left out of the text, the markdown and the
+// chunks.
 import type { Block, BlockType, Box, Line, Page, RawPage, Word } from '../page-model.js';
 import { EDGE_BAND, EDGE_TOLERANCE, ENVELOPE_MIN_CHARS, edgeKey, envelopeOf, type BodyEnvelope, type EdgeLine } from './document-stats.js';
 
 /** A page number as pages print them: "7", "- 7 -", "– 7 –", "Page 7", "p. 7", "7 of 12", "vii". */
 const PAGE_NUMBER = /^(?:page\s+|p\.\s*|[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*[-–—])?$/i;
+
+/** A line that ends as sentences do. */
+const SENTENCE_END = /[.!?]["'’”)]?$/;
+
+/** The top and bottom share of the page where a short line is a running head or foot by position alone. */
+const OUTER_BAND = 0.07;
 
 /** Text set at less than this share of the body's size is set smaller than the body (a note, a line number). */
 const BODY_SIZE_SHARE = 0.95;
@@ -36,7 +44,7 @@ export function bodyEnvelope(lines: Line[], words: Word[], area: BodyEnvelope | 
 
 export interface FurnitureContext {
   raw: Pick<RawPage, 'width' | 'height'>;
-  page: Pick<Page, 'lines' | 'words' | 'blocks'>;
+  page: Pick<Page, 'lines' | 'words' | 'blocks' | 'tables' | 'figures'>;
   bodyFontSize: number;
   envelope: BodyEnvelope | null;
   /** The document's running lines (document-stats.ts). */
@@ -114,8 +122,18 @@ export function furnitureType(block: Block, text: string, size: number, ctx: Fur
   if (running) return running === 'top' ? 'page_header' : 'page_footer';
   const singleLine = block.lines.length === 1;
   if (!singleLine || text.length >= 80 || size > bodyFontSize * 1.05) return null;
-  if (box.y1 <= raw.height * 0.07) return 'page_header';
-  if (box.y0 >= raw.height * 0.93) return 'page_footer';
+  // By position alone, only the line nearest the page's edge is its head or foot (a letter's closing
+  // set under the head of its last page is text); with no text inwards of it but the other band's
+  // furniture, it is the head only if it does not read as a sentence ("This page is intentionally
+  // left blank." at a page's head is the page's text, a running head over a blank page is not).
+  const top = box.y1 <= raw.height * OUTER_BAND;
+  const bottom = box.y0 >= raw.height * (1 - OUTER_BAND);
+  if (top || bottom) {
+    const content = [...page.blocks.filter((other) => other !== block).map((other) => other.box), ...page.tables.map((t) => t.box), ...page.figures.map((f) => f.box)];
+    const outwards = content.some((other) => (top ? other.y1 <= box.y0 : other.y0 >= box.y1));
+    const inwards = content.some((other) => (top ? other.y0 >= box.y1 && other.y0 < raw.height * (1 - OUTER_BAND) : other.y1 <= box.y0 && other.y1 > raw.height * OUTER_BAND));
+    if (!outwards && (inwards || !SENTENCE_END.test(text.trim()))) return top ? 'page_header' : 'page_footer';
+  }
   // A bare page number in the outer fifth of the page, with nothing beyond it.
   if (PAGE_NUMBER.test(text.trim())) {
     const beyond = (other: Block) => other !== block && other.box.y0 >= box.y1;
