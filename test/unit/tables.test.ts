@@ -134,6 +134,29 @@ describe('tables found from aligned text', () => {
     expect(tableRows(table)).toEqual([['Country', 'Signed (EURm)', 'Paid'], ...rows.slice(1)]);
   });
 
+  it('join a label run on in lower case at the rows\' own pitch, and keep a capitalised label with no value a row', () => {
+    // Every line 16 apart: "Reduces costs where / possible" wraps; "Previous asset" is a row of its own, its value empty.
+    const lines: [string, string][] = [
+      ['Change', 'Net fund'],
+      ['Direct revenue', '431'],
+      ['Reduces costs where', '1,004'],
+      ['possible', ''],
+      ['Previous asset', ''],
+      ['Median asset', '4,161'],
+    ];
+    const words = lines.flatMap(([label, value], r) => [...lineWords(label, 100, 200 + r * 16), ...(value ? lineWords(value, 300, 200 + r * 16) : [])]);
+    const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
+    expect(tableRows(table)).toEqual([['Change', 'Net fund'], ['Direct revenue', '431'], ['Reduces costs where possible', '1,004'], ['Previous asset', ''], ['Median asset', '4,161']]);
+  });
+
+  it('part figures from a column of words set a font size after them, in every row', () => {
+    // Amounts end at x 236, words start at 246: a font size apart, no wider than a cell's padding.
+    const body = [['Elena Andersen', '48,699.39', 'total'], ['Secondary estimate', '629', 'system'], ['Short station', '13,151.56', 'node'], ['Rosa Becker', '(19,315.63)', 'order'], ['Final office', '69,640.08', 'dose']];
+    const words = body.flatMap(([label, amount, word], r) => [...lineWords(label, 52, 200 + r * 16), ...lineWords(amount, 236 - amount.length * 5, 200 + r * 16), ...lineWords(word, 246, 200 + r * 16)]);
+    const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
+    expect(tableRows(table)).toEqual(body);
+  });
+
   it('join a label wrapped onto a second line by the pitch of its lines, and keep a row with an empty cell apart', () => {
     // Rows stand 16 apart, the lines of one cell 11: "Egypt / (Upper)" is one label; "Jordan" below
     // it, at the rows' pitch, starts a row though it leaves "Paid" empty.

@@ -218,16 +218,24 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
   };
   const byChunk = new Uint16Array(width);
   const bySpace = new Uint16Array(width);
+  const byWiderSpace = new Uint16Array(width);
   for (const row of rows) {
     cover(row.chunks, byChunk);
     cover(
       row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= row.size * WIDE_SPACE)),
       bySpace,
     );
+    // The row's own word space: its narrowest (a monospaced face's is half a font size and more).
+    const spaces = row.chunks.flatMap((chunk) => chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1));
+    const wordSpace = spaces.length ? Math.max(0, Math.min(...spaces)) : Infinity;
+    cover(
+      row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= Math.max(row.size * WIDE_SPACE, wordSpace * 2))),
+      byWiderSpace,
+    );
   }
   const allowed = Math.floor(rows.length * 0.1);
   const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
-  const tight = openBands(width, size, (x) => bySpace[x] <= allowed && byChunk[x] <= rows.length / 2).filter(([from, to]) => {
+  const tight = openBands(width, size, (x) => bySpace[x] <= allowed && (byChunk[x] <= rows.length / 2 || byWiderSpace[x] === 0)).filter(([from, to]) => {
     if (gaps.some(([a, b]) => a < to && b > from)) return false;
     const before = Math.max(0, ...gaps.filter(([, b]) => b <= from).map(([, b]) => b));
     const after = Math.min(width, ...gaps.filter(([a]) => a >= to).map(([a]) => a));
@@ -295,7 +303,8 @@ function withinColumns(run: Row[], words: Word[], size: number): Row[] {
   const left = Math.min(...core.map((r) => r.box.x0));
   const right = Math.max(...core.map((r) => r.box.x1));
   const gaps = columnGaps(core, left, right, size, words);
-  const crosses = (row: Row, long: boolean) => row.chunks.some((c) => (!long || c.words.length > CELL_WORDS) && gaps.some(([a, b]) => c.x0 < a && c.x1 > b));
+  // A chunk that only a wide space carries over a gap is two cells, as gridOf cuts it (splitAtGaps).
+  const crosses = (row: Row, long: boolean) => splitAtGaps(row, gaps, words).chunks.some((c) => (!long || c.words.length > CELL_WORDS) && gaps.some(([a, b]) => c.x0 < a && c.x1 > b));
   let [from, to] = [0, run.length];
   while (to - from > 2 && crosses(run[to - 1], false)) to--;
   while (to - from > 2 && crosses(run[from], true)) from++;
@@ -337,7 +346,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   );
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
-    const continues = wrapped ? wrapped.has(i - 1) : previous && continuesRow(previous[previous.length - 1], row, rowGaps[i - 1], typicalGap, columnOf);
+    const continues = wrapped ? wrapped.has(i - 1) : previous && continuesRow(previous[previous.length - 1], row, rowGaps[i - 1], typicalGap, columnOf, words);
     if (previous && continues) previous.push(row);
     else logical.push([row]);
   });
@@ -504,12 +513,20 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
 /**
  * Where the line pitches do not tell (wrappedLines), a row continues the one above it (a cell's
  * text wrapped onto a second line) when it is closer to it than rows usually are, or when its
- * first column is empty and its text sits only in columns the row above also fills.
+ * first column is empty and its text sits only in columns the row above also fills, or when it
+ * holds the first column alone and goes on in lower case.
  */
-function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number): boolean {
+function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number, words: Word[]): boolean {
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
   const mine = columnsOf(row);
   const theirs = columnsOf(above);
+  // A label run on to a line of its own: the first column alone, going on in lower case from a
+  // label that did not end a sentence (a row's own label starts as labels do, capitalised).
+  if (mine.size === 1 && mine.has(0) && theirs.has(0)) {
+    const first = words[row.chunks[0].words[0]].text;
+    const label = above.chunks.find((c) => columnOf((c.x0 + c.x1) / 2) === 0)!;
+    return /^\p{Ll}/u.test(first) && !/[.:;!?]$/.test(words[label.words[label.words.length - 1]].text);
+  }
   if (mine.has(0)) return false;
   const inside = [...mine].every((c) => theirs.has(c));
   if (!inside) return false;
