@@ -165,6 +165,24 @@ describe('tables that rule their rows cell by cell', () => {
     expect(tables.map(tableRows)).toEqual([[header, body]]);
   });
 
+  it('but not in a scan, whose rules read from the pixels break where noise breaks them', () => {
+    // A ruled grid of three columns read from a picture (300 dpi), two of its rules broken at the
+    // same place inside the middle column (x 900): no fourth column there.
+    const xs = [300, 700, 1100, 1500];
+    const rows = [['Item', 'Amount', 'Share'], ['Roads', '1,204', '8.8%'], ['Water', '402', '0.8%']];
+    // The amounts set right in their cells, past where the two rules break.
+    const words = rows.flatMap((row, r) => row.map((t, c) => word(t, c === 1 ? xs[2] - 20 - t.length * 15 : xs[c] + 20, 315 + r * 60, { size: 30 })));
+    const ys = [300, 360, 420, 480];
+    const across = ys.flatMap((y, i): Segment[] => (i === 1 || i === 2 ? [{ x0: 300, y0: y, x1: 880, y1: y }, { x0: 300, y0: y, x1: 1500, y1: y }, { x0: 886, y0: y, x1: 1500, y1: y }] : [{ x0: 300, y0: y, x1: 1500, y1: y }]));
+    const down = xs.map((x): Segment => ({ x0: x, y0: 300, x1: x, y1: 480 }));
+    const graphics = { ...NO_GRAPHICS, segments: [...across, ...down] };
+    const scan = findTables({ words, width: 2480, height: 3508, textSource: 'ocr' }, graphics, new Set(), false, 300 / 72);
+    expect(scan.tables.map(tableRows)).toEqual([rows]);
+    // The same pieces drawn by a file are cells drawn apart: a border where they meet.
+    const drawn = findTables({ words, width: 2480, height: 3508 }, graphics, new Set(), false, 300 / 72);
+    expect(drawn.tables[0].columnCount).toBe(4);
+  });
+
   it('take in the rows above and below the shading: an unshaded header, first and last row', () => {
     // Zebra stripes drawn cell by cell on the second and fourth body rows only; the caption
     // above the header is one piece of text and stays out.

@@ -4,7 +4,7 @@
 // their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
-import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
+import { intersectionArea, type Box, type PageGraphics, type RawPage, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
@@ -26,7 +26,7 @@ export interface FoundTables {
  * listing (its line numbers and indentation align), not a table.
  */
 export function findTables(
-  page: { words: Word[]; width: number; height: number },
+  page: { words: Word[]; width: number; height: number; textSource?: RawPage['textSource'] },
   graphics: PageGraphics,
   excluded: Set<number>,
   rightToLeft: boolean,
@@ -47,7 +47,9 @@ export function findTables(
   };
   const boxes = words.map((w) => w.box);
   const drawing = withoutListingShades(graphics, words, codeFace);
-  const drawnGrids = ruledFrames(drawing, scale, boxes)
+  // A scan's rulings are found in its pixels (scans/measure.ts), which say nothing of how cells were drawn.
+  const inPixels = page.textSource === 'ocr';
+  const drawnGrids = ruledFrames(drawing, scale, boxes, inPixels)
     .map((drawn) => ({ drawn, drawnGrid: frameGrid(drawn, scale, boxes) }))
     .filter((f): f is { drawn: Rulings; drawnGrid: GridTable } => f.drawnGrid !== null);
   for (const { drawn, drawnGrid } of drawnGrids) {
