@@ -24,7 +24,7 @@ import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type Readin
 import { SURE_CONFIDENCE, type Segment, type Word } from '../page-model.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
-import { toWords } from './scan-words.js';
+import { toWords, withoutRulingGlyphs } from './scan-words.js';
 import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, textLineHeight, unreadInkShare } from './measure.js';
 
 export interface ScanReading {
@@ -165,7 +165,7 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const segments = rulingsOf(best.image, resolution);
   const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
   return {
-    words: toWords(best.words, scale),
+    words: toWords(withoutRulingGlyphs(best.words, segments), scale),
     rotation: best.rotation,
     skew: best.skew,
     width: best.image.width * unitsPerPixel,

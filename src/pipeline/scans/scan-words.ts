@@ -7,7 +7,7 @@
 // such a line's words are taller than wide. Left upright, their height reads as a type size many
 // times the body's (a heading) and they are laid out as if they ran across the page.
 import type { OcrWord } from '../../models/ocr/engine.js';
-import type { Word } from '../page-model.js';
+import type { Segment, Word } from '../page-model.js';
 import { textLines } from './line-sheet.js';
 
 /** Words whose letters reach the capital or ascender line and none the descender line ("Abstract", "2024", "the"). */
@@ -101,4 +101,20 @@ export function toWords(words: OcrWord[], scale: (v: number) => number): Word[] 
       ...(turn ? { turn } : {}),
     };
   });
+}
+
+/** Glyphs the engine reads a stretch of vertical ruling as. */
+const BAR_GLYPHS = /^[|[\]!Il1]+$/;
+
+/**
+ * The words that are not a ruling read as text: the engine reads a table's vertical rule, where it
+ * passes a line of text, as a bar ("|", "[", "l"), which then stands in a cell as a word. A word
+ * of bar glyphs whose box a vertical ruling found in the picture runs through, over its height,
+ * is that ruling; print never lies on a rule.
+ */
+export function withoutRulingGlyphs(words: OcrWord[], segments: Segment[]): OcrWord[] {
+  const vertical = segments.filter((s) => s.x0 === s.x1);
+  if (vertical.length === 0) return words;
+  const onRuling = (w: OcrWord) => vertical.some((s) => s.x0 >= w.x0 - 1 && s.x0 <= w.x1 + 1 && s.y0 <= w.y0 + 1 && s.y1 >= w.y1 - 1);
+  return words.filter((w) => !(BAR_GLYPHS.test(w.text) && onRuling(w)));
 }
