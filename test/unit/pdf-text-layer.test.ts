@@ -13,9 +13,13 @@ const LINES = ['Invoice number 4711 for the period', 'Total amount due within th
  * text layer of `layer` lines at the same places, invisible over the picture or in ink under it.
  * `blank` lines of the picture are painted white (as a redaction of the picture alone would).
  */
-async function scannedWithLayer(layer: string[], how: 'invisible' | 'under', blank: number[] = []): Promise<Uint8Array> {
+async function scannedWithLayer(layer: string[], how: 'invisible' | 'under', blank: number[] = [], ruleAt: number | null = null): Promise<Uint8Array> {
   const picture = await textPicture(LINES, { widthPt: WIDTH, heightPt: HEIGHT, size: SIZE });
   const scale = picture.width / WIDTH;
+  // A rule a point thick across the picture from x 20 to 400 (points), `ruleAt` points from the top.
+  if (ruleAt !== null) {
+    for (let y = Math.round(ruleAt * scale); y < Math.round((ruleAt + 1) * scale); y++) picture.data.fill(0, y * picture.width + Math.round(20 * scale), y * picture.width + Math.round(400 * scale));
+  }
   for (const line of blank) {
     const baseline = 36 + line * SIZE * 1.6;
     for (let y = Math.floor((baseline - SIZE) * scale); y < Math.ceil((baseline + 5) * scale); y++) picture.data.fill(255, y * picture.width, (y + 1) * picture.width);
@@ -45,6 +49,20 @@ describe('a scanned page with a text layer', () => {
     expect(page.textSource).toBe('text_layer');
     expect(pageText(page.words)).toBe(LINES.join(' '));
     expect(page.words.every((w) => w.invisible)).toBe(true);
+  });
+
+  it("finds the ruling lines of the picture under the layer, as OCR finds a scan's, and none on a page without a layer", async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'invisible', [], 150));
+    expect(page.textSource).toBe('text_layer');
+    const across = page.graphics.segments.filter((s) => s.y0 === s.y1);
+    expect(across).toHaveLength(1);
+    expect(across[0].x0).toBeCloseTo(20, 0);
+    expect(across[0].x1).toBeCloseTo(400, 0);
+    expect(across[0].y0).toBeGreaterThan(149);
+    expect(across[0].y0).toBeLessThan(152);
+    const [layerless] = await readPdf(await scannedWithLayer([], 'invisible', [], 150));
+    expect(layerless.textSource).toBe('ocr');
+    expect(layerless.graphics.segments).toHaveLength(0);
   });
 
   it('reads a layer drawn under an opaque picture as the page text', async () => {

@@ -5,9 +5,11 @@
 // Such words are left out; a layer most of whose words lie on blank paper is not the page's text at
 // all, and the page is read by OCR instead. Whether a word lies on ink is measured on the page
 // drawn at a low resolution, as it shows: an invisible layer paints nothing, so the ink is the
-// picture's.
+// picture's. A page whose layer is its text has its ruling lines found in the picture too, as a
+// scan read by OCR has.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import type { RawPage, Word } from '../page-model.js';
+import type { RawPage, Segment, Word } from '../page-model.js';
+import { rulingSegments } from '../scans/measure.js';
 import { drawnGrey } from './pdf-render.js';
 
 /** Pages whose characters are at least this share invisible are checked; a stray hidden word is not a layer. */
@@ -18,12 +20,16 @@ const CHECK_DPI = 50;
 const INK_SHARE = 0.02;
 /** A layer fewer than this share of whose characters lie on ink is not the page's text. */
 const PLAUSIBLE_SHARE = 0.5;
+/** Resolution a scanner's page is drawn at to find its rulings: a half-point rule is a pixel thick. */
+const RULING_DPI = 150;
 
 export interface LayerCheck {
   /** The page's words without the invisible ones that lie on blank paper. */
   words: Word[];
   /** The invisible layer as a whole does not belong to the page: read the page by OCR. */
   implausible: boolean;
+  /** A scanner's page read from its layer: the ruling lines of its picture, in the page's units. */
+  rulings: Segment[];
 }
 
 function invisibleShare(words: Word[]): number {
@@ -38,7 +44,7 @@ function invisibleShare(words: Word[]): number {
 
 /** Checks a page's invisible text layer against the ink of the page as drawn; pages without one pass unchanged. */
 export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], words: Word[]): LayerCheck {
-  if (invisibleShare(words) < LAYER_SHARE) return { words, implausible: false };
+  if (invisibleShare(words) < LAYER_SHARE) return { words, implausible: false, rulings: [] };
   const grey = drawnGrey(lib, page, rotation, CHECK_DPI / 72);
   const onInk = wordsOnInk(grey, CHECK_DPI / 72, words);
   let layer = 0;
@@ -49,7 +55,19 @@ export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation:
     if (onInk[i]) inked += word.text.length;
     return onInk[i];
   });
-  return { words: kept, implausible: inked < layer * PLAUSIBLE_SHARE };
+  const implausible = inked < layer * PLAUSIBLE_SHARE;
+  return { words: kept, implausible, rulings: implausible ? [] : pictureRulings(lib, page, rotation) };
+}
+
+/**
+ * The ruling lines of a scanner's page, found in its picture as OCR finds a scan's
+ * (scans/measure.ts): its text comes from the layer, but its tables' rules are only in the
+ * pixels, and without them a table ruled only by lines, or a grid, is told by alignment alone.
+ */
+function pictureRulings(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation']): Segment[] {
+  const grey = drawnGrey(lib, page, rotation, RULING_DPI / 72);
+  const toPoints = (v: number) => Math.round(((v * 72) / RULING_DPI) * 100) / 100;
+  return rulingSegments(grey, Math.round(RULING_DPI / 2.54), Math.max(2, Math.round(RULING_DPI / 50))).map((s) => ({ x0: toPoints(s.x0), y0: toPoints(s.y0), x1: toPoints(s.x1), y1: toPoints(s.y1) }));
 }
 
 /**
