@@ -149,6 +149,23 @@ describe('tables found from aligned text', () => {
     expect(tableRows(table)).toEqual([['Change', 'Net fund'], ['Direct revenue', '431'], ['Reduces costs where possible', '1,004'], ['Previous asset', ''], ['Median asset', '4,161']]);
   });
 
+  it("are not a scanned table of contents whose page numbers go down only where OCR read one with doubt", () => {
+    // "11" misread as "31": read with doubt, the order is judged without it; read surely, the column goes down and stays a table's.
+    const entries: [string, string][] = [['1 Fixed process', '6'], ['1.1 Global budget', '7'], ['1.2 Main tax', '9'], ['2 Positive dose', '31'], ['2.1 Key patient', '11'], ['2.2 Total period', '12']];
+    const contents = (confidence: number) =>
+      entries.flatMap(([entry, number], r) => [...lineWords(entry, 100, 200 + r * 16, { confidence: 96 }), ...lineWords(number, 480, 200 + r * 16, { confidence: number === '31' ? confidence : 96 })]);
+    expect(findTables(page(contents(70)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    expect(findTables(page(contents(95)), NO_GRAPHICS, new Set(), false).tables).toHaveLength(1);
+  });
+
+  it('are two where a caption stands between two tables stacked in one column', () => {
+    const first = [['Protocol', 'Region'], ['National trial', '569'], ['Absolute station', '81,564'], ['Open record', '1,203']];
+    const second = [['Method', 'Fee'], ['Total coefficient', '1,438'], ['Annual matrix', '2,973'], ['Direct index', '411']];
+    const rowsAt = (table: string[][], y0: number) => table.flatMap(([label, value], r) => [...lineWords(label, 100, y0 + r * 16), ...lineWords(value, 260, y0 + r * 16)]);
+    const words = [...rowsAt(first, 200), ...lineWords('Table 2: High fee by method', 100, 264), ...rowsAt(second, 282)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
+  });
+
   it('part figures from a column of words set a font size after them, in every row', () => {
     // Amounts end at x 236, words start at 246: a font size apart, no wider than a cell's padding.
     const body = [['Elena Andersen', '48,699.39', 'total'], ['Secondary estimate', '629', 'system'], ['Short station', '13,151.56', 'node'], ['Rosa Becker', '(19,315.63)', 'order'], ['Final office', '69,640.08', 'dose']];

@@ -4,9 +4,9 @@
 // Multi-line cells are joined back into one row when a row continues the one above it, told by
 // the pitch of the lines where it tells (wrappedLines). A table keeps to its page column, unless
 // its rows run across the gutter as a table's do (acrossGutters); the gutters are gutters.ts's.
-import type { Box, Segment, Word } from '../../page-model.js';
+import { SURE_CONFIDENCE, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
-import { LEADER, LIST_MARKER } from '../markers.js';
+import { CAPTION_LABEL, LEADER, LIST_MARKER } from '../markers.js';
 import { centerX, centerY, RTL } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
@@ -102,15 +102,18 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
   // A listing's lines and the rows of a table beside it are never one run: a row set wholly in
   // the code face and a row that is not stand apart however closely they follow each other.
   const code = rows.map((r) => r.chunks.every((c) => c.words.every((w) => codeFace(words[w]))));
+  // Nor is a caption ("Table 2: ...") a row: it heads or closes a table, and two tables stacked
+  // in one column with the second one's caption between them are two.
+  const caption = rows.map((r) => CAPTION_LABEL.test(r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).join(' ')));
   let i = 0;
   while (i < rows.length) {
-    if (rows[i].chunks.length < 2) {
+    if (rows[i].chunks.length < 2 || caption[i]) {
       i++;
       continue;
     }
     // A run of rows that stay close together, most with several chunks.
     let end = i;
-    const close = (a: number, b: number) => code[a] === code[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
+    const close = (a: number, b: number) => code[a] === code[b] && !caption[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
     while (end + 1 < rows.length && close(end, end + 1)) {
       if (rows[end + 1].chunks.length >= 2) {
         end++;
@@ -353,10 +356,10 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   if (logical.length < 2) return null;
   // At least two columns must hold text in more than one row.
   // Bullets or numbers before list text line up like a column; a list is not a table.
-  const cellsOf = (c: number) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words.map((w) => words[w].text)));
-  const columnCells = Array.from({ length: columns }, (_, c) => cellsOf(c));
+  const columnWords = Array.from({ length: columns }, (_, c) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words)));
+  const columnCells = columnWords.map((cells) => cells.map((cell) => cell.map((w) => words[w].text)));
   if (columnCells.some((cells) => cells.length > 0 && cells.every((k) => k.every((w) => LIST_MARKER.test(w))))) return null;
-  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words, columnCells) || runningText(columnCells, multi, words)) return null;
+  if (labelledValues(columnCells) || numberedLines(columnCells) || contents(cutRows, words, columnWords) || runningText(columnCells, multi, words)) return null;
   const filled = new Array<number>(columns).fill(0);
   for (const group of logical) {
     const used = new Set<number>();
@@ -456,20 +459,23 @@ function justifiedLine(line: number[], words: Word[]): boolean {
  * A table of contents (or an index set the same way), whose lines read as lines, not as a table
  * of two columns: entries led by leader dots to a page number at the end of their row; or, set
  * without leaders, one column of entries (each with a letter) beside a column of page numbers
- * that never go down, on three rows or more: to the entries' right, or, in a right-to-left
- * script, to their left.
+ * that never go down (but for numbers OCR read with doubt), on three rows or more: to the
+ * entries' right, or, in a right-to-left script, to their left.
  */
-function contents(rows: Row[], words: Word[], columns: string[][][]): boolean {
+function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolean {
   const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.slice(-2).map((c) => c.words.map((w) => words[w].text)));
   const led = ends.filter(([entry, page]) => /^\d+$/.test(page.join(' ')) && LEADER.test(entry[entry.length - 1]));
   if (ends.length > 0 && led.length >= ends.length / 2) return true;
-  if (columns.length !== 2) return false;
-  const pageNumbers = (cells: string[][]) => {
-    const pages = cells.map((cell) => (cell.length === 1 && /^\d{1,4}$/.test(cell[0]) ? Number(cell[0]) : NaN));
-    return pages.length >= 3 && pages.every((n, i) => !Number.isNaN(n) && (i === 0 || n >= pages[i - 1]));
+  if (columnWords.length !== 2) return false;
+  const pageNumbers = (cells: number[][]) => {
+    if (cells.length < 3 || !cells.every((cell) => cell.length === 1 && /^\d{1,4}$/.test(words[cell[0]].text))) return false;
+    // A number OCR read with doubt may be misread ("31" for "11"): the order is judged on the others.
+    const pages = cells.filter(([w]) => words[w].confidence >= SURE_CONFIDENCE).map(([w]) => Number(words[w].text));
+    return pages.length >= 3 && pages.every((n, i) => i === 0 || n >= pages[i - 1]);
   };
+  const columns = columnWords.map((cells) => cells.map((cell) => cell.map((w) => words[w].text)));
   const entries = (cells: string[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(w)));
-  return (pageNumbers(columns[1]) && entries(columns[0], /\p{L}/u)) || (pageNumbers(columns[0]) && entries(columns[1], RTL));
+  return (pageNumbers(columnWords[1]) && entries(columns[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columns[1], RTL));
 }
 
 /**
