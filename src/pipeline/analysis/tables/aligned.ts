@@ -221,22 +221,27 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
   };
   const byChunk = new Uint16Array(width);
   const bySpace = new Uint16Array(width);
-  const byWiderSpace = new Uint16Array(width);
   for (const row of rows) {
     cover(row.chunks, byChunk);
     cover(
       row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= row.size * WIDE_SPACE)),
       bySpace,
     );
-    // The row's own word space: its narrowest (a monospaced face's is half a font size and more).
-    const spaces = row.chunks.flatMap((chunk) => chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1));
-    const wordSpace = spaces.length ? Math.max(0, Math.min(...spaces)) : Infinity;
-    cover(
-      row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= Math.max(row.size * WIDE_SPACE, wordSpace * 2))),
-      byWiderSpace,
-    );
   }
   const allowed = Math.floor(rows.length * 0.1);
+  // Needed only where most rows carry a chunk over a band by a wide space.
+  const byWiderSpace = new Uint16Array(width);
+  if (bySpace.some((n, x) => n <= allowed && byChunk[x] > rows.length / 2)) {
+    for (const row of rows) {
+      // The row's own word space: its narrowest (a monospaced face's is half a font size and more).
+      const spaces = row.chunks.flatMap((chunk) => chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1));
+      const wordSpace = spaces.length ? Math.max(0, Math.min(...spaces)) : Infinity;
+      cover(
+        row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= Math.max(row.size * WIDE_SPACE, wordSpace * 2))),
+        byWiderSpace,
+      );
+    }
+  }
   const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
   const tight = openBands(width, size, (x) => bySpace[x] <= allowed && (byChunk[x] <= rows.length / 2 || byWiderSpace[x] === 0)).filter(([from, to]) => {
     if (gaps.some(([a, b]) => a < to && b > from)) return false;
