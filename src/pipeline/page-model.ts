@@ -150,6 +150,8 @@ export interface PageGraphics {
   shapes: Box[];
   /** Regions holding embedded raster images, merged where they touch. */
   images: Box[];
+  /** The rulings were found in the page's picture (a scan), not drawn by the file. */
+  rulingsFromPicture?: boolean;
 }
 
 export const NO_GRAPHICS: PageGraphics = Object.freeze({ segments: [], rects: [], shapes: [], images: [] }) as PageGraphics;

@@ -60,6 +60,7 @@ describe('a scanned page with a text layer', () => {
     expect(across[0].x1).toBeCloseTo(400, 0);
     expect(across[0].y0).toBeGreaterThan(149);
     expect(across[0].y0).toBeLessThan(152);
+    expect(page.graphics.rulingsFromPicture).toBe(true);
     const [layerless] = await readPdf(await scannedWithLayer([], 'invisible', [], 150));
     expect(layerless.textSource).toBe('ocr');
     expect(layerless.graphics.segments).toHaveLength(0);

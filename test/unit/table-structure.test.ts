@@ -176,7 +176,7 @@ describe('tables that rule their rows cell by cell', () => {
     const across = ys.flatMap((y, i): Segment[] => (i === 1 || i === 2 ? [{ x0: 300, y0: y, x1: 880, y1: y }, { x0: 300, y0: y, x1: 1500, y1: y }, { x0: 886, y0: y, x1: 1500, y1: y }] : [{ x0: 300, y0: y, x1: 1500, y1: y }]));
     const down = xs.map((x): Segment => ({ x0: x, y0: 300, x1: x, y1: 480 }));
     const graphics = { ...NO_GRAPHICS, segments: [...across, ...down] };
-    const scan = findTables({ words, width: 2480, height: 3508, textSource: 'ocr' }, graphics, new Set(), false, 300 / 72);
+    const scan = findTables({ words, width: 2480, height: 3508 }, { ...graphics, rulingsFromPicture: true }, new Set(), false, 300 / 72);
     expect(scan.tables.map(tableRows)).toEqual([rows]);
     // The same pieces drawn by a file are cells drawn apart: a border where they meet.
     const drawn = findTables({ words, width: 2480, height: 3508 }, graphics, new Set(), false, 300 / 72);

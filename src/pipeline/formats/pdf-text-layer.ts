@@ -9,7 +9,7 @@
 // scan read by OCR has.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { RawPage, Segment, Word } from '../page-model.js';
-import { rulingSegments } from '../scans/measure.js';
+import { tableRulings } from '../scans/measure.js';
 import { drawnGrey } from './pdf-render.js';
 
 /** Pages whose characters are at least this share invisible are checked; a stray hidden word is not a layer. */
@@ -67,7 +67,7 @@ export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation:
 function pictureRulings(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation']): Segment[] {
   const grey = drawnGrey(lib, page, rotation, RULING_DPI / 72);
   const toPoints = (v: number) => Math.round(((v * 72) / RULING_DPI) * 100) / 100;
-  return rulingSegments(grey, Math.round(RULING_DPI / 2.54), Math.max(2, Math.round(RULING_DPI / 50))).map((s) => ({ x0: toPoints(s.x0), y0: toPoints(s.y0), x1: toPoints(s.x1), y1: toPoints(s.y1) }));
+  return tableRulings(grey, RULING_DPI).map((s) => ({ x0: toPoints(s.x0), y0: toPoints(s.y0), x1: toPoints(s.x1), y1: toPoints(s.y1) }));
 }
 
 /**

@@ -47,7 +47,7 @@ export async function readPdf(bytes: Uint8Array, range?: PageSpan, key?: string)
           const layer = checkTextLayer(lib, page, rotation, textPage ? readWords(lib, textPage, transform, scratch, fonts) : []);
           const words = layer.words;
           const graphics = readGraphics(lib, page, transform, width, height, scratch);
-          graphics.segments.push(...layer.rulings);
+          if (layer.rulings.length > 0) Object.assign(graphics, { segments: [...graphics.segments, ...layer.rulings], rulingsFromPicture: true });
           const ocr = layer.implausible || needsOcr(words, graphics, width, height);
           pages.push({
             number: index + 1,

@@ -272,6 +272,11 @@ export function skewAngle(image: GrayImage, range = 6): number {
   return Math.round(best * 10) / 10;
 }
 
+/** A table's borders in a picture at `dpi`: at least a centimetre long, at most half a millimetre thick. */
+export function tableRulings(image: GrayImage, dpi: number): Segment[] {
+  return rulingSegments(image, Math.round(dpi / 2.54), Math.max(2, Math.round(dpi / 50)));
+}
+
 /**
  * Horizontal and vertical ruling lines of a scanned page, as long straight runs of ink: at least
  * `minLength` pixels and at most `maxThickness` thick. Runs of neighbouring rows (columns) that

@@ -25,7 +25,7 @@ import { SURE_CONFIDENCE, type Segment, type Word } from '../page-model.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
 import { toWords, withoutRulingGlyphs } from './scan-words.js';
-import { hasInk, inkDepths, linesRunVertically, rulingSegments, skewAngle, textLineHeight, unreadInkShare } from './measure.js';
+import { hasInk, inkDepths, linesRunVertically, skewAngle, tableRulings, textLineHeight, unreadInkShare } from './measure.js';
 
 export interface ScanReading {
   /** Words in the units of the page (pixels for pictures, points for PDF pages). */
@@ -111,10 +111,9 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Readings beyond the first share one budget of time, so no page costs more than a few readings.
   const deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
   const inTime = () => performance.now() < deadline;
-  // Table borders: at least a centimetre long, at most half a millimetre thick; found once per
-  // picture, for the ink left unread here and for the page's rulings at the end.
+  // Table borders, found once per picture, for the ink left unread here and for the page's rulings at the end.
   const rulings = new Map<GrayImage, Segment[]>();
-  const rulingsOf = (picture: GrayImage, resolution: number) => rulings.get(picture) ?? rulings.set(picture, rulingSegments(picture, Math.round(resolution / 2.54), Math.max(2, Math.round(resolution / 50)))).get(picture)!;
+  const rulingsOf = (picture: GrayImage, resolution: number) => rulings.get(picture) ?? rulings.set(picture, tableRulings(picture, resolution)).get(picture)!;
   const broad = broadlyDoubtful(best) || unreadInk(best, rulingsOf(best.image, dpi ?? measuredDpi(best.words) ?? 300)) > UNREAD_SHARE;
   if (broad) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));

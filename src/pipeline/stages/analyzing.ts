@@ -251,7 +251,7 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
         skew: reading.skew,
         // What is drawn on a scan is in its pixels: the rulings found there replace any vector
         // drawing, which would sit in the frame before turning and straightening.
-        graphics: { segments: reading.segments, rects: [], shapes: [], images: [] },
+        graphics: { segments: reading.segments, rects: [], shapes: [], images: [], rulingsFromPicture: true },
         ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
       });
       await spool.replace(read, page, pageTally(page));

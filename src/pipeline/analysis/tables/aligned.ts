@@ -219,14 +219,13 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
       for (let x = Math.max(0, Math.floor(span.x0 - left)); x <= Math.ceil(span.x1 - left) && x < width; x++) into[x]++;
     }
   };
+  // A row's chunks cut further where a space between two words is at least `space` wide.
+  const spacedChunks = (row: Row, space: number) => row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= space));
   const byChunk = new Uint16Array(width);
   const bySpace = new Uint16Array(width);
   for (const row of rows) {
     cover(row.chunks, byChunk);
-    cover(
-      row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= row.size * WIDE_SPACE)),
-      bySpace,
-    );
+    cover(spacedChunks(row, row.size * WIDE_SPACE), bySpace);
   }
   const allowed = Math.floor(rows.length * 0.1);
   // Needed only where most rows carry a chunk over a band by a wide space.
@@ -236,10 +235,7 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
       // The row's own word space: its narrowest (a monospaced face's is half a font size and more).
       const spaces = row.chunks.flatMap((chunk) => chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1));
       const wordSpace = spaces.length ? Math.max(0, Math.min(...spaces)) : Infinity;
-      cover(
-        row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= Math.max(row.size * WIDE_SPACE, wordSpace * 2))),
-        byWiderSpace,
-      );
+      cover(spacedChunks(row, Math.max(row.size * WIDE_SPACE, wordSpace * 2)), byWiderSpace);
     }
   }
   const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
@@ -478,9 +474,8 @@ function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolea
     const pages = cells.filter(([w]) => words[w].confidence >= SURE_CONFIDENCE).map(([w]) => Number(words[w].text));
     return pages.length >= 3 && pages.every((n, i) => i === 0 || n >= pages[i - 1]);
   };
-  const columns = columnWords.map((cells) => cells.map((cell) => cell.map((w) => words[w].text)));
-  const entries = (cells: string[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(w)));
-  return (pageNumbers(columnWords[1]) && entries(columns[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columns[1], RTL));
+  const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)));
+  return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
 }
 
 /**

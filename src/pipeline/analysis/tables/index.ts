@@ -4,7 +4,7 @@
 // their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
-import { intersectionArea, type Box, type PageGraphics, type RawPage, type Segment, type Table, type Word } from '../../page-model.js';
+import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGaps, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
@@ -26,7 +26,7 @@ export interface FoundTables {
  * listing (its line numbers and indentation align), not a table.
  */
 export function findTables(
-  page: { words: Word[]; width: number; height: number; textSource?: RawPage['textSource'] },
+  page: { words: Word[]; width: number; height: number },
   graphics: PageGraphics,
   excluded: Set<number>,
   rightToLeft: boolean,
@@ -47,9 +47,8 @@ export function findTables(
   };
   const boxes = words.map((w) => w.box);
   const drawing = withoutListingShades(graphics, words, codeFace);
-  // A scan's rulings are found in its pixels (scans/measure.ts), which say nothing of how cells were drawn.
-  const inPixels = page.textSource === 'ocr';
-  const drawnGrids = ruledFrames(drawing, scale, boxes, inPixels)
+  const rulings = pageRulings(drawing, scale, boxes);
+  const drawnGrids = ruledFrames(rulings, drawing.shapes, scale)
     .map((drawn) => ({ drawn, drawnGrid: frameGrid(drawn, scale, boxes) }))
     .filter((f): f is { drawn: Rulings; drawnGrid: GridTable } => f.drawnGrid !== null);
   for (const { drawn, drawnGrid } of drawnGrids) {
@@ -62,8 +61,7 @@ export function findTables(
     const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
-  const rules = pageRulings(drawing, scale).horizontal;
-  for (const grid of alignedGrids(words, free(), rules, page, codeFace)) {
+  for (const grid of alignedGrids(words, free(), rulings.horizontal, page, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
     if (mostlyCode(grid.box, words, codeFace)) continue;

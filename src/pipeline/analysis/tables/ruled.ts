@@ -21,10 +21,10 @@ export interface Rulings {
 /**
  * All rulings of a page, straightened and joined where collinear pieces touch, with the column
  * borders that rules drawn cell by cell imply (see jointBorders; `words` keeps them out of text).
- * Rulings found in a scan's pixels (`inPixels`) imply none: a rule read from a picture breaks
- * wherever noise, a faint stretch or a shaded row's edge breaks it, not where a cell ends.
+ * Rulings found in a scan's picture imply none: a rule read from pixels breaks wherever noise, a
+ * faint stretch or a shaded row's edge breaks it, not where a cell ends.
  */
-export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = [], inPixels = false): Rulings {
+export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = []): Rulings {
   const horizontal: Segment[] = [];
   const vertical: Segment[] = [];
   const add = (s: Segment) => {
@@ -50,7 +50,7 @@ export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = []
   }
   // Tick marks, bullets and underlines of single letters are shorter than any cell side.
   const min = MIN_LENGTH * scale;
-  const borders = inPixels ? [] : jointBorders(horizontal, SNAP * scale, min, words);
+  const borders = graphics.rulingsFromPicture ? [] : jointBorders(horizontal, SNAP * scale, min, words);
   return {
     horizontal: join(horizontal, 'h', SNAP * scale).filter((s) => s.x1 - s.x0 >= min),
     vertical: join([...vertical, ...borders], 'v', SNAP * scale).filter((s) => s.y1 - s.y0 >= min),
@@ -229,8 +229,8 @@ function covered(segments: Segment[], axis: 'h' | 'v', position: number, from: n
  * drawing, not a table: no table in the corpus has any, while the plots and diagrams that drew
  * grids of empty cells in the GeoTopo book all do.
  */
-export function ruledFrames(graphics: PageGraphics, scale = 1, words: Box[] = [], inPixels = false): Rulings[] {
-  return frames(pageRulings(graphics, scale, words, inPixels), SNAP * scale * 1.5).filter((frame) => !hasMarks(frame, graphics.shapes, scale));
+export function ruledFrames(rulings: Rulings, shapes: Box[], scale = 1): Rulings[] {
+  return frames(rulings, SNAP * scale * 1.5).filter((frame) => !hasMarks(frame, shapes, scale));
 }
 
 /** Marks are 1.5 to 6 points each way: smaller pieces are slivers where two rulings join. */
