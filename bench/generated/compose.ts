@@ -279,7 +279,7 @@ export const LISTED_VARIATIONS = [
   ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells'].map((v) => `table:${v}`),
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
-  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'contents'].map((v) => `layout:${v}`),
+  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'contents'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
   ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left'].map((v) => `type:${v}`),
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
@@ -349,7 +349,17 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
       // A masthead drawn in shapes right over the title: the title's words lie within a size of a drawing.
       const ornament = producer === 'chromium' && random.chance(0.25) ? { width: random.int(160, 420), height: random.int(22, 64) } : null;
       if (ornament) features.add('layout:title-ornament');
-      blocks.push({ kind: 'title', text: title, subtitle, ornament });
+      // A masthead of panels and a rule over the title, with the publication's facts beside them.
+      const masthead =
+        producer === 'chromium' && kind !== 'paper' && random.chance(0.2)
+          ? {
+              facts: [`Published ${words.date()}`, `${capitalise(words.noun())} ${capitalise(words.noun())} Institute`, random.chance(0.5) ? `www.${words.noun().toLowerCase()}.org` : `${words.place()} ${random.int(1000, 99999)}`].slice(0, random.int(2, 3)),
+              series: capitalise(words.words(random.int(1, 3))),
+              issue: `No. ${random.int(12, 2400)}`,
+            }
+          : null;
+      if (masthead) features.add('layout:masthead-panels');
+      blocks.push({ kind: 'title', text: title, subtitle, ornament, masthead });
       if (columns > 1) features.add('layout:title-spanning-columns');
     }
     if (kind === 'paper') blocks.push({ kind: 'paragraph', runs: [{ text: `${words.name()}, ${words.name()} and ${words.name()} — ${words.place()} University` }], footnote: null, marginNote: null });

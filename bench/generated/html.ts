@@ -2,7 +2,7 @@
 // source container, and the styles of the document's type, columns, tables and furniture. The
 // page script (paginate.browser.js) moves the blocks onto fixed-size page boxes and reports where
 // every element landed; each element the truth needs carries its kind and order in data attributes.
-import type { Block, Cell, DocSpec, Run, TableSpec } from './spec.js';
+import type { Block, Cell, DocSpec, Masthead, Run, TableSpec } from './spec.js';
 import { isRightToLeft } from './words.js';
 
 const FAMILIES = {
@@ -81,6 +81,20 @@ function ornamentSvg({ width, height }: { width: number; height: number }): stri
   );
 }
 
+/** The masthead's facts at the left and its panels at the right, under a rule; each line of text is a truth paragraph. */
+function mastheadHtml(m: Masthead): string {
+  const line = (text: string, style: string) => `<p data-kind="paragraph" style="margin:0;${style}">${escapeHtml(text)}</p>`;
+  return (
+    `<div class="masthead" style="display:flex;justify-content:space-between;align-items:flex-start;border-top:1.5pt solid #5a5a5a;padding-top:4pt;margin-bottom:14pt">` +
+    `<div style="font-size:0.8em;line-height:1.35;padding-top:10pt">${m.facts.map((f) => line(f, '')).join('')}</div>` +
+    `<div style="display:flex;flex-direction:column;align-items:flex-end;gap:4pt">` +
+    `<div style="display:flex;align-items:center;gap:4pt"><svg width="16pt" height="16pt" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#2f5d8a"/></svg>` +
+    `<div style="background:#e7eef6;border:0.75pt solid #9fb4cc;border-radius:9pt;padding:3pt 10pt">${line(m.issue, 'font-size:1.1em')}</div></div>` +
+    `<div style="background:#d5e1ee;border:0.75pt solid #9fb4cc;border-radius:14pt;padding:6pt 18pt">${line(m.series, 'font-size:1.3em;font-weight:bold;color:#1d3b5c')}</div>` +
+    `</div></div>`
+  );
+}
+
 function figureSvg(block: Extract<Block, { kind: 'figure' }>, order: number): string {
   const w = 300;
   const h = block.heightPt;
@@ -114,7 +128,7 @@ function blockHtml(block: Block, order: number, doc: DocSpec): string {
   const attrs = (kind: string, extra = '') => `class="block ${kind}${extra}" data-order="${order}" data-kind="${kind}"`;
   switch (block.kind) {
     case 'title':
-      return `<div ${attrs('title', doc.columns > 1 ? ' span-all' : '')}>${block.ornament ? ornamentSvg(block.ornament) : ''}<h1 data-kind="title">${escapeHtml(block.text)}</h1>${block.subtitle ? `<p class="subtitle" data-kind="paragraph">${escapeHtml(block.subtitle)}</p>` : ''}</div>`;
+      return `<div ${attrs('title', doc.columns > 1 ? ' span-all' : '')}>${block.masthead ? mastheadHtml(block.masthead) : ''}${block.ornament ? ornamentSvg(block.ornament) : ''}<h1 data-kind="title">${escapeHtml(block.text)}</h1>${block.subtitle ? `<p class="subtitle" data-kind="paragraph">${escapeHtml(block.subtitle)}</p>` : ''}</div>`;
     case 'heading': {
       const text = `${block.number ? `${block.number} ` : ''}${block.text}`;
       return `<h${block.level + 1} ${attrs('heading')} data-level="${block.level}">${escapeHtml(text)}</h${block.level + 1}>`;

@@ -179,6 +179,7 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
   return {
     text: {
       similarity: mean(s.filter((x) => !x.cer && x.cer !== 0).map((x) => x.text?.similarity)),
+      markdown_similarity: mean(s.filter((x) => !x.cer && x.cer !== 0).map((x) => x.text?.markdownSimilarity ?? undefined)),
       glued_per_1000_words: mean(s.map((x) => x.text?.gluedPer1000)),
       split_per_1000_words: mean(s.map((x) => x.text?.splitPer1000)),
       accents_kept: mean(s.map((x) => x.text?.accentsKept)),

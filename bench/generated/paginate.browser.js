@@ -243,7 +243,10 @@ window.folioPaginate = function (config) {
     for (const block of p.body.children) {
       const kind = block.dataset.kind;
       if (kind === 'title') {
-        for (const part of block.children) push(part.dataset.kind === 'title' ? 'title' : 'paragraph', part, p.page, n);
+        for (const part of block.children) {
+          if (part.classList.contains('masthead')) for (const line of part.querySelectorAll('[data-kind="paragraph"]')) push('paragraph', line, p.page, n);
+          else push(part.dataset.kind === 'title' ? 'title' : 'paragraph', part, p.page, n);
+        }
       } else if (kind === 'heading') push('heading', block, p.page, n, { level: Number(block.dataset.level) });
       else if (kind === 'paragraph') push('paragraph', block, p.page, n);
       else if (kind === 'list') for (const li of block.children) push('list-item', li, p.page, n);

@@ -1,7 +1,7 @@
 // Scores of one generated document: what Folio read (its text, markdown, pages' text and tables)
 // against what the producer placed (truth.ts). Each score is null where the document has nothing
 // of its kind. Pure functions; no I/O.
-import { adjacencyF1, cer, normalizeText, similarity, stripPageHeaders, stripTableMarkup } from '../quality/metrics.js';
+import { adjacencyF1, cer, normalizeText, similarity, stripMarkdown, stripPageHeaders, stripTableMarkup } from '../quality/metrics.js';
 import { teds, type TedsCell } from './teds.js';
 import { tableGrid, truthText, type Truth, type TruthBlock, type TruthTable } from './truth.js';
 
@@ -19,7 +19,14 @@ export interface OutputTable {
 }
 
 export interface DocumentScores {
-  text: { similarity: number; gluedPer1000: number; splitPer1000: number; accentsKept: number | null } | null;
+  text: {
+    similarity: number;
+    /** The markdown without its markup against the truth without figures' labels (markdown shows a figure as a picture): text a figure swallowed is missing here. */
+    markdownSimilarity: number | null;
+    gluedPer1000: number;
+    splitPer1000: number;
+    accentsKept: number | null;
+  } | null;
   cer: number | null;
   /** The same measure for the tesseract command on the scan's own pictures (peer-ocr.ts), where it read them. */
   tesseractCer: number | null;
@@ -92,7 +99,11 @@ export function scoreText(truth: Truth, output: Output): DocumentScores['text'] 
     }
   }
   const per1000 = (n: number) => Math.round((n / Math.max(1, truthWords.length)) * 1000 * 10) / 10;
-  return { similarity: similarity(normalizeText(got), normalizeText(expected)), gluedPer1000: per1000(glued), splitPer1000: per1000(split), accentsKept: accented.length ? kept / accented.length : null };
+  const markdown = output.markdown ? normalizeText(stripMarkdown(output.markdown).replace(LEADERS, ' ')) : '';
+  return {
+    similarity: similarity(normalizeText(got), normalizeText(expected)),
+    markdownSimilarity: markdown ? similarity(markdown, normalizeText(truthText({ ...truth, blocks: truth.blocks.filter((b) => b.kind !== 'figure-label') }))) : null,
+    gluedPer1000: per1000(glued), splitPer1000: per1000(split), accentsKept: accented.length ? kept / accented.length : null };
 }
 
 export function scoreCer(truth: Truth, output: Output): number | null {

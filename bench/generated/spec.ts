@@ -49,7 +49,7 @@ export interface TableSpec {
 }
 
 export type Block =
-  | { kind: 'title'; text: string; subtitle: string | null; /** A masthead ornament (a few drawn shapes) of this size in points, set just above the title (Chromium only). */ ornament?: { width: number; height: number } | null }
+  | { kind: 'title'; text: string; subtitle: string | null; /** A masthead ornament (a few drawn shapes) of this size in points, set just above the title (Chromium only). */ ornament?: { width: number; height: number } | null; masthead?: Masthead | null }
   | { kind: 'heading'; level: 1 | 2 | 3 | 4; number: string | null; text: string }
   | { kind: 'paragraph'; runs: Run[]; footnote: { mark: string; text: string } | null; marginNote: string | null }
   | { kind: 'list'; ordered: boolean; items: string[] }
@@ -59,6 +59,18 @@ export type Block =
   | { kind: 'figure'; drawing: 'bars' | 'lines' | 'photo' | 'diagram'; labels: string[]; heightPt: number; caption: string | null }
   | { kind: 'table'; table: TableSpec }
   | { kind: 'contents'; entries: ContentsEntry[]; leaders: Leaders };
+
+/**
+ * A publication's masthead above the title (Chromium only): a rule across the page, a few short
+ * facts at the left (date, publisher, address), and at the right the series' name and the issue's
+ * number, each set on a drawn panel with rounded corners, beside a small emblem. The panels and the
+ * rule make a drawing whose box takes in the facts: their words are the page's text all the same.
+ */
+export interface Masthead {
+  facts: string[];
+  series: string;
+  issue: string;
+}
 
 /** A line of a table of contents: a heading's number and text, and the page it starts on. */
 export interface ContentsEntry {
