@@ -83,6 +83,34 @@ describe('findFigures', () => {
     expect(found.words.size).toBe(0);
   });
 
+  it("takes for labels only the words on or next to the drawing's paths: the facts a masthead's rule reaches over, and the names on its panels, stay text", () => {
+    // A rule across the top, an emblem, and two panels at the right (each drawn as fill and stroke).
+    const masthead: PageGraphics = {
+      ...NO_GRAPHICS,
+      segments: [{ x0: 60, y0: 60, x1: 540, y1: 60 }],
+      shapes: [box(446, 65, 460, 79), box(462, 64, 536, 86), box(462, 64, 536, 86), box(430, 90, 536, 122), box(430, 90, 536, 122)],
+    };
+    const words = [
+      ...lineWords('Published 10 February 2025', 60, 76, { size: 8 }),
+      ...lineWords('Discount Schedule Institute', 60, 86, { size: 8 }),
+      ...lineWords('No. 338', 476, 69, { size: 11 }),
+      ...lineWords('External', 450, 99, { size: 13 }),
+    ];
+    const found = findFigures(words, masthead, 612, 792);
+    expect(found.figures.filter((f) => f.kind === 'drawing')).toHaveLength(1);
+    expect(found.words.size).toBe(0);
+    // A letter in a square of a diagram, though the square is hardly taller than it, is its label.
+    const grid: PageGraphics = { ...NO_GRAPHICS, shapes: [box(100, 100, 129, 129), box(129, 100, 158, 129), box(100, 129, 129, 158)] };
+    const letter = [word('M', 110, 108, { size: 11 })];
+    expect([...findFigures(letter, grid, 612, 792).words]).toEqual([0]);
+  });
+
+  it('takes a label of several words whole, and a long tick label under its axis', () => {
+    const words = [word('5', 147, 408), word('warehouse', 180, 408), ...lineWords('(b) Pair', 150, 420, { size: 9 })];
+    const found = findFigures(words, chart, 612, 792);
+    expect([...found.words].map((i) => words[i].text).sort()).toEqual(['(b)', '5', 'Pair', 'warehouse']);
+  });
+
   it('finds a diagram of framed boxes joined by a line, with the labels in its boxes', () => {
     const diagram: PageGraphics = {
       ...NO_GRAPHICS,

@@ -1,8 +1,9 @@
 // Figures on a page: embedded raster images, and drawings made of vector paths (charts, plots,
 // diagrams). A drawing is a cluster of nearby paths holding curves, diagonals or filled shapes;
-// plain rulings alone are left to table detection. The words inside a drawing or over a picture
-// (axis labels, legends, the labels set on a photo) belong to the figure, not to the running
-// text; a picture with running text over it, or covering most of the page, is the page's
+// plain rulings alone are left to table detection. The words set on or next to a drawing's paths
+// or over a picture (axis labels, legends, the labels set on a photo) belong to the figure, not to
+// the running text, except words on a band hardly taller than themselves (a panel behind a
+// heading); a picture with running text over it, or covering most of the page, is the page's
 // background (a scanned page's text layer lies over its image) and its words stay text.
 import { HEADING_SIZE } from './document-stats.js';
 import { CAPTION_START } from './markers.js';
@@ -33,6 +34,8 @@ const MIN_SHAPES = 3;
 const BACKDROP_SHARE = 0.5;
 /** A picture with words over it less tall than this many of their font sizes is a banner behind a line of text, not a picture with labels. */
 const BANNER_SIZES = 3;
+/** A word within this many of its font sizes of a drawing's path, or of one of its labels, can be one of its labels (a tick's figure under its axis). */
+const LABEL_REACH = 1;
 
 /**
  * `scale` is the page's units per point (pixels of a scan); `bodySize` the document's running-text
@@ -47,6 +50,7 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
   const usedRects = new Set<number>();
   const claimed = new Set<number>();
   const pageArea = width * height;
+  const indexOf = new Map(words.map((w, i) => [w, i]));
   const figures: FoundFigure[] = graphics.images.map((box) => picture(box, words, pageArea, claimed));
   // Paths that touch or nearly touch are one drawing: shapes, and the rulings and boxes among them
   // (axes, grid lines, frames).
@@ -80,14 +84,33 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     // A region holding lines of prose (a callout box with rounded corners, a formula with a
     // drawn brace) is not a drawing.
     if (proseRows(words, wordsIn(words, box, 0)) >= 2) continue;
-    // Labels just outside the drawn area (tick labels, axis names) belong to it too; the words of
-    // a line of running text set close under or beside it (its caption) do not, nor a heading's.
+    // Its labels are the words set on or next to what it draws (within LABEL_REACH of a path at its
+    // box, its own or a bracket or tick too small to join it), not every word its box takes in: a
+    // rule across a masthead reaches over the text beside it. A word on a band hardly taller than
+    // itself is text set on a panel, not a label.
+    const marksNear = (area: Box) => boxes.filter((b) => near(b, area, link));
+    let marks = marksNear(box);
+    const onBand = (i: number) => marks.some((m) => centreIn(words[i].box, m) && isBand(m, words[i], textRun(words, i)));
+    const labels = new Set<number>();
+    // A label of several words ("(b) 1-Simplex Δ1") is one: its words go with it.
+    const addLabel = (i: number) => {
+      labels.add(i);
+      const run = textRun(words, i);
+      if (isLabel(run)) for (const w of run) labels.add(indexOf.get(w)!);
+    };
+    for (const i of wordsIn(words, box, 0)) if (!claimed.has(i) && !onBand(i) && reaches(words[i], marks, LABEL_REACH)) addLabel(i);
+    // Labels just beyond them (tick labels, axis names, a legend's second word) belong to it too;
+    // the words of a line of running text set close under or beside it (its caption) do not, nor a heading's.
     for (let pass = 0; pass < 2; pass++) {
-      const near = wordsIn(words, box, -1).filter((i) => words[i].text.length <= 8 && !claimed.has(i) && labelSized(i) && isLabel(textRun(words, i)));
+      const reached = [...marks, ...[...labels].map((i) => words[i].box)];
+      const candidates = [...wordsIn(words, box, -1), ...wordsIn(words, box, 0)];
+      const near = candidates.filter((i) => !labels.has(i) && !claimed.has(i) && labelSized(i) && !onBand(i) && reaches(words[i], reached, LABEL_REACH) && isLabel(textRun(words, i)));
       if (near.length === 0) break;
-      box = unionBox([box, ...near.map((i) => words[i].box)]);
+      for (const i of near) addLabel(i);
+      box = unionBox([box, ...[...labels].map((i) => words[i].box)]);
+      marks = marksNear(box);
     }
-    for (const i of wordsIn(words, box, 0)) claimed.add(i);
+    for (const i of labels) claimed.add(i);
     for (const m of shapes) usedShapes.add(m);
     for (const i of segments) usedSegments.add(i);
     for (const i of rects) usedRects.add(i);
@@ -172,6 +195,32 @@ function wordsIn(words: Word[], box: Box, margin: 0 | -1): number[] {
     if (near && !inside) out.push(i);
   });
   return out;
+}
+
+/** Whether the word comes within `sizes` of its font sizes of one of `boxes` (touching or over it: 0). */
+function reaches(word: Word, boxes: Box[], sizes: number): boolean {
+  const reach = word.fontSize * sizes;
+  const b = word.box;
+  return boxes.some((m) => Math.max(m.x0 - b.x1, b.x0 - m.x1, 0) <= reach && Math.max(m.y0 - b.y1, b.y0 - m.y1, 0) <= reach);
+}
+
+/**
+ * Whether a drawn shape is a band behind the line of text `run` (a panel behind a heading, a badge
+ * behind a number): twice as wide as tall or more, less tall than BANNER_SIZES of the word's font
+ * sizes, and filled by the text but for a margin about its height at each side. A square or a ball
+ * of a diagram with a letter in it, or a long bar with a value on it, is not.
+ */
+function isBand(shape: Box, word: Word, run: Word[]): boolean {
+  const height = shape.y1 - shape.y0;
+  const width = shape.x1 - shape.x0;
+  const runWidth = Math.max(...run.map((w) => w.box.x1)) - Math.min(...run.map((w) => w.box.x0));
+  return height < word.fontSize * BANNER_SIZES && width >= 2 * height && width <= runWidth + 2 * height;
+}
+
+function centreIn(box: Box, outer: Box): boolean {
+  const cx = (box.x0 + box.x1) / 2;
+  const cy = (box.y0 + box.y1) / 2;
+  return cx >= outer.x0 && cx <= outer.x1 && cy >= outer.y0 && cy <= outer.y1;
 }
 
 /** Rows of at least six words set as running text (word gaps under half a font size). */
