@@ -58,6 +58,20 @@ describe('headings head sections', () => {
     ]);
   });
 
+  it('a kicker stays a paragraph with a picture between it and the headline (an ornament over the title)', () => {
+    const raw = page([['Case study', 13], ['Rivers after the flood', 24, true], ['BODY', 10], ['Results', 13, true], ['BODY', 10]]);
+    // Move the headline and all under it down, and set a picture in the room made.
+    const headline = raw.words.find((w) => w.text === 'Rivers')!.box.y0;
+    for (const w of raw.words) if (w.box.y0 >= headline) w.box = { ...w.box, y0: w.box.y0 + 70, y1: w.box.y1 + 70 };
+    raw.graphics = { ...NO_GRAPHICS, images: [{ x0: 72, y0: headline, x1: 300, y1: headline + 60 }] };
+    const [analyzed] = analyzeDocument([raw]);
+    expect(typed(analyzed).filter(([type]) => type !== 'figure')).toEqual([
+      ['paragraph', 'Case study'],
+      ['title', 'Rivers after the flood'],
+      ['heading', 'Results'],
+    ]);
+  });
+
   it("a caption's numbered label is never a heading, however it is set", () => {
     const [analyzed] = analyzeDocument([page([['Field notes', 24], ['BODY', 10], ['Table 8: Costs by region', 13, true], ['BODY', 10], ['Figure 2. Rivers', 13, true], ['BODY', 10], ['Tables and charts', 13, true], ['BODY', 10]])]);
     expect(typed(analyzed)).toEqual([

@@ -23,8 +23,9 @@ export function demoteHeadingsHeadingNothing(blocks: Block[], page: Pick<Page, '
   const sizes = blocks.map((block) => avgSize(block, page));
   const demoted = blocks.filter((block, i) => {
     if (block.type !== 'heading' || numbered(block, page)) return false;
-    const next = blocks[i + 1];
-    if (next && (next.type === 'heading' || next.type === 'title') && sizes[i + 1] > sizes[i] * LARGER) return true;
+    // A picture between them is no text (an ornament over the headline).
+    const n = blocks.findIndex((b, k) => k > i && b.type !== 'figure');
+    if (n > 0 && (blocks[n].type === 'heading' || blocks[n].type === 'title') && sizes[n] > sizes[i] * LARGER) return true;
     if (blocks[i - 1]?.type !== 'title') return false;
     return blocks.some((later, k) => k > i && later.type === 'heading' && sizes[k] > sizes[i] * LARGER);
   });
