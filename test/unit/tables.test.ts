@@ -166,6 +166,14 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
   });
 
+  it('are two where a line set at a heading size stands between two stretches of rows', () => {
+    const first = [['Protocol', 'Region'], ['National trial', '569'], ['Absolute station', '81,564']];
+    const second = [['Method', 'Fee'], ['Total coefficient', '1,438'], ['Annual matrix', '2,973']];
+    const rowsAt = (table: string[][], y0: number) => table.flatMap(([label, value], r) => [...lineWords(label, 100, y0 + r * 16), ...lineWords(value, 260, y0 + r * 16)]);
+    const words = [...rowsAt(first, 200), ...lineWords('Costs by method', 100, 250, { size: 14 }), ...rowsAt(second, 270)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
+  });
+
   it('part figures from a column of words set a font size after them, in every row', () => {
     // Amounts end at x 236, words start at 246: a font size apart, no wider than a cell's padding.
     const body = [['Elena Andersen', '48,699.39', 'total'], ['Secondary estimate', '629', 'system'], ['Short station', '13,151.56', 'node'], ['Rosa Becker', '(19,315.63)', 'order'], ['Final office', '69,640.08', 'dose']];

@@ -8,6 +8,7 @@ import { SURE_CONFIDENCE, type Box, type Segment, type Word } from '../../page-m
 import type { CellRegion, GridTable } from './grid.js';
 import { CAPTION_LABEL, LEADER, LIST_MARKER } from '../markers.js';
 import { centerX, centerY, RTL } from '../lines.js';
+import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 
@@ -122,8 +123,10 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       // Short one-chunk rows between rows of cells: one within the table's width is a wrapped
       // cell or a section label; several in a row (a section label, a subsection label and the
       // wrapped end of the label above them) stand in the first column of the rows around them.
+      // One set at a heading's size beside the rows above heads what follows instead.
       let next = end + 1;
-      while (next < rows.length && rows[next].chunks.length === 1 && rows[next].chunks[0].words.length <= 8 && (next === end + 1 || close(next - 1, next))) next++;
+      const label = (r: Row) => r.chunks.length === 1 && r.chunks[0].words.length <= 8 && r.size < rows[end].size * HEADING_SIZE;
+      while (next < rows.length && label(rows[next]) && (next === end + 1 || close(next - 1, next))) next++;
       const labels = rows.slice(end + 1, next);
       const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < Math.min(rows[end].chunks[1].x0, rows[next].chunks[1].x0));
       if (next < rows.length && rows[next].chunks.length >= 2 && close(next - 1, next) && labels.every(within)) {
