@@ -150,7 +150,29 @@ export function drawTable(random: Random, words: Words, options: TableOptions, d
     note,
     features: [],
   };
+  // A column of choices in a ruled table (Chromium only: the boxes are no WinAnsi glyphs).
+  if (table.style.rules === 'grid' && !options.wide && !options.long && documentFeatures.has('producer:chromium') && random.chance(0.3)) {
+    addChoiceColumn(table, random, words);
+    features.add('table:choice-cells');
+  }
   table.features = [...features].sort();
   for (const f of features) documentFeatures.add(f);
   return table;
+}
+
+/**
+ * A last column whose cells each hold two options set a wide space apart, the chosen one's box
+ * checked ("☒ yes   ☐ no"), as forms print them: the two pieces of one cell's line are read in
+ * the script's direction, and the gap between them is no column.
+ */
+function addChoiceColumn(table: TableSpec, random: Random, words: Words): void {
+  const first = words.noun();
+  let second = words.noun();
+  while (second === first) second = words.noun();
+  table.header[0].push({ text: capitalise(words.noun()), align: 'left', ...(table.header.length > 1 ? { rowSpan: table.header.length } : {}) });
+  for (const row of table.body) {
+    const firstChosen = random.chance(0.5);
+    row.push({ text: `${firstChosen ? '☒' : '☐'} ${first}\u2003\u2003\u2003${firstChosen ? '☐' : '☒'} ${second}`, align: 'left' });
+  }
+  table.columns += 1;
 }

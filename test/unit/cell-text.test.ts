@@ -17,4 +17,11 @@ describe('cell text', () => {
     expect(cellText([word('יום', 100, 200), word('דוח', 130, 200)], true)).toBe('דוח יום');
     expect(cellText([word('Anna', 100, 200), word('Weber', 130, 200), word('של', 170, 200)], true)).toBe('של Anna Weber');
   });
+
+  it('reads the pieces of one row of a right-to-left cell from the right: options set far apart', () => {
+    // "☐ כן" at the right, "☒ לא" far to its left (each box at the right of its word): one row, read right first.
+    const options = [word('לא', 100, 200), word('☒', 114, 200), word('כן', 220, 200), word('☐', 234, 200)];
+    expect(cellText(options, true)).toBe('☐ כן ☒ לא');
+    expect(cellText([...options, word('הערה', 200, 214)], true)).toBe('☐ כן ☒ לא הערה');
+  });
 });

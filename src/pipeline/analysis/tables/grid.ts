@@ -2,7 +2,7 @@
 // their centre, cell text in reading order, empty grid rows and columns dropped, right-to-left
 // tables mirrored so that column 0 is the first column a reader meets.
 import { buildLines, RTL } from '../lines.js';
-import type { Box, Table, TableCell, Word } from '../../page-model.js';
+import { verticalOverlap, type Box, type Table, type TableCell, type Word } from '../../page-model.js';
 
 /** Relations and operators that mark a piece of a formula. */
 const FORMULA = /[=⇒⇔∈∉∂∑∏∫→↦≤≥≠⊆⊂∪∩∀∃]/;
@@ -62,7 +62,8 @@ export function fillGrid(grid: GridTable, words: Word[], candidates: Iterable<nu
  */
 export function cellText(cellWords: Word[], rightToLeft: boolean): string {
   if (cellWords.length === 0) return '';
-  const lines = buildLines(cellWords).map((line) => line.words.map((i) => cellWords[i]));
+  const built = buildLines(cellWords);
+  const lines = (rightToLeft ? rightToLeftRows(built) : built).map((line) => line.words.map((i) => cellWords[i]));
   let text = '';
   let previous: Word | null = null;
   for (const line of lines) {
@@ -75,6 +76,20 @@ export function cellText(cellWords: Word[], rightToLeft: boolean): string {
     previous = line[line.length - 1];
   }
   return text;
+}
+
+/**
+ * Lines of a right-to-left cell in reading order: top to bottom, and pieces of one row (options set
+ * apart, "☐ بلی   ☒ خير") from the right, where buildLines puts the left one first.
+ */
+function rightToLeftRows<T extends { box: Box }>(lines: T[]): T[] {
+  const rows: T[][] = [];
+  for (const line of lines) {
+    const row = rows.find((r) => verticalOverlap(r[0].box, line.box) > 0.5);
+    if (row) row.push(line);
+    else rows.push([line]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => b.box.x1 - a.box.x1));
 }
 
 /**
