@@ -70,7 +70,8 @@ export class ChromiumProducer {
           if (f.pageNumber !== 'none') furniture.push({ kind: 'page-number', text: f.pageNumber === 'page-of' ? `Page ${n} of ${laid.pages}` : String(n), page: n });
         }
       }
-      const pdf = await page.pdf(pdfOptions);
+      const printed = await page.pdf(pdfOptions);
+      const pdf = doc.features.includes('type:code-face-unnamed') ? withMonospacedFacesRenamed(printed) : printed;
       return { ...laid, furniture, pdf };
     } finally {
       await context.close();
@@ -80,4 +81,14 @@ export class ChromiumProducer {
   async close(): Promise<void> {
     await this.browser.close();
   }
+}
+
+/**
+ * The PDF with its monospaced faces renamed to names that do not say so, as files name a house
+ * face for listings: the names are written plainly in the font dictionaries, and a name of the same
+ * length keeps every offset of the file.
+ */
+function withMonospacedFacesRenamed(pdf: Buffer): Buffer {
+  const text = pdf.toString('latin1').replaceAll('DejaVuSansMono', 'HouseListFaceA').replaceAll('LiberationMono', 'HouseListFaceB');
+  return Buffer.from(text, 'latin1');
 }

@@ -222,6 +222,8 @@ function sectionBody(random: Random, words: Words, kind: DocumentKind, features:
       case 'code': {
         const numbered = random.chance(0.5);
         features.add(numbered ? 'layout:code-numbered' : 'layout:code');
+        // Listings set in a face whose name does not say it is monospaced (a house face; Chromium only).
+        if (features.has('producer:chromium') && !features.has('type:code-face-unnamed') && random.chance(0.4)) features.add('type:code-face-unnamed');
         const first = random.int(0, CODE_LINES.length - 1);
         const lines = Array.from({ length: random.int(3, 9) }, (_, i) => fill(CODE_LINES[(first + i) % CODE_LINES.length], random, words));
         blocks.push({ kind: 'code', lines, numbered });
@@ -281,7 +283,7 @@ export const LISTED_VARIATIONS = [
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
   ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'contents'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
-  ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left'].map((v) => `type:${v}`),
+  ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left', 'code-face-unnamed'].map((v) => `type:${v}`),
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),
   ...['150dpi', '200dpi', '300dpi', 'skew', 'blur', 'noise', 'jpeg-artefacts', 'low-contrast', 'uneven-light', 'pdf', 'tiff', 'png', 'jpeg', 'text-layer-invisible', 'text-layer-under-picture', 'strips', 'show-through'].map((v) => `scan:${v}`),
   'producer:pdf-lib',

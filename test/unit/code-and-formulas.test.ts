@@ -93,8 +93,8 @@ describe('code (analysis/code-and-formulas.ts)', () => {
     const [page] = analyzeDocument([rawPage([...body(100), ...codeWords, ...body(270)])]);
     expect(page.tables).toHaveLength(0);
     expect(typed(page).map((b) => b.type)).toEqual(['paragraph', 'code', 'paragraph']);
-    expect(codeFaceOf('LiberationMono')({ fontName: 'ABCDEF+LiberationMono-Bold' } as Word)).toBe(false);
-    expect(codeFaceOf('CourierNewPSMT')({ fontName: 'CourierNewPS-BoldMT' } as Word)).toBe(false);
+    expect(codeFaceOf({ bodyFont: 'LiberationMono', monospacedFonts: [] })({ fontName: 'ABCDEF+LiberationMono-Bold' } as Word)).toBe(false);
+    expect(codeFaceOf({ bodyFont: 'CourierNewPSMT', monospacedFonts: [] })({ fontName: 'CourierNewPS-BoldMT' } as Word)).toBe(false);
   });
 
   it('a listing right above a table of aligned text stays code; its lines are not rows of the table', () => {

@@ -13,7 +13,7 @@ const OFFICE_BATCH = { markdown: true, mediaType: 'application/vnd.openxmlformat
 describe('reader failures', () => {
   it("keep an engine's exception out of the message and in the detail", async () => {
     // Pages no reader would make: the layout analysis meets a TypeError inside itself.
-    const stats = { bodyFontSize: 10, bodyFont: '', headingSizes: [], runningLines: [], typeAreas: {} };
+    const stats = { bodyFontSize: 10, bodyFont: '', monospacedFonts: [], headingSizes: [], runningLines: [], typeAreas: {} };
     const batch = { markdown: true, mediaType: 'application/pdf', images: false, uploadBytes: 0, joinsTables: true };
     const dir = await mkdtemp(path.join(tmpdir(), 'folio-failures-'));
     const pages = spoolPages(path.join(dir, 'broken.pages'), [{ number: 1 } as never], () => ({}) as never);

@@ -241,7 +241,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const scale = raw.unit === 'px' ? (raw.dpi ?? 72) / 72 : 1;
   const drawn = findFigures(words, raw.graphics, raw.width, raw.height, { scale, bodySize: stats.bodyFontSize });
   const inDrawings = layout ? drawn.words : new Set<number>();
-  const codeFace = codeFaceOf(stats.bodyFont);
+  const codeFace = codeFaceOf(stats);
   // OCR pages keep the engine's page segmentation (ocr-layout.ts).
   const ocr = raw.textSource === 'ocr';
   // A margin's line numbers are neither a table's column nor the start of the lines beside them.
@@ -252,7 +252,7 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const found = findTables(raw, drawn.rest, notForTables, rightToLeft, scale, codeFace);
   const notText = new Set([...inDrawings, ...found.words.flat()]);
   const lines = ocr ? engineLines(words, notText) : buildLines(words, notText, ruler);
-  const groups = ocr ? engineBlocks(lines, words) : groupBlocks(lines, words);
+  const groups = ocr ? engineBlocks(lines, words) : groupBlocks(lines, words, codeFace);
   let blocks: Block[] = groups.map((lineIndexes) => ({
     type: 'paragraph' as BlockType,
     lines: lineIndexes,

@@ -4,7 +4,7 @@
 // a contents entry ends with its page number, and a display formula set off from the paragraph's
 // edge stands apart from the prose around it.
 import { isMonospacedFont, type Line, type Word } from '../page-model.js';
-import { looksLikeFormula } from './code-and-formulas.js';
+import { looksLikeFormula, type CodeFace } from './code-and-formulas.js';
 import { centerY } from './lines.js';
 import { LEADER, LIST_MARKER, PAGE_NUMBER } from './markers.js';
 
@@ -85,7 +85,7 @@ function lineCenter(line: Line, words: Word[]): number {
  * whose last line it continues so; else it starts a block. Following the drawing order first
  * keeps paragraphs whole where loose glyph boxes of formulas overlap the next line.
  */
-export function groupBlocks(lines: Line[], words: Word[]): number[][] {
+export function groupBlocks(lines: Line[], words: Word[], codeFace: CodeFace = (word) => isMonospacedFont(word.fontName)): number[][] {
   const centers = lines.map((line) => lineCenter(line, words));
   const sizes = lines.map((line) => lineSize(line, words));
   const bold = lines.map((line) => lineBold(line, words));
@@ -96,14 +96,14 @@ export function groupBlocks(lines: Line[], words: Word[]): number[][] {
   // A line ending in a page number closes its contents entry, however far it reaches.
   const closesEntry = lines.map((line) => endsInPageReference(line, words));
   // A display formula is set off from the paragraph's left edge (centred or indented): it neither
-  // continues the prose above it nor is continued by the prose below. A line set in a monospaced
-  // face is a listing's ("sum += x"), whose indents are its own.
+  // continues the prose above it nor is continued by the prose below. A line set in the document's
+  // code face is a listing's ("sum += x"), whose indents are its own.
   const formulas = new Map<number, boolean>();
   const formula = (index: number) => {
     let known = formulas.get(index);
     if (known === undefined) {
       const line = lines[index];
-      known = !line.words.some((i) => isMonospacedFont(words[i].fontName)) && looksLikeFormula(line.words.map((i) => words[i].text).join(' '));
+      known = !line.words.some((i) => codeFace(words[i])) && looksLikeFormula(line.words.map((i) => words[i].text).join(' '));
       formulas.set(index, known);
     }
     return known;

@@ -5,6 +5,7 @@
 // function's name aside): "x = (-b ± √(b² − 4ac)) / 2a (3)" is one, "Revenue = price × volume"
 // is prose. Both keep their text; the markdown fences code and sets formulas between $$.
 import { isMonospacedFont, type Block, type Line, type Page, type Word } from '../page-model.js';
+import type { DocumentStats } from './document-stats.js';
 import { EQUATION_LABEL, MATH_SIGN } from './markers.js';
 
 /** Whether a word is set in the document's code face (codeFaceOf). */
@@ -16,10 +17,13 @@ export type CodeFace = (word: Word) => boolean;
  * it is itself monospaced, only a second monospaced family tells code apart (sizes and styles of
  * the body's own family are its emphasis and headings).
  */
-export function codeFaceOf(bodyFont: string): CodeFace {
-  if (!isMonospacedFont(bodyFont)) return (word) => isMonospacedFont(word.fontName);
-  const body = fontFamily(bodyFont);
-  return (word) => isMonospacedFont(word.fontName) && fontFamily(word.fontName) !== body;
+export function codeFaceOf(stats: Pick<DocumentStats, 'bodyFont' | 'monospacedFonts'>): CodeFace {
+  // Monospaced as measured on its pages (font-pitch.ts), or as named (a face with too few words to measure).
+  const measured = new Set(stats.monospacedFonts);
+  const monospaced = (fontName: string) => measured.has(fontName) || isMonospacedFont(fontName);
+  if (!monospaced(stats.bodyFont)) return (word) => monospaced(word.fontName);
+  const body = fontFamily(stats.bodyFont);
+  return (word) => monospaced(word.fontName) && fontFamily(word.fontName) !== body;
 }
 
 /** The family of a font's name, without the subset tag and the style ("ABCDEF+CourierNewPS-BoldMT" is "couriernew"). */

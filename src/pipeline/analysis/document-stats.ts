@@ -5,6 +5,7 @@
 // thread reads it, or by OCR later; the tallies add up to the document's statistics before any
 // page is analysed, so pages analysed in separate threads are judged alike.
 import type { RawPage, Word } from '../page-model.js';
+import { monospacedFaces, pitchTally, type PitchTally } from './font-pitch.js';
 
 /** Type this many times the body's size or larger is set at a heading's size. */
 export const HEADING_SIZE = 1.15;
@@ -13,6 +14,8 @@ export interface DocumentStats {
   bodyFontSize: number;
   /** The font most of the document's text is set in. */
   bodyFont: string;
+  /** Faces measured to set every character at one advance (font-pitch.ts), whatever their names say. */
+  monospacedFonts: string[];
   /** Distinct heading sizes, largest first. */
   headingSizes: number[];
   /** Lines at a page's top or bottom edge that recur at the same place on other pages (page-furniture.ts). */
@@ -90,6 +93,8 @@ export interface PageTally {
   /** The keys of the pages it shares its type area with (pageFrames). */
   frames: [string, string];
   edges: EdgeLine[];
+  /** Its words by face and advance per character (font-pitch.ts). */
+  pitch: PitchTally;
 }
 
 /** The outer share of a page, top and bottom, where running heads and feet are looked for. */
@@ -184,7 +189,7 @@ export function pageTally(page: RawPage): PageTally {
     x1: run[run.length - 1].box.x1,
     chars: run.reduce((n, w) => n + w.text.length, 0),
   }));
-  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, proseRuns: extents, frames: pageFrames(page), edges: edgeLines(page) };
+  return { ...all, proseBySize: prose.bySize, proseByFont: prose.byFont, proseRuns: extents, frames: pageFrames(page), edges: edgeLines(page), pitch: pitchTally(page) };
 }
 
 /**
@@ -287,5 +292,5 @@ export function documentStats(pages: PageTally[]): DocumentStats {
   const bodyFont = most(enough ? sum(pages.map((p) => p.proseByFont)) : sum(pages.map((p) => p.byFont)), '');
   const bodyFontSize = most(enough ? proseBySize : weightBySize, 10);
   const headingSizes = [...weightBySize.keys()].filter((s) => s >= bodyFontSize * HEADING_SIZE).sort((a, b) => b - a);
-  return { bodyFontSize, bodyFont, headingSizes, runningLines: runningLines(pages), typeAreas: typeAreas(pages, bodyFontSize) };
+  return { bodyFontSize, bodyFont, monospacedFonts: monospacedFaces(pages.map((p) => p.pitch)), headingSizes, runningLines: runningLines(pages), typeAreas: typeAreas(pages, bodyFontSize) };
 }

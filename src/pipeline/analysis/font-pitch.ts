@@ -1,0 +1,71 @@
+// Which faces are monospaced, measured on the page rather than guessed from their names: a face
+// sets every character at one advance, so its words are as wide as their letters times that
+// advance, whatever the letters; a proportional face's "ill" and "mmm" differ by half. Files name
+// their faces as they please (a house face for listings, "F3", a subset tag), and the name alone
+// misses them. Only words of printable ASCII, mostly letters, are measured (figures are set at one
+// advance in most faces, to line up in tables), and a face is judged only when it sets
+// mostly such words: CJK faces set their ideographs at one advance too, and many set their Latin
+// letters half as wide, yet a page of them is no listing.
+import type { RawPage } from '../page-model.js';
+
+/** Per face, its distinct words with their advance per character (hundredths of the font size); -1 for a word not measured (not ASCII). */
+export type PitchTally = [font: string, advance: number, word: string][];
+
+/** Words of fewer characters say little of the advance (one glyph's side bearings weigh in). */
+const MIN_CHARS = 3;
+/** A face is judged on this many distinct measured words at least (a word repeated, "Yes" down a column, is one). */
+const MIN_WORDS = 6;
+/** Share of a face's words that must be ASCII for it to be judged. */
+const ASCII_SHARE = 0.9;
+/** Share of its measured words within a hundredth of its commonest advance that makes a face monospaced. */
+const ONE_ADVANCE_SHARE = 0.8;
+/** Words a page tally keeps per face: enough to judge it, few to carry between threads. */
+const PER_FACE = 200;
+
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** A page's distinct words by face with their advance per character; OCR's boxes are the engine's, not the font's, and are not measured. */
+export function pitchTally(page: Pick<RawPage, 'words' | 'textSource'>): PitchTally {
+  if (page.textSource === 'ocr') return [];
+  const seen = new Map<string, Map<string, number>>();
+  for (const word of page.words) {
+    if (word.turn || word.letterSpacing || !(word.fontSize > 0)) continue;
+    const chars = [...word.text].length;
+    if (chars < MIN_CHARS) continue;
+    const ascii = PRINTABLE_ASCII.test(word.text);
+    // Figures say nothing: most faces set them at one advance, so that they line up in tables.
+    if (ascii && (word.text.match(/[A-Za-z]/g) ?? []).length * 2 < chars) continue;
+    const face = seen.get(word.fontName) ?? new Map<string, number>();
+    seen.set(word.fontName, face);
+    if (face.size < PER_FACE && !face.has(word.text)) face.set(word.text, ascii ? Math.round(((word.box.x1 - word.box.x0) / chars / word.fontSize) * 100) : -1);
+  }
+  return [...seen].flatMap(([font, face]) => [...face].map(([text, advance]): [string, number, string] => [font, advance, text]));
+}
+
+/** The faces the tallies of a document's pages show to be monospaced. */
+export function monospacedFaces(tallies: PitchTally[]): string[] {
+  const byFace = new Map<string, Map<string, number>>();
+  for (const tally of tallies) {
+    for (const [font, advance, text] of tally) {
+      const face = byFace.get(font) ?? new Map<string, number>();
+      if (!face.has(text)) face.set(text, advance);
+      byFace.set(font, face);
+    }
+  }
+  const faces: string[] = [];
+  for (const [font, face] of byFace) {
+    const advances = new Map<number, number>();
+    let measured = 0;
+    for (const advance of face.values()) {
+      if (advance < 0) continue;
+      measured++;
+      advances.set(advance, (advances.get(advance) ?? 0) + 1);
+    }
+    if (measured < MIN_WORDS || measured < face.size * ASCII_SHARE) continue;
+    let commonest = -1;
+    for (const [advance, n] of advances) if (commonest < 0 || n > advances.get(commonest)!) commonest = advance;
+    const atOne = (advances.get(commonest - 1) ?? 0) + advances.get(commonest)! + (advances.get(commonest + 1) ?? 0);
+    if (atOne >= measured * ONE_ADVANCE_SHARE) faces.push(font);
+  }
+  return faces.sort();
+}
