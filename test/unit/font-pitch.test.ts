@@ -36,8 +36,18 @@ describe('monospaced faces, measured', () => {
   it('judges a face on distinct words of letters: a column of one repeated word or of figures says nothing, nor does a page of another script', () => {
     const repeated = Array.from({ length: 20 }, (_, i) => line('Yes', 100 + i * 12, 'Helvetica', proportional)).flat();
     const figures = Array.from({ length: 20 }, (_, i) => line(`${1000 + i * 37},${i}5`, 100 + i * 12, 'Arial', proportional)).flat();
+    // A face of another script with its Latin letters at one half-width advance, as CJK faces set them.
     const hangul = Array.from({ length: 20 }, (_, i) => line(`보험약관 재해보험금 지급문제 ${i}`, 100 + i * 12, 'KoPubBatang', monospaced)).flat();
-    expect(monospacedFaces([pitchTally(page([...repeated, ...figures, ...hangul]))])).toEqual([]);
+    const latin = line('COVID Pandemic WHO insurance claims lawmaker', 360, 'KoPubBatang', monospaced);
+    expect(monospacedFaces([pitchTally(page([...repeated, ...figures, ...hangul, ...latin]))])).toEqual([]);
+    // The same Latin words alone in a face would measure monospaced.
+    expect(monospacedFaces([pitchTally(page(line('COVID Pandemic WHO insurance claims lawmaker', 360, 'KoPubBatang', monospaced)))])).toEqual(['KoPubBatang']);
+  });
+
+  it('does not take capitals alone at near one width (currency codes) for one advance', () => {
+    const capitals = (c: string) => ({ E: 0.667, U: 0.722, R: 0.722, S: 0.667, D: 0.722, G: 0.778, B: 0.667, P: 0.667, C: 0.722, H: 0.722, F: 0.611, A: 0.667, N: 0.722, K: 0.667 })[c] ?? 0.7;
+    const codes = ['EUR', 'USD', 'GBP', 'CHF', 'AUD', 'CAD', 'HKD', 'NOK', 'SEK', 'DKK'].flatMap((code, i) => line(code, 100 + i * 12, 'Helvetica', capitals));
+    expect(monospacedFaces([pitchTally(page(codes))])).toEqual([]);
   });
 
   it('takes a listing in a monospaced face of another family than the body for code, not for formulas', () => {

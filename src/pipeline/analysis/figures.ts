@@ -2,7 +2,7 @@
 // diagrams). A drawing is a cluster of nearby paths holding curves, diagonals or filled shapes;
 // plain rulings alone are left to table detection. The words set on or next to a drawing's paths
 // or over a picture (axis labels, legends, the labels set on a photo) belong to the figure, not to
-// the running text, except words on a band hardly taller than themselves (a panel behind a
+// the running text, except words on a band less than three of their sizes tall (a panel behind a
 // heading); a picture with running text over it, or covering most of the page, is the page's
 // background (a scanned page's text layer lies over its image) and its words stay text.
 import { HEADING_SIZE } from './document-stats.js';
@@ -51,7 +51,8 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
   const claimed = new Set<number>();
   const pageArea = width * height;
   const indexOf = new Map(words.map((w, i) => [w, i]));
-  const figures: FoundFigure[] = graphics.images.map((box) => picture(box, words, pageArea, claimed));
+  const runOf = textRuns(words);
+  const figures: FoundFigure[] = graphics.images.map((box) => picture(box, words, pageArea, claimed, runOf));
   // Paths that touch or nearly touch are one drawing: shapes, and the rulings and boxes among them
   // (axes, grid lines, frames).
   const boxes = [...graphics.shapes, ...graphics.segments, ...graphics.rects.map((r) => r.box)];
@@ -84,31 +85,48 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     // A region holding lines of prose (a callout box with rounded corners, a formula with a
     // drawn brace) is not a drawing.
     if (proseRows(words, wordsIn(words, box, 0)) >= 2) continue;
-    // Its labels are the words set on or next to what it draws (within LABEL_REACH of a path at its
-    // box, its own or a bracket or tick too small to join it), not every word its box takes in: a
-    // rule across a masthead reaches over the text beside it. A word on a band hardly taller than
-    // itself is text set on a panel, not a label.
-    const marksNear = (area: Box) => boxes.filter((b) => near(b, area, link));
-    let marks = marksNear(box);
-    const onBand = (i: number) => marks.some((m) => centreIn(words[i].box, m) && isBand(m, words[i], textRun(words, i)));
+    // Its labels are the words set on or next to what it draws: within LABEL_REACH of one of its
+    // paths or of a path lying at it (a bracket, a tick too small to join it), not every word its
+    // box takes in (a rule across a masthead reaches over the text beside it). A word on a band
+    // hardly taller than itself is text set on a panel, not a label. Labels stack outwards from
+    // there (an axis's name past its ticks', a diagram's letter beside another).
+    const own = new Set(members);
+    const marks = new BoxIndex(link * 4);
+    // The paths, and the labels found so far.
+    const reached = new BoxIndex(link * 4);
+    const taken = new Set<number>();
+    const takeMarks = () => {
+      const around = grownBox(box, link);
+      boxes.forEach((b, k) => {
+        if (!taken.has(k) && (own.has(k) || containsBox(around, b))) {
+          taken.add(k);
+          marks.add(b);
+          reached.add(b);
+        }
+      });
+    };
+    takeMarks();
+    const onBand = (i: number) => marks.some(words[i].box, 0, (m) => centreIn(words[i].box, m) && isBand(m, words[i], () => runOf(i)));
     const labels = new Set<number>();
     // A label of several words ("(b) 1-Simplex Δ1") is one: its words go with it.
     const addLabel = (i: number) => {
-      labels.add(i);
-      const run = textRun(words, i);
-      if (isLabel(run)) for (const w of run) labels.add(indexOf.get(w)!);
+      const run = runOf(i);
+      for (const k of isLabel(run) ? [i, ...run.map((w) => indexOf.get(w)!)] : [i]) {
+        if (labels.has(k)) continue;
+        labels.add(k);
+        reached.add(words[k].box);
+      }
     };
-    for (const i of wordsIn(words, box, 0)) if (!claimed.has(i) && !onBand(i) && reaches(words[i], marks, LABEL_REACH)) addLabel(i);
-    // Labels just beyond them (tick labels, axis names, a legend's second word) belong to it too;
-    // the words of a line of running text set close under or beside it (its caption) do not, nor a heading's.
+    const reaches = (i: number, index: BoxIndex) => index.some(words[i].box, words[i].fontSize * LABEL_REACH, (m) => gap(m, words[i].box) <= words[i].fontSize * LABEL_REACH);
+    for (const i of wordsIn(words, box, 0)) if (!claimed.has(i) && !onBand(i) && reaches(i, marks)) addLabel(i);
+    // The words of a line of running text set close under or beside it (its caption) are no
+    // labels, nor a heading's.
     for (let pass = 0; pass < 2; pass++) {
-      const reached = [...marks, ...[...labels].map((i) => words[i].box)];
-      const candidates = [...wordsIn(words, box, -1), ...wordsIn(words, box, 0)];
-      const near = candidates.filter((i) => !labels.has(i) && !claimed.has(i) && labelSized(i) && !onBand(i) && reaches(words[i], reached, LABEL_REACH) && isLabel(textRun(words, i)));
+      const near = [...wordsIn(words, box, -1), ...wordsIn(words, box, 0)].filter((i) => !labels.has(i) && !claimed.has(i) && labelSized(i) && !onBand(i) && reaches(i, reached) && isLabel(runOf(i)));
       if (near.length === 0) break;
       for (const i of near) addLabel(i);
       box = unionBox([box, ...[...labels].map((i) => words[i].box)]);
-      marks = marksNear(box);
+      takeMarks();
     }
     for (const i of labels) claimed.add(i);
     for (const m of shapes) usedShapes.add(m);
@@ -131,7 +149,7 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
  * covering half the page, it is the page's background and its words stay text; a picture hardly
  * taller than the text over it is a banner behind a heading, whose words stay text too.
  */
-function picture(box: Box, words: Word[], pageArea: number, claimed: Set<number>): FoundFigure {
+function picture(box: Box, words: Word[], pageArea: number, claimed: Set<number>, runOf: (i: number) => Word[]): FoundFigure {
   const over = wordsIn(words, box, 0);
   if (over.length === 0) return { box, kind: 'image' };
   if (boxArea(box) >= pageArea * BACKDROP_SHARE || proseRows(words, over) >= 2) return { box, kind: 'image', background: true };
@@ -140,7 +158,7 @@ function picture(box: Box, words: Word[], pageArea: number, claimed: Set<number>
   // A run that reaches off the picture is text set across it, not one of its labels.
   const on = new Set(over.map((i) => words[i]));
   for (const i of over) {
-    const run = textRun(words, i);
+    const run = runOf(i);
     if (isLabel(run) && run.every((w) => on.has(w))) claimed.add(i);
   }
   return { box, kind: 'image' };
@@ -197,11 +215,48 @@ function wordsIn(words: Word[], box: Box, margin: 0 | -1): number[] {
   return out;
 }
 
-/** Whether the word comes within `sizes` of its font sizes of one of `boxes` (touching or over it: 0). */
-function reaches(word: Word, boxes: Box[], sizes: number): boolean {
-  const reach = word.fontSize * sizes;
-  const b = word.box;
-  return boxes.some((m) => Math.max(m.x0 - b.x1, b.x0 - m.x1, 0) <= reach && Math.max(m.y0 - b.y1, b.y0 - m.y1, 0) <= reach);
+/** How far apart two boxes stand, across or up and down, whichever is more (0 when they touch or overlap). */
+function gap(a: Box, b: Box): number {
+  return Math.max(a.x0 - b.x1, b.x0 - a.x1, a.y0 - b.y1, b.y0 - a.y1, 0);
+}
+
+function grownBox(box: Box, by: number): Box {
+  return { x0: box.x0 - by, y0: box.y0 - by, x1: box.x1 + by, y1: box.y1 + by };
+}
+
+function containsBox(outer: Box, inner: Box): boolean {
+  return inner.x0 >= outer.x0 && inner.x1 <= outer.x1 && inner.y0 >= outer.y0 && inner.y1 <= outer.y1;
+}
+
+/** Boxes bucketed on a grid, to ask which come near a box without testing every one (a dense plot holds thousands of paths and labels). */
+class BoxIndex {
+  private readonly cells = new Map<string, Box[]>();
+  constructor(private readonly cell: number) {}
+
+  add(box: Box): void {
+    this.each(box, 0, (key) => {
+      const list = this.cells.get(key);
+      if (list) list.push(box);
+      else this.cells.set(key, [box]);
+    });
+  }
+
+  /** Whether a box within `reach` of `box` passes `test`. */
+  some(box: Box, reach: number, test: (m: Box) => boolean): boolean {
+    let found = false;
+    this.each(box, reach, (key) => {
+      if (!found) found = this.cells.get(key)?.some(test) ?? false;
+    });
+    return found;
+  }
+
+  private each(box: Box, reach: number, visit: (key: string) => void): void {
+    const x0 = Math.floor((box.x0 - reach) / this.cell);
+    const x1 = Math.floor((box.x1 + reach) / this.cell);
+    const y0 = Math.floor((box.y0 - reach) / this.cell);
+    const y1 = Math.floor((box.y1 + reach) / this.cell);
+    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) visit(`${x},${y}`);
+  }
 }
 
 /**
@@ -210,11 +265,13 @@ function reaches(word: Word, boxes: Box[], sizes: number): boolean {
  * sizes, and filled by the text but for a margin about its height at each side. A square or a ball
  * of a diagram with a letter in it, or a long bar with a value on it, is not.
  */
-function isBand(shape: Box, word: Word, run: Word[]): boolean {
+function isBand(shape: Box, word: Word, runOf: () => Word[]): boolean {
   const height = shape.y1 - shape.y0;
   const width = shape.x1 - shape.x0;
+  if (height >= word.fontSize * BANNER_SIZES || width < 2 * height) return false;
+  const run = runOf();
   const runWidth = Math.max(...run.map((w) => w.box.x1)) - Math.min(...run.map((w) => w.box.x0));
-  return height < word.fontSize * BANNER_SIZES && width >= 2 * height && width <= runWidth + 2 * height;
+  return width <= runWidth + 2 * height;
 }
 
 function centreIn(box: Box, outer: Box): boolean {
@@ -256,21 +313,47 @@ function isLabel(run: Word[]): boolean {
   return !(run.length >= 2 && /^\d/.test(run[1].text) && CAPTION_START.test(`${run[0].text} ${run[1].text}`));
 }
 
-/** The words set as running text with this one on its line (word gaps under 0.6 font sizes: a list label's gap too), left to right. */
-function textRun(words: Word[], index: number): Word[] {
-  const word = words[index];
-  const row = words.filter((w) => verticalOverlap(w.box, word.box) > 0.5);
-  row.sort((a, b) => a.box.x0 - b.box.x0);
-  const at = row.indexOf(word);
-  let start = at;
-  let end = at;
+/**
+ * The words set as running text with each word on its line (word gaps under 0.6 font sizes: a
+ * list label's gap too), left to right: asked of one word, kept for all of its run.
+ */
+function textRuns(words: Word[]): (index: number) => Word[] {
+  const runs = new Map<number, Word[]>();
+  const indexOf = new Map(words.map((w, i) => [w, i]));
+  const byTop = words.map((_, i) => i).sort((a, b) => words[a].box.y0 - words[b].box.y0);
+  const tallest = Math.max(0, ...words.map((w) => w.box.y1 - w.box.y0));
   const joined = (a: Word, b: Word) => {
     const gap = b.box.x0 - a.box.x1;
     return gap > -b.fontSize * 0.25 && gap < b.fontSize * 0.6;
   };
-  while (start > 0 && joined(row[start - 1], row[start])) start--;
-  while (end + 1 < row.length && joined(row[end], row[end + 1])) end++;
-  return row.slice(start, end + 1);
+  return (index) => {
+    const known = runs.get(index);
+    if (known) return known;
+    const word = words[index];
+    // The words whose tops lie within the tallest word's height above this one's, and no lower than its foot.
+    let lo = 0;
+    let hi = byTop.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (words[byTop[mid]].box.y0 < word.box.y0 - tallest) lo = mid + 1;
+      else hi = mid;
+    }
+    const row: Word[] = [];
+    for (let k = lo; k < byTop.length && words[byTop[k]].box.y0 <= word.box.y1; k++) {
+      const other = words[byTop[k]];
+      if (verticalOverlap(other.box, word.box) > 0.5) row.push(other);
+    }
+    row.sort((a, b) => a.box.x0 - b.box.x0);
+    const at = row.indexOf(word);
+    let start = at;
+    let end = at;
+    while (start > 0 && joined(row[start - 1], row[start])) start--;
+    while (end + 1 < row.length && joined(row[end], row[end + 1])) end++;
+    const run = row.slice(start, end + 1);
+    for (const w of run) runs.set(indexOf.get(w)!, run);
+    runs.set(index, run);
+    return run;
+  };
 }
 
 /** Groups boxes that come within `link` of one another (single linkage, grid-bucketed). */

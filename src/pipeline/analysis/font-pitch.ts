@@ -1,6 +1,6 @@
 // Which faces are monospaced, measured on the page rather than guessed from their names: a face
 // sets every character at one advance, so its words are as wide as their letters times that
-// advance, whatever the letters; a proportional face's "ill" and "mmm" differ by half. Files name
+// advance, whatever the letters; in a proportional face "ill" is a third as wide as "mmm". Files name
 // their faces as they please (a house face for listings, "F3", a subset tag), and the name alone
 // misses them. Only words of printable ASCII, mostly letters, are measured (figures are set at one
 // advance in most faces, to line up in tables), and a face is judged only when it sets
@@ -17,12 +17,15 @@ const MIN_CHARS = 3;
 const MIN_WORDS = 6;
 /** Share of a face's words that must be ASCII for it to be judged. */
 const ASCII_SHARE = 0.9;
-/** Share of its measured words within a hundredth of its commonest advance that makes a face monospaced. */
+/** Share of its measured words at its commonest advance, to the hundredth of a size either way, that makes a face monospaced. */
 const ONE_ADVANCE_SHARE = 0.8;
 /** Words a page tally keeps per face: enough to judge it, few to carry between threads. */
-const PER_FACE = 200;
+const PER_FACE = 30;
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+/** Letters a proportional face sets narrow, and wide. */
+const NARROW = /[iljtfI]/;
+const WIDE = /[mwMW]/;
 
 /** A page's distinct words by face with their advance per character; OCR's boxes are the engine's, not the font's, and are not measured. */
 export function pitchTally(page: Pick<RawPage, 'words' | 'textSource'>): PitchTally {
@@ -65,7 +68,11 @@ export function monospacedFaces(tallies: PitchTally[]): string[] {
     let commonest = -1;
     for (const [advance, n] of advances) if (commonest < 0 || n > advances.get(commonest)!) commonest = advance;
     const atOne = (advances.get(commonest - 1) ?? 0) + advances.get(commonest)! + (advances.get(commonest + 1) ?? 0);
-    if (atOne >= measured * ONE_ADVANCE_SHARE) faces.push(font);
+    if (atOne < measured * ONE_ADVANCE_SHARE) continue;
+    // Only narrow and wide letters at one advance tell a monospaced face: capitals alone ("EUR",
+    // "USD", "GBP") are near one width in a proportional face too.
+    const alike = [...face].filter(([, advance]) => advance >= 0 && Math.abs(advance - commonest) <= 1).map(([text]) => text);
+    if (alike.some((t) => NARROW.test(t)) && alike.some((t) => WIDE.test(t))) faces.push(font);
   }
   return faces.sort();
 }

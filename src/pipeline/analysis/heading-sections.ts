@@ -19,12 +19,14 @@ function numbered(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {
 }
 
 /** Turns the headings among a page's blocks (its text in reading order, furniture apart) that head nothing into paragraphs, in place. */
-export function demoteHeadingsHeadingNothing(blocks: Block[], page: Pick<Page, 'lines' | 'words'>): void {
+export function demoteHeadingsHeadingNothing(blocks: Block[], page: Pick<Page, 'lines' | 'words' | 'figures'>): void {
   const sizes = blocks.map((block) => avgSize(block, page));
+  // A picture with no words of its own, labels or caption, is no text between them (an ornament
+  // over the headline); a chart is.
+  const ornament = (block: Block) => block.type === 'figure' && block.figure !== undefined && !page.figures[block.figure]?.text && !page.figures[block.figure]?.caption;
   const demoted = blocks.filter((block, i) => {
     if (block.type !== 'heading' || numbered(block, page)) return false;
-    // A picture between them is no text (an ornament over the headline).
-    const n = blocks.findIndex((b, k) => k > i && b.type !== 'figure');
+    const n = blocks.findIndex((b, k) => k > i && !ornament(b));
     if (n > 0 && (blocks[n].type === 'heading' || blocks[n].type === 'title') && sizes[n] > sizes[i] * LARGER) return true;
     if (blocks[i - 1]?.type !== 'title') return false;
     return blocks.some((later, k) => k > i && later.type === 'heading' && sizes[k] > sizes[i] * LARGER);

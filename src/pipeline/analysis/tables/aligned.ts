@@ -125,7 +125,8 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       // wrapped end of the label above them) stand in the first column of the rows around them.
       // One set at a heading's size beside the rows above heads what follows instead.
       let next = end + 1;
-      const label = (r: Row) => r.chunks.length === 1 && r.chunks[0].words.length <= 8 && r.size < rows[end].size * HEADING_SIZE;
+      const runSize = median(rows.slice(i, end + 1).map((r) => r.size));
+      const label = (r: Row) => r.chunks.length === 1 && r.chunks[0].words.length <= 8 && r.size < runSize * HEADING_SIZE;
       while (next < rows.length && label(rows[next]) && (next === end + 1 || close(next - 1, next))) next++;
       const labels = rows.slice(end + 1, next);
       const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < Math.min(rows[end].chunks[1].x0, rows[next].chunks[1].x0));
