@@ -35,3 +35,23 @@ export function lineWords(text: string, x0: number, y0: number, options: WordOpt
   }
   return out;
 }
+
+/**
+ * A letter's width in font sizes in a proportional face (about Helvetica's). The word helpers give
+ * every letter half a size, which measures as a monospaced face (analysis/font-pitch.ts); tests of
+ * what tells faces apart set their words with these widths instead.
+ */
+export function proportionalWidth(letter: string): number {
+  return /[iljtf.,:;()'!|]/.test(letter) ? 0.28 : /[mwMW]/.test(letter) ? 0.85 : /[A-Z]/.test(letter) ? 0.66 : 0.52;
+}
+
+/** The words of one line set again from the first's left edge with proportional letters, in `fontName`. */
+export function setProportionally(words: Word[], fontName: string): Word[] {
+  let x = words[0].box.x0;
+  return words.map((w) => {
+    const x1 = x + [...w.text].reduce((sum, c) => sum + proportionalWidth(c), 0) * w.fontSize;
+    const set = { ...w, fontName, box: { ...w.box, x0: x, x1 } };
+    x = x1 + w.fontSize * 0.28;
+    return set;
+  });
+}

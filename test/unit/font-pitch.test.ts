@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
 import { monospacedFaces, pitchTally } from '../../src/pipeline/analysis/font-pitch.js';
 import { NO_GRAPHICS, type RawPage, type Word } from '../../src/pipeline/page-model.js';
+import { proportionalWidth } from '../helpers/words.js';
 
-/** Letters' widths of a proportional face, in font sizes. */
-const proportional = (c: string) => (/[iljtf.,:;()'!|]/.test(c) ? 0.28 : /[mwMW]/.test(c) ? 0.85 : /[A-Z]/.test(c) ? 0.66 : 0.52);
+const proportional = proportionalWidth;
 const monospaced = () => 0.5;
 
 /** Words of `text` set on one line in `fontName`, each letter as wide as `letter` says. */

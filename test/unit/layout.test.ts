@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDocument, blockText } from '../../src/pipeline/analysis/analyze-page.js';
 import { buildLines } from '../../src/pipeline/analysis/lines.js';
 import { NO_GRAPHICS, type Block, type Page, type RawPage, type Word } from '../../src/pipeline/page-model.js';
+import { setProportionally } from '../helpers/words.js';
 
 // Synthetic pages: boxes have the origin at the top-left and y grows downwards (page-model.ts).
 // A character is half the font size wide; a word is one font size tall.
@@ -262,18 +263,8 @@ describe('analyzeDocument: reading order and block types (docs/api.md Page.text:
   });
 
   it('takes a short line in a face of its own, a little larger than the body text, for a heading, however it is numbered', () => {
-    // Both faces proportional, as these faces are: set with their letters' own widths (the word
-    // helper gives every letter half a size, which measures as a monospaced face).
-    const width = (c: string) => (/[iljtf.,:;()'!|]/.test(c) ? 0.28 : /[mwMW]/.test(c) ? 0.85 : /[A-Z]/.test(c) ? 0.66 : 0.52);
-    const face = (words: Word[], fontName: string) => {
-      let x = words[0].box.x0;
-      return words.map((w) => {
-        const x1 = x + [...w.text].reduce((sum, c) => sum + width(c), 0) * w.fontSize;
-        const set = { ...w, fontName, box: { ...w.box, x0: x, x1 } };
-        x = x1 + w.fontSize * 0.28;
-        return set;
-      });
-    };
+    // Both faces proportional, as these faces are.
+    const face = setProportionally;
     const body = (y: number) => face(lineWords(BODY, 50, y, { size: 11.5 }), 'Batang-Light');
     const words = [
       ...face(lineWords('(1) The law on infectious diseases', 50, 80, { size: 12.5 }), 'Dotum-Medium'),

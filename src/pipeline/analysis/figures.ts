@@ -51,7 +51,7 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
   const claimed = new Set<number>();
   const pageArea = width * height;
   const indexOf = new Map(words.map((w, i) => [w, i]));
-  const runOf = textRuns(words);
+  const runOf = textRuns(words, indexOf);
   const figures: FoundFigure[] = graphics.images.map((box) => picture(box, words, pageArea, claimed, runOf));
   // Paths that touch or nearly touch are one drawing: shapes, and the rulings and boxes among them
   // (axes, grid lines, frames).
@@ -317,9 +317,8 @@ function isLabel(run: Word[]): boolean {
  * The words set as running text with each word on its line (word gaps under 0.6 font sizes: a
  * list label's gap too), left to right: asked of one word, kept for all of its run.
  */
-function textRuns(words: Word[]): (index: number) => Word[] {
+function textRuns(words: Word[], indexOf: Map<Word, number>): (index: number) => Word[] {
   const runs = new Map<number, Word[]>();
-  const indexOf = new Map(words.map((w, i) => [w, i]));
   const byTop = words.map((_, i) => i).sort((a, b) => words[a].box.y0 - words[b].box.y0);
   const tallest = Math.max(0, ...words.map((w) => w.box.y1 - w.box.y0));
   const joined = (a: Word, b: Word) => {
@@ -351,7 +350,6 @@ function textRuns(words: Word[]): (index: number) => Word[] {
     while (end + 1 < row.length && joined(row[end], row[end + 1])) end++;
     const run = row.slice(start, end + 1);
     for (const w of run) runs.set(indexOf.get(w)!, run);
-    runs.set(index, run);
     return run;
   };
 }

@@ -8,8 +8,12 @@
 // letters half as wide, yet a page of them is no listing.
 import type { RawPage } from '../page-model.js';
 
-/** Per face, its distinct words with their advance per character (hundredths of the font size); -1 for a word not measured (not ASCII). */
-export type PitchTally = [font: string, advance: number, word: string][];
+/**
+ * Per face, some of its distinct words with their advance per character (hundredths of the font
+ * size; -1 for a word not measured: not ASCII). The worker keeps one per page until the document's
+ * statistics are made, so it keeps few words.
+ */
+export type PitchTally = [font: string, words: [advance: number, word: string][]][];
 
 /** Words of fewer characters say little of the advance (one glyph's side bearings weigh in). */
 const MIN_CHARS = 3;
@@ -19,8 +23,8 @@ const MIN_WORDS = 6;
 const ASCII_SHARE = 0.9;
 /** Share of its measured words at its commonest advance, to the hundredth of a size either way, that makes a face monospaced. */
 const ONE_ADVANCE_SHARE = 0.8;
-/** Words a page tally keeps per face: enough to judge it, few to carry between threads. */
-const PER_FACE = 30;
+/** Words a page tally keeps per face: twice what judging a face asks, few to keep for every page. */
+const PER_FACE = 2 * MIN_WORDS;
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 /** Letters a proportional face sets narrow, and wide. */
@@ -42,16 +46,16 @@ export function pitchTally(page: Pick<RawPage, 'words' | 'textSource'>): PitchTa
     seen.set(word.fontName, face);
     if (face.size < PER_FACE && !face.has(word.text)) face.set(word.text, ascii ? Math.round(((word.box.x1 - word.box.x0) / chars / word.fontSize) * 100) : -1);
   }
-  return [...seen].flatMap(([font, face]) => [...face].map(([text, advance]): [string, number, string] => [font, advance, text]));
+  return [...seen].map(([font, face]) => [font, [...face].map(([text, advance]): [number, string] => [advance, text])]);
 }
 
 /** The faces the tallies of a document's pages show to be monospaced. */
 export function monospacedFaces(tallies: PitchTally[]): string[] {
   const byFace = new Map<string, Map<string, number>>();
   for (const tally of tallies) {
-    for (const [font, advance, text] of tally) {
+    for (const [font, measured] of tally) {
       const face = byFace.get(font) ?? new Map<string, number>();
-      if (!face.has(text)) face.set(text, advance);
+      for (const [advance, text] of measured) if (!face.has(text)) face.set(text, advance);
       byFace.set(font, face);
     }
   }

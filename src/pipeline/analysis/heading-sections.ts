@@ -26,8 +26,9 @@ export function demoteHeadingsHeadingNothing(blocks: Block[], page: Pick<Page, '
   const ornament = (block: Block) => block.type === 'figure' && block.figure !== undefined && !page.figures[block.figure]?.text && !page.figures[block.figure]?.caption;
   const demoted = blocks.filter((block, i) => {
     if (block.type !== 'heading' || numbered(block, page)) return false;
-    const n = blocks.findIndex((b, k) => k > i && !ornament(b));
-    if (n > 0 && (blocks[n].type === 'heading' || blocks[n].type === 'title') && sizes[n] > sizes[i] * LARGER) return true;
+    let n = i + 1;
+    while (n < blocks.length && ornament(blocks[n])) n++;
+    if (n < blocks.length && (blocks[n].type === 'heading' || blocks[n].type === 'title') && sizes[n] > sizes[i] * LARGER) return true;
     if (blocks[i - 1]?.type !== 'title') return false;
     return blocks.some((later, k) => k > i && later.type === 'heading' && sizes[k] > sizes[i] * LARGER);
   });
