@@ -6,7 +6,6 @@ import { readFile } from 'node:fs/promises';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import { readerFor } from '../formats/index.js';
 import { pdfium } from '../formats/pdfium.js';
-import { announceLoaded } from './closing.js';
 
 export type CountTask = { kind: 'count'; mediaType: SupportedMediaType; path: string; stopAfter: number } | { kind: 'warm' };
 
@@ -23,6 +22,3 @@ export default async function run(task: CountTask): Promise<number | null> {
     return null;
   }
 }
-
-// The last line of the module: the thread may be stopped safely from here on (closing.ts).
-announceLoaded();

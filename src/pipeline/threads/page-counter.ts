@@ -16,7 +16,7 @@
 // /documents: more pages than the plan allows is a 422 at upload).
 import { Piscina } from 'piscina';
 import type { SupportedMediaType } from '../../domain/media-types.js';
-import { ThreadCloser } from './closing.js';
+import { threadModuleOptions } from './thread-module.js';
 import type { CountTask } from './count-thread.js';
 import { FairTurns } from './fair-turns.js';
 
@@ -46,16 +46,14 @@ export interface PageCounterSettings {
 
 export class PageCounter {
   private readonly pool: Piscina<CountTask, number | null>;
-  private readonly closer: ThreadCloser;
   private readonly turns: FairTurns;
 
   constructor(private readonly settings: PageCounterSettings) {
     this.pool = new Piscina({
-      filename: new URL('./count-thread.js', import.meta.url).href,
+      ...threadModuleOptions(new URL('./count-thread.js', import.meta.url)),
       minThreads: settings.threads,
       maxThreads: settings.threads,
     });
-    this.closer = new ThreadCloser(this.pool);
     this.turns = new FairTurns(settings.threads, Math.max(1, settings.threads - 1));
     for (let i = 0; i < settings.threads; i++) this.pool.run({ kind: 'warm' }).catch(() => undefined);
   }
@@ -84,6 +82,6 @@ export class PageCounter {
   }
 
   async close(): Promise<void> {
-    await this.closer.destroy();
+    await this.pool.destroy();
   }
 }

@@ -15,15 +15,19 @@ import { deserialize, serialize } from 'node:v8';
 import type { PageTally } from '../analysis/document-stats.js';
 import type { RawPage } from '../page-model.js';
 
-/** A raw page as read, and where it waits. */
-export interface SpooledPage {
+/** Where a raw page waits in the spool. */
+export interface SpoolPlace {
   number: number;
-  /** The page's text must come from OCR; its words are read then. */
-  ocr: boolean;
-  weights: PageTally;
   file: string;
   offset: number;
   length: number;
+}
+
+/** A raw page as read, and where it waits. */
+export interface SpooledPage extends SpoolPlace {
+  /** The page's text must come from OCR; its words are read then. */
+  ocr: boolean;
+  weights: PageTally;
 }
 
 /** Writes `pages` to `file` (in a reader thread) and tells where each lies. */
@@ -40,7 +44,7 @@ export function spoolPages(file: string, pages: RawPage[], weights: (page: RawPa
 }
 
 /** The raw pages back (in a reader thread), each file read once. */
-export function readSpooled(pages: readonly SpooledPage[]): RawPage[] {
+export function readSpooled(pages: readonly SpoolPlace[]): RawPage[] {
   const files = new Map<string, Buffer>();
   return pages.map((page) => {
     let bytes = files.get(page.file);

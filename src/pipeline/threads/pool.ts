@@ -3,7 +3,7 @@
 // at once, and in one queue a one-page document read beside a thousand-page one waited for every
 // span queued before its own; in turns it waits for at most one task of each document ahead.
 import { Piscina } from 'piscina';
-import { ThreadCloser } from './closing.js';
+import { threadModuleOptions } from './thread-module.js';
 import { FairTurns } from './fair-turns.js';
 import type { SupportedMediaType } from '../../domain/media-types.js';
 import type { Scan } from '../formats/index.js';
@@ -24,7 +24,6 @@ const YOUNG_GENERATION_MB = 16;
 
 export class ReaderPool {
   private readonly pool: Piscina<ReaderTask, ReaderOutcome<unknown>>;
-  private readonly closer: ThreadCloser;
   private readonly turns: FairTurns;
   /** Whose turn this pool's tasks take: a document's id (forDocument), or one line for the rest. */
   private turn = 'unnamed';
@@ -32,14 +31,13 @@ export class ReaderPool {
   /** `nice`: added to the threads' scheduling niceness on Linux (Piscina through @napi-rs/nice). */
   constructor(threads: number, options: { idleTimeoutMs?: number; minThreads?: number; nice?: number } = {}) {
     this.pool = new Piscina({
-      filename: new URL('./reader-thread.js', import.meta.url).href,
+      ...threadModuleOptions(new URL('./reader-thread.js', import.meta.url)),
       maxThreads: threads,
       minThreads: Math.min(threads, options.minThreads ?? 0),
       idleTimeout: options.idleTimeoutMs ?? 60_000,
       niceIncrement: options.nice ?? 0,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
-    this.closer = new ThreadCloser(this.pool);
     this.turns = new FairTurns(threads, threads);
   }
 
@@ -63,9 +61,13 @@ export class ReaderPool {
     return this.run<SpooledPage[]>({ kind: 'readRange', mediaType, bytes, range, spool, key }, signal);
   }
 
-  /** Layout analysis of spooled raw pages whose words are all known, down to their outputs. */
+  /**
+   * Layout analysis of spooled raw pages whose words are all known, down to their outputs. The
+   * thread is told only where each page lies: the pages' tallies have done their work in `stats`.
+   */
   analyze(pages: SpooledPage[], stats: DocumentStats, analysis: Analysis, batch: BatchOptions, signal?: AbortSignal): Promise<ReaderOutcome<PageBatch>> {
-    return this.run<PageBatch>({ kind: 'analyze', pages, stats, analysis, batch }, signal);
+    const places = pages.map(({ number, file, offset, length }) => ({ number, file, offset, length }));
+    return this.run<PageBatch>({ kind: 'analyze', pages: places, stats, analysis, batch }, signal);
   }
 
   /** A file that knows its own structure (Office), read and analysed whole, down to its outputs. */
@@ -94,6 +96,6 @@ export class ReaderPool {
   }
 
   async close(): Promise<void> {
-    await this.closer.destroy();
+    await this.pool.destroy();
   }
 }

@@ -12,16 +12,15 @@ import { analyzePage } from '../analysis/analyze-page.js';
 import { pageTally, type DocumentStats } from '../analysis/document-stats.js';
 import type { PageSpan, RawPage } from '../page-model.js';
 import { pageBatch, type BatchOptions, type PageBatch } from '../outputs/page-batch.js';
-import { readSpooled, spoolPages, type SpooledPage } from './page-spool.js';
+import { readSpooled, spoolPages, type SpoolPlace } from './page-spool.js';
 import { isBlank, MAX_FIGURE_SCALE, MAX_PICTURE_SIDE, type PictureRequest } from '../outputs/pictures.js';
 import { PAGE_JPEG_QUALITY } from '../formats/page-sketch.js';
-import { announceLoaded } from './closing.js';
 
 export type Analysis = 'layout' | 'read';
 
 export type ReaderTask =
   | { kind: 'readRange'; mediaType: SupportedMediaType; bytes: Uint8Array; range: PageSpan; spool: string; key?: string }
-  | { kind: 'analyze'; pages: SpooledPage[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
+  | { kind: 'analyze'; pages: SpoolPlace[]; stats: DocumentStats; analysis: Analysis; batch: BatchOptions }
   | { kind: 'readStructured'; mediaType: SupportedMediaType; bytes: Uint8Array; analysis: Analysis; batch: BatchOptions }
   | { kind: 'scan'; mediaType: SupportedMediaType; bytes: Uint8Array; page: RawPage; key?: string; sketchSide?: number }
   | { kind: 'render'; mediaType: SupportedMediaType; bytes: Uint8Array; requests: PictureRequest[]; key?: string }
@@ -134,6 +133,3 @@ async function renderPictures(task: Extract<ReaderTask, { kind: 'render' }>): Pr
   }
   return out;
 }
-
-// The last line of the module: the thread may be stopped safely from here on (closing.ts).
-announceLoaded();
