@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, CORPUS, Installation, type Server } from '../helpers/folio.js';
+import { Client, CORPUS, Installation, STORE, type Server } from '../helpers/folio.js';
 import { tablePdf } from '../helpers/pdfs.js';
 
 interface CorpusCase {
@@ -89,7 +89,9 @@ async function processed(name: string, bytes: Uint8Array, options?: unknown): Pr
 }
 
 describe('chunks', () => {
-  it('follow the structure of every laid-out PDF, table document and Office file of the corpus', async () => {
+  // What the corpus' files read into does not depend on the store: the sweep runs on SQLite; the
+  // tests below take chunks from the stored pages on both stores.
+  it.skipIf(STORE === 'postgres')('follow the structure of every laid-out PDF, table document and Office file of the corpus', async () => {
     const index = JSON.parse(await readFile(path.join(CORPUS, 'index.json'), 'utf8')) as { cases: CorpusCase[] };
     const cases = index.cases.filter((c) => ['layout_markdown', 'tables', 'office'].includes(c.category));
     expect(cases.length).toBeGreaterThan(50);
