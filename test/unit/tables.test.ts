@@ -117,6 +117,22 @@ describe('tables found from aligned text', () => {
     expect(held[0].map((i) => words[i].text)).not.toContain('Source:');
   });
 
+
+  it('are two rows under a header only when a rule drawn across them separates the header', () => {
+    // A header and one row (a table cut short by the page's end), then the same two lines with no
+    // rule: authors' names over their affiliations line up as well.
+    const two = [
+      ['Board', 'Supplier', 'Tree', 'Campaign'],
+      ['Primary region', '31.5%', '426', '57.2%'],
+    ];
+    const words = grid(two);
+    const ruled = findTables(page(words), graphics([h(213, 95, 560)]), new Set(), false).tables;
+    expect(ruled.map(tableRows)).toEqual([two]);
+    expect(ruled[0].headerRows).toBe(1);
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    // A rule under both lines (a signature line) separates no header from anything.
+    expect(findTables(page(words), graphics([h(230, 95, 560)]), new Set(), false).tables).toEqual([]);
+  });
   it('are not the labels of a diagram drawn with arrows between them (a commutative diagram)', () => {
     // The same aligned words with a diagonal arrow drawn among them (25 units each way) are a
     // diagram; a small icon (8 units) in a row leaves the table a table.

@@ -400,7 +400,8 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   });
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
-  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: headerRows(logical, rules, box), halves };
+  const header = headerRows(logical, rules, box);
+  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: header.rows, headerRuled: header.ruled, halves };
 }
 
 /**
@@ -543,15 +544,15 @@ function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, col
   return gap < typicalGap * 0.8 || mine.size < theirs.size;
 }
 
-/** Header rows: those above the first rule that cuts through the table, else bold rows on top. */
-function headerRows(rows: Row[][], rules: Segment[], box: Box): number {
+/** Header rows: those above the first rule that cuts through the table (`ruled`), else bold rows on top. */
+function headerRows(rows: Row[][], rules: Segment[], box: Box): { rows: number; ruled: boolean } {
   const inner = rules.filter((r) => r.x0 <= box.x0 + (box.x1 - box.x0) * 0.2 && r.x1 >= box.x1 - (box.x1 - box.x0) * 0.2 && r.y0 > box.y0 + 1 && r.y0 < box.y1 - 1);
   if (inner.length > 0) {
     const first = Math.min(...inner.map((r) => r.y0));
     const above = rows.filter((group) => group.at(-1)!.box.y1 <= first + 1).length;
-    if (above > 0 && above < rows.length) return above;
+    if (above > 0 && above < rows.length) return { rows: above, ruled: true };
   }
   let bold = 0;
   while (bold < rows.length && rows[bold].every((r) => r.bold)) bold++;
-  return bold > 0 && bold < rows.length ? bold : -1;
+  return { rows: bold > 0 && bold < rows.length ? bold : -1, ruled: false };
 }

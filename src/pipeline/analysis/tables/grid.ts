@@ -26,6 +26,8 @@ export interface GridTable {
   headerRows: number;
   /** For grids found by alignment: the two halves of the page each column spans, when it is so. */
   halves?: boolean;
+  /** For grids found by alignment: a rule drawn across it separates its header rows from the rest. */
+  headerRuled?: boolean;
 }
 
 /**
@@ -152,10 +154,12 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
   // A grid of one repeated mark is a drawing (a lattice of dots or stars), not data.
   if (new Set(filled.map((c) => c.text)).size === 1) return null;
   // Text that merely lines up (formulas, diagram labels) leaves most of its grid empty; a table
-  // found by alignment alone must fill at least half of it.
+  // found by alignment alone must fill at least half of it. Two rows of aligned text are a table
+  // only with a rule drawn between them, under the header (two lines of names over affiliations
+  // line up as well).
   if (grid.source === 'aligned') {
     const area = filled.reduce((sum, c) => sum + c.rowSpan * c.columnSpan, 0);
-    if (rowCount < 3 || area < rowCount * columnCount * 0.5) return null;
+    if (rowCount < (grid.headerRuled ? 2 : 3) || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
     if (columnCount === 2 && (alikeColumns(cells, 0.25) || (grid.halves && alikeColumns(cells, 0.4)))) return null;
