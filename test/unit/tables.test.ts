@@ -118,6 +118,54 @@ describe('tables found from aligned text', () => {
   });
 
 
+  it("keep the columns under a group's name set over two of them in the top row", () => {
+    // "Goal total" is centred over "Measure" and "Forecast", across the gap between them that
+    // every row below leaves open; it spans the two columns.
+    const words = [
+      ...lineWords('Period', 100, 200),
+      ...lineWords('Goal total', 234, 200),
+      word('Graph', 340, 200),
+      word('Measure', 200, 216),
+      word('Forecast', 275, 216),
+      word('Index', 340, 216),
+      ...lineWords('General result', 100, 232),
+      word('81.7%', 215, 232),
+      word('95,061', 285, 232),
+      word('421', 345, 232),
+      ...lineWords('Local plan', 100, 248),
+      word('12.0%', 215, 248),
+      word('4,200', 290, 248),
+      word('77', 350, 248),
+    ];
+    const tables = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Period', 'Goal total', '', 'Graph'],
+        ['', 'Measure', 'Forecast', 'Index'],
+        ['General result', '81.7%', '95,061', '421'],
+        ['Local plan', '12.0%', '4,200', '77'],
+      ],
+    ]);
+    expect(tables[0].cells.find((c) => c.text === 'Goal total')).toMatchObject({ row: 0, column: 1, columnSpan: 2 });
+  });
+
+  it("are not a table of contents whose leader dots run up to the page numbers, under a chapter's entry", () => {
+    // The chapter's entry, set from the left edge, crosses the gap between the sections' numbers
+    // and their titles.
+    const chapter = [...lineWords('2 Manifolds and complexes', 100, 186), word('24', 400, 186)];
+    const entries = [
+      ['2.1', 'Topological manifolds', '24'],
+      ['2.2', 'Smooth manifolds', '29'],
+      ['2.3', 'Simplicial complexes', '34'],
+      ['2.4', 'Exercises', '43'],
+    ];
+    const words = entries.flatMap(([number, title, page], r) => [
+      word(number, 100, 200 + r * 14),
+      ...lineWords(`${title} . . . . . . . . . . ${page}`, 130, 200 + r * 14),
+    ]);
+    expect(findTables(page([...chapter, ...words]), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
   it('are two rows under a header only when a rule drawn across them separates the header', () => {
     // A header and one row (a table cut short by the page's end), then the same two lines with no
     // rule: authors' names over their affiliations line up as well.

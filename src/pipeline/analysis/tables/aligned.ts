@@ -213,10 +213,10 @@ function band(word: Word): Box {
  * chunk of the given rows covers (a few spanning cells may cross a real column gap). Figures set
  * closer than a font size apart (a wide table in a typewriter font) join into one chunk in some
  * rows; a band most rows leave open, that the others cross only by a space of at least half a font
- * size, is a column gap too where most rows hold text on both sides of it. Columns are separated
- * at their middles.
+ * size, is a column gap too where most rows hold text on both sides of it (unless `spaced` is
+ * false). Columns are separated at their middles.
  */
-export function columnGaps(rows: Row[], left: number, right: number, size: number, words: Word[]): [number, number][] {
+export function columnGaps(rows: Row[], left: number, right: number, size: number, words: Word[], spaced = true): [number, number][] {
   const width = Math.ceil(right - left) + 1;
   const cover = (spans: { x0: number; x1: number }[], into: Uint16Array) => {
     for (const span of spans) {
@@ -243,6 +243,7 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
     }
   }
   const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
+  if (!spaced) return gaps.map((gap) => clearest(gap, byChunk)).map(([from, to]) => [left + from, left + to]);
   const tight = openBands(width, size, (x) => bySpace[x] <= allowed && (byChunk[x] <= rows.length / 2 || byWiderSpace[x] === 0)).filter(([from, to]) => {
     if (gaps.some(([a, b]) => a < to && b > from)) return false;
     const before = Math.max(0, ...gaps.filter(([, b]) => b <= from).map(([, b]) => b));
@@ -252,6 +253,20 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
     return rows.filter((row) => holds(row, before, from) && holds(row, to, after)).length >= rows.length / 2;
   });
   return [...gaps.map((gap) => clearest(gap, byChunk)), ...tight].sort((a, b) => a[0] - b[0]).map(([from, to]) => [left + from, left + to]);
+}
+
+/**
+ * Column gaps of a table's rows whose top row may hold cells spanning columns: a group's name set
+ * over the columns it heads crosses the gap between them, which every row below it leaves open.
+ * A band the rows below the top one (two at least) leave open between their pieces, meeting no
+ * gap of all the rows, is a gap; not a band only their word spaces leave (columnGaps' `spaced`):
+ * the lines of a listing under its first line leave some by chance.
+ */
+export function columnGapsUnderHead(rows: Row[], left: number, right: number, size: number, words: Word[]): [number, number][] {
+  const gaps = columnGaps(rows, left, right, size, words);
+  if (rows.length < 3) return gaps;
+  const below = columnGaps(rows.slice(1), left, right, size, words, false).filter(([from, to]) => !gaps.some(([a, b]) => a < to && b > from));
+  return below.length === 0 ? gaps : [...gaps, ...below].sort((a, b) => a[0] - b[0]);
 }
 
 /**
@@ -332,7 +347,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
 
   const left = Math.min(...rows.map((r) => r.box.x0));
   const right = Math.max(...rows.map((r) => r.box.x1));
-  const gaps = columnGaps(multi, left, right, size, words);
+  const gaps = columnGapsUnderHead(multi, left, right, size, words);
   const separators = gaps.map(([from, to]) => (from + to) / 2);
   if (separators.length === 0) return null;
   const xs = [left, ...separators, right];
@@ -463,14 +478,15 @@ function justifiedLine(line: number[], words: Word[]): boolean {
 
 /**
  * A table of contents (or an index set the same way), whose lines read as lines, not as a table
- * of two columns: entries led by leader dots to a page number at the end of their row; or, set
+ * of two columns: entries led by leader dots to a page number at the end of their row (the
+ * number standing apart from the dots or not); or, set
  * without leaders, one column of entries (each with a letter) beside a column of page numbers
  * that never go down (but for numbers OCR read with doubt), on three rows or more: to the
  * entries' right, or, in a right-to-left script, to their left.
  */
 function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolean {
-  const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.slice(-2).map((c) => c.words.map((w) => words[w].text)));
-  const led = ends.filter(([entry, page]) => /^\d+$/.test(page.join(' ')) && LEADER.test(entry[entry.length - 1]));
+  const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).slice(-2));
+  const led = ends.filter(([leader, page]) => /^\d+$/.test(page) && LEADER.test(leader));
   if (ends.length > 0 && led.length >= ends.length / 2) return true;
   if (columnWords.length !== 2) return false;
   const pageNumbers = (cells: number[][]) => {

@@ -5,7 +5,7 @@
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
 import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
-import { alignedGrids, columnGaps, visualRows } from './aligned.js';
+import { alignedGrids, columnGapsUnderHead, visualRows } from './aligned.js';
 import { LIST_MARKER } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
@@ -131,7 +131,7 @@ function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: n
   const top = Math.min(...rows.map((r) => r.box.y0));
   const bottom = Math.max(...rows.map((r) => r.box.y1));
   const drawn = frame.vertical.filter((v) => Math.min(v.y1, bottom) - Math.max(v.y0, top) >= (bottom - top) * 0.5).map((v) => v.x0);
-  const gaps = columnGaps(rows, box.x0, box.x1, size, words);
+  const gaps = columnGapsUnderHead(rows, box.x0, box.x1, size, words);
   const separators = gaps.map(([from, to]) => (from + to) / 2);
   const fresh = separators.filter((x, i) => {
     // A gap a drawn border already runs through is that border's column gap.
