@@ -71,6 +71,39 @@ describe('ruled tables', () => {
     expect(findTables(page(words), { ...graphics(segments), shapes: [sliver] }, new Set(), false).tables).toHaveLength(1);
   });
 
+  it("read a group's name over two columns and their own headers under it as two header rows", () => {
+    // Rules drawn a cell at a time, as a browser draws collapsed borders: above the header, under
+    // the lower header line (from the second column) and under the table's one row. "Goal total"
+    // heads "Measure" and "Forecast"; nothing stands under "Period", whose cell spans both lines.
+    // The header is set in bold.
+    const cuts = [95, 190, 258, 330, 370];
+    const rule = (y: number, from = 0) => cuts.slice(from, -1).map((x, i) => h(y, x, cuts[from + i + 1]));
+    const bold = { bold: true };
+    const words = [
+      ...lineWords('Period', 100, 101, bold),
+      ...lineWords('Goal total', 234, 101, bold),
+      word('Graph', 340, 101, bold),
+      word('Measure', 200, 115, bold),
+      word('Forecast', 275, 115, bold),
+      word('Index', 340, 115, bold),
+      ...lineWords('General result', 100, 134),
+      word('81.7%', 215, 134),
+      word('95,061', 285, 134),
+      word('421', 345, 134),
+    ];
+    const { tables } = findTables(page(words), graphics([...rule(98), ...rule(130, 1), ...rule(148)]), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Period', 'Goal total', '', 'Graph'],
+        ['', 'Measure', 'Forecast', 'Index'],
+        ['General result', '81.7%', '95,061', '421'],
+      ],
+    ]);
+    expect(tables[0].headerRows).toBe(2);
+    expect(tables[0].cells.find((c) => c.text === 'Period')).toMatchObject({ row: 0, rowSpan: 2 });
+    expect(tables[0].cells.find((c) => c.text === 'Goal total')).toMatchObject({ row: 0, rowSpan: 1, columnSpan: 2 });
+  });
+
   it("leave out the shading behind a listing that touches the table's top rule", () => {
     // A grid of three columns (x 100-400) and three rows (y 200-260); a listing shaded at x
     // 250-500, y 150-198.5, its bottom edge within a snap of the table's top rule, as a browser

@@ -5,13 +5,14 @@
 // own lines from its rows (aligned.ts wrappedLines), a line at the smaller pitch belongs to the
 // row above; elsewhere a line whose label continues the one above (its first word would not have
 // fitted on the line above) or whose first column is empty does, as wrapped cell text and
-// multi-line headers do. Rows a drawing leaves out
-// altogether (a header or first row above zebra stripes, a last row under the last rule) are
-// taken in where their text is set as the table's cells are (withRowsBeside).
+// multi-line headers do; but a line under a group's name that spans columns is a row of their own
+// headers (the name's border runs down through it). Rows a drawing leaves out altogether (a
+// header or first row above zebra stripes, a last row under the last rule) are taken in where
+// their text is set as the table's cells are (withRowsBeside).
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { centerY } from '../lines.js';
+import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Row } from './aligned.js';
@@ -34,6 +35,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const lines = visualRows(words, [...cellOf.keys()]).map((line) => line.chunks.flatMap((c) => c.words));
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
   const added: Segment[] = [];
+  const borders: Segment[] = [];
   // Each drawn cell of the first column, with the text lines that run through it. A cell across
   // the whole table is a title or a note, not a row label.
   const labels = grid.cells.filter((c) => c.column === first && c.column + c.columnSpan < grid.columnCount);
@@ -55,26 +57,43 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
   const wrapped = wrappedLines(pairs, median([...cellOf.keys()].map((i) => words[i].fontSize)));
   const lineIndex = new Map(lines.map((line, k) => [line, k]));
+  // A word of the upper line across a column border under which the lower line fills both
+  // columns is a group's name over the columns it heads, and the lower line a row of their own
+  // headers, though nothing stands in its first column.
+  const headsColumns = (above: number[], below: number[]) =>
+    xs.slice(1, -1).some((x, b) => {
+      const [from, to] = [xs[b], xs[b + 2]];
+      return (
+        above.some((i) => words[i].box.x0 < x && words[i].box.x1 > x) &&
+        below.some((i) => words[i].box.x0 >= from && words[i].box.x1 <= x) &&
+        below.some((i) => words[i].box.x0 >= x && words[i].box.x1 <= to)
+      );
+    });
   for (const { label, through } of runs) {
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
       const k = lineIndex.get(below)! - 1;
-      if (part(below, label).length === 0) continue;
+      const heads = headsColumns(above, below);
+      if (part(below, label).length === 0 && !heads) continue;
       // Where the pitches do not tell, two lines are one row when every cell both fill reads on
       // from the upper line to the lower.
       const cells = new Set(below.map((i) => cellOf.get(i)!));
       const starts =
-        wrapped && lines[k] === above
+        heads ||
+        (wrapped && lines[k] === above
           ? !wrapped.has(k)
           : [...cells].some((cell) => {
               const upper = part(above, cell);
               if (upper.length === 0 && cell !== label) return false;
               return !wraps(upper, part(below, cell), cell, textLeft.get(cell.column)!, words);
-            });
+            }));
       if (!starts) continue;
       const y = (Math.max(...above.map((i) => words[i].box.y1)) + Math.min(...below.map((i) => words[i].box.y0))) / 2;
       for (let c = 0; c + 1 < xs.length; c++) {
         const [x0, x1] = [xs[c], xs[c + 1]];
+        // Under a group's name, a column with no header of its own on the lower line keeps one
+        // header cell down both lines ("Period" beside the group's columns).
+        if (heads && !below.some((i) => centerX(words[i].box) > x0 && centerX(words[i].box) < x1)) continue;
         const cut = [...cellOf.keys()].some((i) => {
           const b = words[i].box;
           const cx = (b.x0 + b.x1) / 2;
@@ -86,10 +105,22 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
         });
         if (!cut) added.push({ x0, y0: y, x1, y1: y });
       }
+      // Under a group's name its columns' border, which the name kept out of the drawn row,
+      // runs down through the rest of the row wherever it cuts no word.
+      if (heads) {
+        for (const x of xs.slice(1, -1)) {
+          const crosses = [...cellOf.keys()].some((i) => {
+            const b = words[i].box;
+            const cy = (b.y0 + b.y1) / 2;
+            return cy > y && cy < label.box.y1 && b.x0 < x && b.x1 > x;
+          });
+          if (!crosses) borders.push({ x0: x, y0: y, x1: x, y1: label.box.y1 });
+        }
+      }
     }
   }
   if (added.length === 0) return null;
-  return { horizontal: [...frame.horizontal, ...added], vertical: frame.vertical };
+  return { horizontal: [...frame.horizontal, ...added], vertical: [...frame.vertical, ...borders] };
 }
 
 /** The drawn cell under each word's centre, for the words inside the grid. */
