@@ -9,6 +9,17 @@ const page = (words: Word[]) => ({ words, width: 612, height: 792 });
 const h = (y: number, x0: number, x1: number): Segment => ({ x0, y0: y, x1, y1: y });
 const v = (x: number, y0: number, y1: number): Segment => ({ x0: x, y0, x1: x, y1 });
 const graphics = (segments: Segment[]): PageGraphics => ({ ...NO_GRAPHICS, segments });
+/** A header whose top line names a group of two columns: "Goal total" over "Measure" and "Forecast". */
+const groupHeader = (top: number, lower: number, options = {}): Word[] => [
+  ...lineWords('Period', 100, top, options),
+  ...lineWords('Goal total', 234, top, options),
+  word('Graph', 340, top, options),
+  word('Measure', 200, lower, options),
+  word('Forecast', 275, lower, options),
+  word('Index', 340, lower, options),
+];
+/** A row of the table under groupHeader: a label, then three figures under their columns. */
+const groupRow = ([label, ...figures]: string[], y: number): Word[] => [...lineWords(label, 100, y), ...figures.map((text, i) => word(text, [215, 285, 345][i], y))];
 
 describe('ruled tables', () => {
   it('read a grid of drawn cells; a missing inner border merges cells into one spanning cell', () => {
@@ -79,18 +90,7 @@ describe('ruled tables', () => {
     const cuts = [95, 190, 258, 330, 370];
     const rule = (y: number, from = 0) => cuts.slice(from, -1).map((x, i) => h(y, x, cuts[from + i + 1]));
     const bold = { bold: true };
-    const words = [
-      ...lineWords('Period', 100, 101, bold),
-      ...lineWords('Goal total', 234, 101, bold),
-      word('Graph', 340, 101, bold),
-      word('Measure', 200, 115, bold),
-      word('Forecast', 275, 115, bold),
-      word('Index', 340, 115, bold),
-      ...lineWords('General result', 100, 134),
-      word('81.7%', 215, 134),
-      word('95,061', 285, 134),
-      word('421', 345, 134),
-    ];
+    const words = [...groupHeader(101, 115, bold), ...groupRow(['General result', '81.7%', '95,061', '421'], 134)];
     const { tables } = findTables(page(words), graphics([...rule(98), ...rule(130, 1), ...rule(148)]), new Set(), false);
     expect(tables.map(tableRows)).toEqual([
       [
@@ -154,22 +154,7 @@ describe('tables found from aligned text', () => {
   it("keep the columns under a group's name set over two of them in the top row", () => {
     // "Goal total" is centred over "Measure" and "Forecast", across the gap between them that
     // every row below leaves open; it spans the two columns.
-    const words = [
-      ...lineWords('Period', 100, 200),
-      ...lineWords('Goal total', 234, 200),
-      word('Graph', 340, 200),
-      word('Measure', 200, 216),
-      word('Forecast', 275, 216),
-      word('Index', 340, 216),
-      ...lineWords('General result', 100, 232),
-      word('81.7%', 215, 232),
-      word('95,061', 285, 232),
-      word('421', 345, 232),
-      ...lineWords('Local plan', 100, 248),
-      word('12.0%', 215, 248),
-      word('4,200', 290, 248),
-      word('77', 350, 248),
-    ];
+    const words = [...groupHeader(200, 216), ...groupRow(['General result', '81.7%', '95,061', '421'], 232), ...groupRow(['Local plan', '12.0%', '4,200', '77'], 248)];
     const tables = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
     expect(tables.map(tableRows)).toEqual([
       [
