@@ -94,27 +94,16 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
         // Under a group's name, a column with no header of its own on the lower line keeps one
         // header cell down both lines ("Period" beside the group's columns).
         if (heads && !below.some((i) => centerX(words[i].box) > x0 && centerX(words[i].box) < x1)) continue;
-        const cut = [...cellOf.keys()].some((i) => {
-          const b = words[i].box;
-          const cx = (b.x0 + b.x1) / 2;
-          // Loose boxes (a font's full height) of one line may touch the next line's, by a
-          // rounding's width: a border that grazes a word's top or bottom edge so does not run
-          // through it (a figure set between two lines of a wrapped label does).
-          const edge = (b.y1 - b.y0) / 40;
-          return cx > x0 && cx < x1 && b.y0 + edge < y && b.y1 - edge > y;
-        });
-        if (!cut) added.push({ x0, y0: y, x1, y1: y });
+        const border = { x0, y0: y, x1, y1: y };
+        if (![...cellOf.keys()].some((i) => runsThrough(border, words[i].box))) added.push(border);
       }
       // Under a group's name its columns' border, which the name kept out of the drawn row,
-      // runs down through the rest of the row wherever it cuts no word.
+      // runs down through the rest of the row wherever it cuts no word (and the drawing has none).
       if (heads) {
         for (const x of xs.slice(1, -1)) {
-          const crosses = [...cellOf.keys()].some((i) => {
-            const b = words[i].box;
-            const cy = (b.y0 + b.y1) / 2;
-            return cy > y && cy < label.box.y1 && b.x0 < x && b.x1 > x;
-          });
-          if (!crosses) borders.push({ x0: x, y0: y, x1: x, y1: label.box.y1 });
+          const border = { x0: x, y0: y, x1: x, y1: label.box.y1 };
+          const spanned = grid.cells.some((c) => c.box.x0 < x && c.box.x1 > x && c.box.y0 < border.y1 && c.box.y1 > y);
+          if (spanned && ![...cellOf.keys()].some((i) => runsThrough(border, words[i].box))) borders.push(border);
         }
       }
     }
@@ -128,13 +117,27 @@ function cellsOfWords(grid: GridTable, words: Word[], free: number[]): Map<numbe
   const { box } = grid;
   const cellOf = new Map<number, CellRegion>();
   for (const i of free) {
-    const b = words[i].box;
-    const [x, y] = [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+    const [x, y] = [centerX(words[i].box), centerY(words[i].box)];
     if (x <= box.x0 || x >= box.x1 || y <= box.y0 || y >= box.y1) continue;
     const cell = grid.cells.find((c) => x >= c.box.x0 && x <= c.box.x1 && y >= c.box.y0 && y <= c.box.y1);
     if (cell) cellOf.set(i, cell);
   }
   return cellOf;
+}
+
+/**
+ * Whether a border, horizontal or vertical, runs through a word: across the word's middle, along
+ * the border's length. Loose boxes (a font's full height) of one line may touch the next line's
+ * by a rounding's width: a border that grazes a word's edge so does not run through it (a figure
+ * set between two lines of a wrapped label does).
+ */
+function runsThrough(border: Segment, box: Box): boolean {
+  if (border.y0 === border.y1) {
+    const edge = (box.y1 - box.y0) / 40;
+    return centerX(box) > border.x0 && centerX(box) < border.x1 && box.y0 + edge < border.y0 && box.y1 - edge > border.y0;
+  }
+  const edge = (box.x1 - box.x0) / 40;
+  return centerY(box) > border.y0 && centerY(box) < border.y1 && box.x0 + edge < border.x0 && box.x1 - edge > border.x0;
 }
 
 /**
