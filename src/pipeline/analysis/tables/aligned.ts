@@ -213,24 +213,33 @@ function band(word: Word): Box {
  * chunk of the given rows covers (a few spanning cells may cross a real column gap). Figures set
  * closer than a font size apart (a wide table in a typewriter font) join into one chunk in some
  * rows; a band most rows leave open, that the others cross only by a space of at least half a font
- * size, is a column gap too where most rows hold text on both sides of it (unless `spaced` is
- * false). Columns are separated at their middles.
+ * size, is a column gap too where most rows hold text on both sides of it. Columns are separated
+ * at their middles.
  */
-export function columnGaps(rows: Row[], left: number, right: number, size: number, words: Word[], spaced = true): [number, number][] {
-  const width = Math.ceil(right - left) + 1;
-  const cover = (spans: { x0: number; x1: number }[], into: Uint16Array) => {
-    for (const span of spans) {
-      for (let x = Math.max(0, Math.floor(span.x0 - left)); x <= Math.ceil(span.x1 - left) && x < width; x++) into[x]++;
-    }
-  };
+export function columnGaps(rows: Row[], left: number, right: number, size: number, words: Word[]): [number, number][] {
+  return gapsOver(rows, left, size, words, chunkCoverage(rows, left, right));
+}
+
+/** How many of the rows' chunks cover each x from `left` to `right`, one count per whole unit. */
+function chunkCoverage(rows: { chunks: { x0: number; x1: number }[] }[], left: number, right: number): Uint16Array {
+  const coverage = new Uint16Array(Math.ceil(right - left) + 1);
+  for (const row of rows) cover(row.chunks, left, coverage);
+  return coverage;
+}
+
+function cover(spans: { x0: number; x1: number }[], left: number, into: Uint16Array): void {
+  for (const span of spans) {
+    for (let x = Math.max(0, Math.floor(span.x0 - left)); x <= Math.ceil(span.x1 - left) && x < into.length; x++) into[x]++;
+  }
+}
+
+/** columnGaps over the rows' chunk coverage (`byChunk`), counted once by the caller. */
+function gapsOver(rows: Row[], left: number, size: number, words: Word[], byChunk: Uint16Array): [number, number][] {
+  const width = byChunk.length;
   // A row's chunks cut further where a space between two words is at least `space` wide.
   const spacedChunks = (row: Row, space: number) => row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => w.box.x0 - current.x1 >= space));
-  const byChunk = new Uint16Array(width);
   const bySpace = new Uint16Array(width);
-  for (const row of rows) {
-    cover(row.chunks, byChunk);
-    cover(spacedChunks(row, row.size * WIDE_SPACE), bySpace);
-  }
+  for (const row of rows) cover(spacedChunks(row, row.size * WIDE_SPACE), left, bySpace);
   const allowed = Math.floor(rows.length * 0.1);
   // Needed only where most rows carry a chunk over a band by a wide space.
   const byWiderSpace = new Uint16Array(width);
@@ -239,11 +248,10 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
       // The row's own word space: its narrowest (a monospaced face's is half a font size and more).
       const spaces = row.chunks.flatMap((chunk) => chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1));
       const wordSpace = spaces.length ? Math.max(0, Math.min(...spaces)) : Infinity;
-      cover(spacedChunks(row, Math.max(row.size * WIDE_SPACE, wordSpace * 2)), byWiderSpace);
+      cover(spacedChunks(row, Math.max(row.size * WIDE_SPACE, wordSpace * 2)), left, byWiderSpace);
     }
   }
   const gaps = openBands(width, size, (x) => byChunk[x] <= allowed);
-  if (!spaced) return gaps.map((gap) => clearest(gap, byChunk)).map(([from, to]) => [left + from, left + to]);
   const tight = openBands(width, size, (x) => bySpace[x] <= allowed && (byChunk[x] <= rows.length / 2 || byWiderSpace[x] === 0)).filter(([from, to]) => {
     if (gaps.some(([a, b]) => a < to && b > from)) return false;
     const before = Math.max(0, ...gaps.filter(([, b]) => b <= from).map(([, b]) => b));
@@ -258,14 +266,22 @@ export function columnGaps(rows: Row[], left: number, right: number, size: numbe
 /**
  * Column gaps of a table's rows whose top row may hold cells spanning columns: a group's name set
  * over the columns it heads crosses the gap between them, which every row below it leaves open.
- * A band the rows below the top one (two at least) leave open between their pieces, meeting no
- * gap of all the rows, is a gap; not a band only their word spaces leave (columnGaps' `spaced`):
- * the lines of a listing under its first line leave some by chance.
+ * A band the rows below the top one (two at least) leave open between their chunks, meeting no
+ * gap of all the rows, is a gap; not a band only their word spaces leave (as columnGaps' second
+ * kind): the lines of a listing under its first line leave some by chance. The coverage of the
+ * rows below is that of all rows less the top row's, counted once.
  */
 export function columnGapsUnderHead(rows: Row[], left: number, right: number, size: number, words: Word[]): [number, number][] {
-  const gaps = columnGaps(rows, left, right, size, words);
+  const byChunk = chunkCoverage(rows, left, right);
+  const gaps = gapsOver(rows, left, size, words, byChunk);
   if (rows.length < 3) return gaps;
-  const below = columnGaps(rows.slice(1), left, right, size, words, false).filter(([from, to]) => !gaps.some(([a, b]) => a < to && b > from));
+  const top = chunkCoverage(rows.slice(0, 1), left, right);
+  const belowCoverage = byChunk.map((n, x) => n - top[x]);
+  const allowed = Math.floor((rows.length - 1) * 0.1);
+  const below = openBands(byChunk.length, size, (x) => belowCoverage[x] <= allowed)
+    .map((gap) => clearest(gap, belowCoverage))
+    .map(([from, to]): [number, number] => [left + from, left + to])
+    .filter(([from, to]) => !gaps.some(([a, b]) => a < to && b > from));
   return below.length === 0 ? gaps : [...gaps, ...below].sort((a, b) => a[0] - b[0]);
 }
 
@@ -416,7 +432,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
   const header = headerRows(logical, rules, box);
-  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: header.rows, headerRuled: header.ruled, halves };
+  return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: header.rows, headerFrom: header.from, halves };
 }
 
 /**
@@ -560,15 +576,15 @@ function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, col
   return gap < typicalGap * 0.8 || mine.size < theirs.size;
 }
 
-/** Header rows: those above the first rule that cuts through the table (`ruled`), else bold rows on top. */
-function headerRows(rows: Row[][], rules: Segment[], box: Box): { rows: number; ruled: boolean } {
+/** Header rows: those above the first rule that cuts through the table, else bold rows on top; -1 when neither tells. */
+function headerRows(rows: Row[][], rules: Segment[], box: Box): { rows: number; from?: 'rule' | 'bold' } {
   const inner = rules.filter((r) => r.x0 <= box.x0 + (box.x1 - box.x0) * 0.2 && r.x1 >= box.x1 - (box.x1 - box.x0) * 0.2 && r.y0 > box.y0 + 1 && r.y0 < box.y1 - 1);
   if (inner.length > 0) {
     const first = Math.min(...inner.map((r) => r.y0));
     const above = rows.filter((group) => group.at(-1)!.box.y1 <= first + 1).length;
-    if (above > 0 && above < rows.length) return { rows: above, ruled: true };
+    if (above > 0 && above < rows.length) return { rows: above, from: 'rule' };
   }
   let bold = 0;
   while (bold < rows.length && rows[bold].every((r) => r.bold)) bold++;
-  return { rows: bold > 0 && bold < rows.length ? bold : -1, ruled: false };
+  return bold > 0 && bold < rows.length ? { rows: bold, from: 'bold' } : { rows: -1 };
 }

@@ -26,8 +26,8 @@ export interface GridTable {
   headerRows: number;
   /** For grids found by alignment: the two halves of the page each column spans, when it is so. */
   halves?: boolean;
-  /** For grids found by alignment: a rule drawn across it separates its header rows from the rest. */
-  headerRuled?: boolean;
+  /** For grids found by alignment: what told their header rows, a rule drawn across under them or their bold type. */
+  headerFrom?: 'rule' | 'bold';
 }
 
 /**
@@ -159,7 +159,7 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
   // line up as well).
   if (grid.source === 'aligned') {
     const area = filled.reduce((sum, c) => sum + c.rowSpan * c.columnSpan, 0);
-    if (rowCount < (grid.headerRuled ? 2 : 3) || area < rowCount * columnCount * 0.5) return null;
+    if (rowCount < (grid.headerFrom === 'rule' ? 2 : 3) || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
     if (columnCount === 2 && (alikeColumns(cells, 0.25) || (grid.halves && alikeColumns(cells, 0.4)))) return null;
