@@ -104,6 +104,22 @@ describe('ruled tables', () => {
     expect(tables[0].cells.find((c) => c.text === 'Goal total')).toMatchObject({ row: 0, rowSpan: 1, columnSpan: 2 });
   });
 
+  it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
+    // A grid of two drawn columns; the second holds two options a wide space apart in every row.
+    const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));
+    const choice = (first: boolean, y: number) => [word(first ? '☒' : '☐', 205, y), word('yes', 217, y), word(first ? '☐' : '☒', 280, y), word('no', 292, y)];
+    const words = [word('Name', 105, 105), word('Member', 205, 105), ...['North', 'South', 'East'].flatMap((name, r) => [word(name, 105, 125 + r * 20), ...choice(r !== 1, 125 + r * 20)])];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Name', 'Member'],
+        ['North', '☒ yes ☐ no'],
+        ['South', '☐ yes ☒ no'],
+        ['East', '☒ yes ☐ no'],
+      ],
+    ]);
+  });
+
   it("leave out the shading behind a listing that touches the table's top rule", () => {
     // A grid of three columns (x 100-400) and three rows (y 200-260); a listing shaded at x
     // 250-500, y 150-198.5, its bottom edge within a snap of the table's top rule, as a browser

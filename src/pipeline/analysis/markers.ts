@@ -21,3 +21,13 @@ export const MATH_SIGN = /[=≠≈≡≤≥∝∈∉⊂⊆∑∏∫∮√∇∂�
 
 /** An equation's number as it stands at the right of a display formula: "(3)", "(2.14)", "(4b)". */
 export const EQUATION_LABEL = /\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)/;
+
+/** A check box printed ticked or crossed: a form's chosen option. */
+export const CHECKED = /^(?:☑|☒|■|✓|✔|✗|✘|\[[xX✓]\])$/;
+
+/** A check box printed empty. */
+export const UNCHECKED = /^(?:☐|□|▢|\[\s?\])$/;
+
+export function isCheckBox(text: string): boolean {
+  return CHECKED.test(text) || UNCHECKED.test(text);
+}

@@ -6,7 +6,7 @@
 // (80, and 85 for the selection). Words read by OCR scale them by their own confidence.
 import type { Box, KeyValue, Line, Word } from '../page-model.js';
 import { unionBox } from '../page-model.js';
-import { LIST_MARKER } from './markers.js';
+import { CHECKED, LIST_MARKER, isCheckBox } from './markers.js';
 
 const PAIR = { key: 85, value: 80 };
 const ABOVE = { key: 70, value: 65 };
@@ -15,8 +15,6 @@ const CHECKBOX = { key: 80, value: 85 };
 const MAX_LABEL_WORDS = 6;
 const MAX_VALUE_WORDS = 14;
 
-const CHECKED = /^(?:☑|☒|■|✓|✔|✗|✘|\[[xX✓]\])$/;
-const UNCHECKED = /^(?:☐|□|▢|\[\s?\])$/;
 
 type Chunk = Word[];
 
@@ -30,7 +28,7 @@ export function printedKeyValues(lines: Line[], words: Word[]): KeyValue[] {
     const lineChunks = chunksOf[n];
     // Checkboxes first: their labels are not "Label: value" pairs.
     const lineWords = splitGlyphs(line.words.map((i) => words[i]));
-    if (lineWords.some((w) => isCheckbox(w.text))) {
+    if (lineWords.some((w) => isCheckBox(w.text))) {
       out.push(...checkboxes(lineWords));
       return;
     }
@@ -101,10 +99,6 @@ function visualRows(lines: Line[], words: Word[]): Line[] {
     }
   }
   return rows.sort((a, b) => a.box.y0 - b.box.y0);
-}
-
-function isCheckbox(text: string): boolean {
-  return CHECKED.test(text) || UNCHECKED.test(text);
 }
 
 /** A checkbox glyph printed against its label ("☐Yes") is split from it. */
@@ -190,15 +184,15 @@ function pair(key: string, labelWords: Word[], valueWords: Word[], confidence: {
 function checkboxes(lineWords: Word[]): KeyValue[] {
   const out: KeyValue[] = [];
   lineWords.forEach((word, i) => {
-    if (!isCheckbox(word.text)) return;
+    if (!isCheckBox(word.text)) return;
     const label: Word[] = [];
-    for (let j = i + 1; j < lineWords.length && !isCheckbox(lineWords[j].text); j++) {
+    for (let j = i + 1; j < lineWords.length && !isCheckBox(lineWords[j].text); j++) {
       const previous = label[label.length - 1] ?? word;
       if (lineWords[j].box.x0 - previous.box.x1 > Math.max(word.fontSize, lineWords[j].fontSize) * 2.5) break;
       label.push(lineWords[j]);
     }
     if (label.length === 0) {
-      for (let j = i - 1; j >= 0 && !isCheckbox(lineWords[j].text); j--) label.unshift(lineWords[j]);
+      for (let j = i - 1; j >= 0 && !isCheckBox(lineWords[j].text); j--) label.unshift(lineWords[j]);
     }
     if (label.length === 0) return;
     const selected = CHECKED.test(word.text);

@@ -5,8 +5,8 @@
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
 import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
-import { alignedGrids, columnGapsUnderHead, visualRows } from './aligned.js';
-import { LIST_MARKER } from '../markers.js';
+import { alignedGrids, columnGapsUnderHead, visualRows, type Row } from './aligned.js';
+import { LIST_MARKER, isCheckBox } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { fillGrid, type GridTable } from './grid.js';
@@ -140,10 +140,18 @@ function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: n
     const from = Math.max(i > 0 ? separators[i - 1] : box.x0, ...drawn.filter((d) => d < x));
     const before = rows.flatMap((r) => r.chunks.filter((c) => c.x0 >= from && c.x1 <= x));
     if (before.length > 0 && before.every((c) => c.words.every((w) => LIST_MARKER.test(words[w].text)))) return false;
-    // Most rows must hold text on both sides of it within the drawn column; text that merely
-    // leaves part of a wide cell empty makes no column.
+    // Options set side by side, each a check box and its label ("☒ yes   ☐ no"), are one cell's
+    // choices, not columns.
     const left = Math.max(box.x0, ...drawn.filter((d) => d < x));
     const right = Math.min(box.x1, ...drawn.filter((d) => d > x));
+    const opensChoice = (r: Row, x0: number, x1: number) => {
+      const first = r.chunks.flatMap((c) => c.words).find((w) => words[w].box.x0 >= x0 && words[w].box.x1 <= x1);
+      return first !== undefined && isCheckBox(words[first].text);
+    };
+    const sides = rows.filter((r) => opensChoice(r, left, x) || opensChoice(r, x, right));
+    if (sides.length > 0 && sides.every((r) => opensChoice(r, left, x) && opensChoice(r, x, right))) return false;
+    // Most rows must hold text on both sides of it within the drawn column; text that merely
+    // leaves part of a wide cell empty makes no column.
     const both = rows.filter((r) => {
       const rowWords = r.chunks.flatMap((c) => c.words.map((w) => words[w].box));
       return rowWords.some((b) => b.x0 >= left && b.x1 <= x) && rowWords.some((b) => b.x0 >= x && b.x1 <= right);
