@@ -104,6 +104,49 @@ describe('ruled tables', () => {
     expect(tables[0].cells.find((c) => c.text === 'Goal total')).toMatchObject({ row: 0, rowSpan: 1, columnSpan: 2 });
   });
 
+  it('keep a header cell spanning columns whose borders the table draws only below it, though its rules are drawn a cell at a time', () => {
+    // Rules in pieces per column (joints at 200 and 300, as a browser draws collapsed borders),
+    // the column borders at 200 and 300 drawn from the second rule down: "Results" spans them.
+    const cuts = [100, 200, 300, 400];
+    const rule = (y: number) => cuts.slice(0, -1).map((x, i) => h(y, x, cuts[i + 1]));
+    const segments = [...[100, 120, 140, 160].flatMap(rule), v(100, 100, 160), v(200, 120, 160), v(300, 120, 160), v(400, 100, 160)];
+    const words = [word('Results', 220, 105), word('Name', 105, 125), word('Units', 205, 125), word('Share', 305, 125), word('North', 105, 145), word('12', 205, 145), word('40%', 305, 145)];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Results', '', ''],
+        ['Name', 'Units', 'Share'],
+        ['North', '12', '40%'],
+      ],
+    ]);
+    expect(tables[0].cells.find((c) => c.text === 'Results')).toMatchObject({ row: 0, column: 0, columnSpan: 3 });
+  });
+
+  it("part the body's columns at the joints of rules drawn a cell at a time, under a header whose group name crosses a joint", () => {
+    // No column borders are drawn. Rules in pieces per column above the header, under it (from
+    // the second column on, "Name" standing over both header lines) and under the body; "Results"
+    // crosses the joint at 300 above the rule under the header, but no word of the body does.
+    const cuts = [100, 200, 300, 400];
+    const rule = (y: number, from = 0) => cuts.slice(from, -1).map((x, i) => h(y, x, cuts[from + i + 1]));
+    const segments = [...rule(100), ...rule(130, 1), ...rule(160)];
+    const words = [
+      word('Name', 105, 105),
+      word('Results', 282, 105),
+      word('Units', 205, 117),
+      word('Share', 305, 117),
+      // Figures set flush right in their cells, a few points from the next cell's text: too
+      // close for a column gap of the text alone.
+      ...[word('North', 105, 134), word('1,204', 273, 134), word('40.5%', 303, 134)],
+      ...[word('South', 105, 146), word('9,876', 273, 146), word('60.1%', 303, 146)],
+    ];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0]).slice(-2)).toEqual([
+      ['North', '1,204', '40.5%'],
+      ['South', '9,876', '60.1%'],
+    ]);
+  });
+
   it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
     // A grid of two drawn columns; the second holds two options a wide space apart in every row.
     const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));

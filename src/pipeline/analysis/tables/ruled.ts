@@ -50,7 +50,13 @@ export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = []
   }
   // Tick marks, bullets and underlines of single letters are shorter than any cell side.
   const min = MIN_LENGTH * scale;
-  const borders = graphics.rulingsFromPicture ? [] : jointBorders(horizontal, SNAP * scale, min, words);
+  // The table's own column lines, not the edges of cell fills (Office producers paint a row's
+  // background in pieces whose edges need not be cell borders).
+  const lines = [
+    ...graphics.segments.filter((s) => s.x0 === s.x1 && s.y1 > s.y0),
+    ...graphics.rects.filter((r) => r.stroked).flatMap(({ box: b }) => [b.x0, b.x1].map((x) => ({ x0: x, y0: b.y0, x1: x, y1: b.y1 }))),
+  ];
+  const borders = graphics.rulingsFromPicture ? [] : jointBorders(horizontal, lines, SNAP * scale, min, words);
   return {
     horizontal: join(horizontal, 'h', SNAP * scale).filter((s) => s.x1 - s.x0 >= min),
     vertical: join([...vertical, ...borders], 'v', SNAP * scale).filter((s) => s.y1 - s.y0 >= min),
@@ -62,10 +68,12 @@ export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = []
  * border (or background) apart, as browsers and word processors do: pieces of a horizontal rule
  * that meet end to end mark where one cell ends and the next begins. Two rules of one table run
  * across the same width and break at the same borders (a rule over spanning cells at some of
- * them); between two such rules, each shared joint is a column border wherever it cuts no word.
- * Rules of two tables, one above the other, differ in width or in their joints, and stay apart.
+ * them); between two such rules, each shared joint is a column border wherever it cuts no word,
+ * unless the table rules that column's border itself (`drawn` lines) down most of its height but
+ * not between these two: there it left the border out on purpose, for a cell spanning it. Rules
+ * of two tables, one above the other, differ in width or in their joints, and stay apart.
  */
-function jointBorders(pieces: Segment[], snap: number, min: number, words: Box[]): Segment[] {
+function jointBorders(pieces: Segment[], drawn: Segment[], snap: number, min: number, words: Box[]): Segment[] {
   const rules: { y: number; x0: number; x1: number; joints: number[] }[] = [];
   const sorted = pieces.filter((p) => p.x1 - p.x0 >= min).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   let start = 0;
@@ -111,8 +119,19 @@ function jointBorders(pieces: Segment[], snap: number, min: number, words: Box[]
     // The next rule below of the same table; the borders run between the two.
     const lower = rules.slice(i + 1).find((r) => r.y > upper.y + snap && sameTable(upper, r));
     if (!lower) return;
+    const table = rules.filter((r) => sameTable(upper, r)).map((r) => r.y);
+    const [top, bottom] = [Math.min(...table), Math.max(...table)];
+    // How much of [from, to] the table's own borders at x cover.
+    const drawnAt = (x: number, from: number, to: number) => drawn.filter((v) => near(v.x0, x)).reduce((sum, v) => sum + Math.max(0, Math.min(v.y1, to) - Math.max(v.y0, from)), 0);
+    const leftOut = (x: number, from: number, to: number) => drawnAt(x, top, bottom) >= (bottom - top) / 2 && drawnAt(x, from, to) <= snap;
     for (const x of upper.joints) {
-      if (lower.joints.some((j) => near(j, x)) && !cuts(x, upper.y, lower.y)) borders.push({ x0: x, y0: upper.y, x1: x, y1: lower.y });
+      if (!lower.joints.some((j) => near(j, x))) continue;
+      // Rules between the two that cross the joint (under a header, from the second column on)
+      // part the border into pieces, each kept where it cuts no word: a header cell spanning the
+      // joint above such a rule leaves the body's border below it.
+      const between = sorted.filter((p) => p.y0 > upper.y + snap && p.y0 < lower.y - snap && p.x0 <= x + snap && p.x1 >= x - snap).map((p) => p.y0);
+      const ys = [upper.y, ...positions(between, snap), lower.y];
+      for (let k = 0; k + 1 < ys.length; k++) if (!cuts(x, ys[k], ys[k + 1]) && !leftOut(x, ys[k], ys[k + 1])) borders.push({ x0: x, y0: ys[k], x1: x, y1: ys[k + 1] });
     }
   });
   return borders;
