@@ -147,6 +147,23 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('keep its column borders apart from a dotted leader elsewhere on the page drawn as slivers', () => {
+    // A leader of dots a point apart, each drawn as a tiny box, runs across the page above a grid
+    // whose column borders stand at 100, 200, 300 and 400.
+    const slivers = Array.from({ length: 400 }, (_, i) => 80 + i * 0.75).flatMap((x) => [v(x, 40, 40.75), v(x + 0.75, 40, 40.75)]);
+    const segments = [100, 120, 140, 160].map((y) => h(y, 100, 400)).concat([100, 200, 300, 400].map((x) => v(x, 100, 160)));
+    const table = [
+      ['Name', 'Units', 'Share'],
+      ['North', '12', '40%'],
+      ['South', '18', '60%'],
+    ];
+    const words = table.flatMap((row, r) => row.map((text, c) => word(text, 105 + c * 100, 105 + r * 20)));
+    const { tables } = findTables(page(words), graphics([...slivers, ...segments]), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([table]);
+    const borders = tables[0].cells.filter((c) => c.row === 0).map((c) => c.box?.x0);
+    [100, 200, 300].forEach((x, i) => expect(borders[i]).toBeCloseTo(x, 0));
+  });
+
   it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
     // A grid of two drawn columns; the second holds two options a wide space apart in every row.
     const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));

@@ -166,7 +166,9 @@ function join(segments: Segment[], axis: 'h' | 'v', snap: number): Segment[] {
   let group: Segment[] = [];
   const flush = () => {
     if (group.length === 0) return;
-    const position = group.reduce((sum, s) => sum + at(s), 0) / group.length;
+    // Where the group runs, weighted by length: a long ruling, not the slivers beside it.
+    const length = (s: Segment) => Math.max(to(s) - from(s), 0.01);
+    const position = group.reduce((sum, s) => sum + at(s) * length(s), 0) / group.reduce((sum, s) => sum + length(s), 0);
     group.sort((a, b) => from(a) - from(b));
     let start = from(group[0]);
     let end = to(group[0]);
@@ -182,8 +184,10 @@ function join(segments: Segment[], axis: 'h' | 'v', snap: number): Segment[] {
     emit();
     group = [];
   };
+  // A group holds the rulings within `snap` of its first: chaining each to the one before would
+  // let a row of dots (a dotted leader drawn as many slivers) join rulings far apart into one.
   for (const s of sorted) {
-    if (group.length > 0 && at(s) - at(group[group.length - 1]) > snap) flush();
+    if (group.length > 0 && at(s) - at(group[0]) > snap) flush();
     group.push(s);
   }
   flush();
