@@ -164,6 +164,22 @@ describe('ruled tables', () => {
     [100, 200, 300].forEach((x, i) => expect(borders[i]).toBeCloseTo(x, 0));
   });
 
+  it('leave out the lines of two page columns of prose under the last rule, whose words run over a column border', () => {
+    // A grid at x 100-400 (borders at 200 and 300), y 100-160. Right under it, lines of prose in
+    // two page columns: the left one starts where the first column's text does and runs over the
+    // border at 200; the right one starts where the third column's text does.
+    const segments = [100, 120, 140, 160].map((y) => h(y, 100, 400)).concat([100, 200, 300, 400].map((x) => v(x, 100, 160)));
+    const table = [
+      ['Name', 'Units', 'Share'],
+      ['North', '12', '40%'],
+      ['South', '18', '60%'],
+    ];
+    const cells = table.flatMap((row, r) => row.map((text, c) => word(text, 105 + c * 100, 105 + r * 20)));
+    const prose = [...lineWords('Sales grew across all the regions', 105, 163), ...lineWords('Costs fell in', 305, 163), ...lineWords('and the year ended well', 105, 176), ...lineWords('the north', 305, 176)];
+    const { tables } = findTables(page([...cells, ...prose]), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([table]);
+  });
+
   it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
     // A grid of two drawn columns; the second holds two options a wide space apart in every row.
     const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));

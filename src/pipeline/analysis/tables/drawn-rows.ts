@@ -15,7 +15,7 @@ import type { Rulings } from './ruled.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
-import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Row } from './aligned.js';
+import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Chunk, type Row } from './aligned.js';
 import { median } from './gutters.js';
 
 /**
@@ -166,8 +166,9 @@ function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: num
  * stands within a font size of the frame or of the row next to it, and breaks into two pieces of text or more at spaces wider than a word
  * space that hold one of the frame's column borders (a caption, a heading or prose above a table
  * has only word spaces), each piece set as the frame's cells are: flush with where their text
- * starts or ends in its column, or centred on the columns it spans (a line of two page columns
- * of prose is neither); words of another drawn table are never taken. Each row gets a border
+ * starts or ends in its column with no word running over a column border, or centred on the
+ * columns it spans (a line of two page columns of prose is neither); words of another drawn
+ * table are never taken. Each row gets a border
  * above and below it, and each column border runs through it where it cuts no word (a header
  * cell spanning columns is crossed by none). Null when no line qualifies.
  */
@@ -202,14 +203,17 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     edges[cell.column].left.push(Math.min(...boxes.map((b) => b.x0)));
     edges[cell.column].right.push(Math.max(...boxes.map((b) => b.x1)));
   }
-  const setLikeCells = (piece: { x0: number; x1: number }, size: number) => {
+  const setLikeCells = (piece: Chunk, size: number) => {
     const tolerance = size * 0.5;
     const [c0, c1] = [columnAt(piece.x0 + tolerance), columnAt(piece.x1 - tolerance)];
     // Centred on its own column or on a run of columns around it (a header cell spanning them).
     const middle = (piece.x0 + piece.x1) / 2;
     let centred = false;
     for (let a = 0; a <= c0; a++) for (let b = c1; b + 1 < xs.length; b++) if (Math.abs(middle - (xs[a] + xs[b + 1]) / 2) <= tolerance) centred = true;
-    return centred || edges[c0].left.some((x) => Math.abs(x - piece.x0) <= tolerance) || edges[c1].right.some((x) => Math.abs(x - piece.x1) <= tolerance);
+    if (centred) return true;
+    // A word running over a column border, in text not centred on the columns, is prose's.
+    if (xs.slice(c0 + 1, c1 + 1).some((x) => piece.words.some((i) => words[i].box.x0 < x && words[i].box.x1 > x))) return false;
+    return edges[c0].left.some((x) => Math.abs(x - piece.x0) <= tolerance) || edges[c1].right.some((x) => Math.abs(x - piece.x1) <= tolerance);
   };
   const size = median([...cellOf.keys()].map((i) => words[i].fontSize));
   // A line set wholly in the code face is a listing's, unless the table's own cells are so set.
