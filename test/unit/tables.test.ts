@@ -180,6 +180,32 @@ describe('ruled tables', () => {
     expect(tables.map(tableRows)).toEqual([table]);
   });
 
+  it('start a row where a value stands under the one of the row above, though a label wrapped over several lines stands between', () => {
+    // Rules above and under the header and under the body only; the body's rows set at one
+    // pitch. The first row's label wraps over three lines, its amount's currency sign stands
+    // alone at the end of the first line (the amount did not fit beside it); the second row's
+    // figures stand under the first row's, three lines down.
+    const segments = [h(100, 100, 260), h(115, 100, 260), h(180, 100, 260), ...[100, 140, 200, 260].map((x) => v(x, 100, 180))];
+    const words = [
+      word('Study', 105, 103),
+      word('Charge', 145, 103),
+      word('Small', 205, 103),
+      ...[word('Fixed', 105, 118), word('29.8%', 145, 118), word('¥', 245, 118)],
+      ...[word('right', 105, 130), word('38,135.79', 210, 130)],
+      word('trend', 105, 142),
+      ...[word('This', 105, 154), word('17.4%', 145, 154), word('2,107', 230, 154)],
+      word('index', 105, 166),
+    ];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Study', 'Charge', 'Small'],
+        ['Fixed right trend', '29.8%', '¥ 38,135.79'],
+        ['This index', '17.4%', '2,107'],
+      ],
+    ]);
+  });
+
   it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
     // A grid of two drawn columns; the second holds two options a wide space apart in every row.
     const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));

@@ -70,23 +70,36 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       );
     });
   for (const { label, through } of runs) {
+    // Each cell's last line of text in the row so far: a value reads on from there, though lines
+    // of a label wrapped over several may stand between.
+    const lastIn = new Map<CellRegion, number[]>();
+    const note = (line: number[]) => {
+      for (const cell of new Set(line.map((i) => cellOf.get(i)!))) lastIn.set(cell, part(line, cell));
+    };
+    note(through[0]);
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
       const k = lineIndex.get(below)! - 1;
       const heads = headsColumns(above, below);
-      if (part(below, label).length === 0 && !heads) continue;
-      // Where the pitches do not tell, two lines are one row when every cell both fill reads on
-      // from the upper line to the lower.
+      if (part(below, label).length === 0 && !heads) {
+        note(below);
+        continue;
+      }
+      // Where the pitches do not tell, two lines are one row when every cell the lower fills
+      // reads on from its text above in the row.
       const cells = new Set(below.map((i) => cellOf.get(i)!));
       const starts =
         heads ||
         (wrapped && lines[k] === above
           ? !wrapped.has(k)
           : [...cells].some((cell) => {
-              const upper = part(above, cell);
+              // A label reads on line after line; a line without it above ended it.
+              const upper = cell === label ? part(above, cell) : (lastIn.get(cell) ?? []);
               if (upper.length === 0 && cell !== label) return false;
               return !wraps(upper, part(below, cell), cell, textLeft.get(cell.column)!, words);
             }));
+      if (starts) lastIn.clear();
+      note(below);
       if (!starts) continue;
       const y = (Math.max(...above.map((i) => words[i].box.y1)) + Math.min(...below.map((i) => words[i].box.y0))) / 2;
       for (let c = 0; c + 1 < xs.length; c++) {
@@ -145,14 +158,16 @@ function runsThrough(border: Segment, box: Box): boolean {
  * would not have fitted after the last upper word, leader dots aside (they fill a label out to its
  * value and are no text to wrap), within the cell's text width; and it holds a letter, or the
  * upper line ends in one (an amount is never wrapped onto a line of its own, but a date or a
- * phrase may break before its figures: "11 April" over "2029").
+ * phrase may break before its figures: "11 April" over "2029"), or in a currency sign ("¥" over
+ * "38,135.79").
  */
 function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: number, words: Word[]): boolean {
   const text = upper.map((i) => words[i]).filter((w) => !LEADER.test(w.text));
   if (text.length === 0 || lower.length === 0) return false;
   const last = text.reduce((a, b) => (b.box.x1 > a.box.x1 ? b : a));
   const next = lower.map((i) => words[i]).reduce((a, b) => (b.box.x0 < a.box.x0 ? b : a));
-  if (!/\p{L}/u.test(next.text) && !/\p{L}/u.test(last.text)) return false;
+  // A currency sign on its own ends a line only where its amount did not fit beside it.
+  if (!/\p{L}/u.test(next.text) && !/\p{L}/u.test(last.text) && !/^\p{Sc}$/u.test(last.text)) return false;
   const padding = Math.max(0, textLeft - cell.box.x0);
   const space = next.fontSize * 0.25;
   return last.box.x1 + space + (next.box.x1 - next.box.x0) > cell.box.x1 - padding;
