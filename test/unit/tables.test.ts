@@ -206,6 +206,30 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it("read a group's name centred over three columns in the table's first line, inside one of them, as spanning the three", () => {
+    // One drawn row holds both header lines; "2028" stands inside the middle column, centred over
+    // the three it heads, and crosses no border.
+    const segments = [...[100, 130, 150, 170].map((y) => h(y, 100, 340)), ...[100, 160, 220, 280, 340].map((x) => v(x, 100, 170))];
+    const words = [
+      word('Year', 105, 103),
+      word('2028', 240, 103),
+      ...[word('Index', 165, 116), word('Count', 225, 116), word('Share', 285, 116)],
+      ...['North', '12', '40', '7%'].map((text, c) => word(text, 105 + c * 60, 134)),
+      ...['South', '18', '60', '9%'].map((text, c) => word(text, 105 + c * 60, 154)),
+    ];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Year', '2028', '', ''],
+        ['', 'Index', 'Count', 'Share'],
+        ['North', '12', '40', '7%'],
+        ['South', '18', '60', '9%'],
+      ],
+    ]);
+    expect(tables[0].cells.find((c) => c.text === '2028')).toMatchObject({ row: 0, column: 1, columnSpan: 3 });
+    expect(tables[0].cells.find((c) => c.text === 'Year')).toMatchObject({ row: 0, rowSpan: 2 });
+  });
+
   it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
     // A grid of two drawn columns; the second holds two options a wide space apart in every row.
     const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));

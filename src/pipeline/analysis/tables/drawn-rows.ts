@@ -5,8 +5,9 @@
 // own lines from its rows (aligned.ts wrappedLines), a line at the smaller pitch belongs to the
 // row above; elsewhere a line whose label continues the one above (its first word would not have
 // fitted on the line above) or whose first column is empty does, as wrapped cell text and
-// multi-line headers do; but a line under a group's name that spans columns is a row of their own
-// headers (the name's border runs down through it). Rows a drawing leaves out altogether (a
+// multi-line headers do; but a line under a group's name that spans columns (it crosses a column
+// border, or stands in the table's first line centred over three columns or more) is a row of
+// their own headers (the borders between them run down through it, and not up through the name). Rows a drawing leaves out altogether (a
 // header or first row above zebra stripes, a last row under the last rule) are taken in where
 // their text is set as the table's cells are (withRowsBeside).
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
@@ -36,6 +37,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
   const added: Segment[] = [];
   const borders: Segment[] = [];
+  const openings: Segment[] = [];
   // Each drawn cell of the first column, with the text lines that run through it. A cell across
   // the whole table is a title or a note, not a row label.
   const labels = grid.cells.filter((c) => c.column === first && c.column + c.columnSpan < grid.columnCount);
@@ -55,20 +57,36 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // the row above (wrappedLines); pair k is lines k and k + 1, each filling some columns.
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
-  const wrapped = wrappedLines(pairs, median([...cellOf.keys()].map((i) => words[i].fontSize)));
+  const size = median([...cellOf.keys()].map((i) => words[i].fontSize));
+  const wrapped = wrappedLines(pairs, size);
   const lineIndex = new Map(lines.map((line, k) => [line, k]));
   // A word of the upper line across a column border under which the lower line fills both
   // columns is a group's name over the columns it heads, and the lower line a row of their own
   // headers, though nothing stands in its first column.
-  const headsColumns = (above: number[], below: number[]) =>
-    xs.slice(1, -1).some((x, b) => {
-      const [from, to] = [xs[b], xs[b + 2]];
-      return (
-        above.some((i) => words[i].box.x0 < x && words[i].box.x1 > x) &&
-        below.some((i) => words[i].box.x0 >= from && words[i].box.x1 <= x) &&
-        below.some((i) => words[i].box.x0 >= x && words[i].box.x1 <= to)
-      );
-    });
+  const fills = (line: number[], from: number, to: number) => line.some((i) => words[i].box.x0 >= from && words[i].box.x1 <= to);
+  const crossesBorder = (above: number[], below: number[]) =>
+    xs.slice(1, -1).some((x, b) => above.some((i) => words[i].box.x0 < x && words[i].box.x1 > x) && fills(below, xs[b], x) && fills(below, x, xs[b + 2]));
+  // So is a piece of the table's first line that stands inside one column, centred over a run of
+  // three columns or more around it, alone in the run, where the lower line fills the run's first
+  // and last columns: a name short enough to cross no border ("2028" over three). The runs, as
+  // [first, last] column.
+  const centredOver = (above: number[], below: number[]): [number, number][] => {
+    if (above !== lines[0]) return [];
+    const pieces = chunksOf(above, words, (piece, w) => w.box.x0 - piece.x1 > size * WIDE_SPACE);
+    const runs: [number, number][] = [];
+    for (const piece of pieces) {
+      const centre = (piece.x0 + piece.x1) / 2;
+      if (xs.some((x) => x > piece.x0 && x < piece.x1)) continue;
+      for (let a = 0; a + 1 < xs.length; a++) {
+        for (let b = a + 2; b + 1 < xs.length; b++) {
+          if (Math.abs(centre - (xs[a] + xs[b + 1]) / 2) > size * 0.5 || piece.x0 < xs[a] || piece.x1 > xs[b + 1]) continue;
+          if (pieces.some((other) => other !== piece && other.x1 > xs[a] && other.x0 < xs[b + 1])) continue;
+          if (fills(below, xs[a], xs[a + 1]) && fills(below, xs[b], xs[b + 1])) runs.push([a, b]);
+        }
+      }
+    }
+    return runs;
+  };
   for (const { label, through } of runs) {
     // Each cell's last line of text in the row so far: a value reads on from there, though lines
     // of a label wrapped over several may stand between.
@@ -80,7 +98,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
       const k = lineIndex.get(below)! - 1;
-      const heads = headsColumns(above, below);
+      const spans = centredOver(above, below);
+      const heads = spans.length > 0 || crossesBorder(above, below);
       if (part(below, label).length === 0 && !heads) {
         note(below);
         continue;
@@ -102,6 +121,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       note(below);
       if (!starts) continue;
       const y = (Math.max(...above.map((i) => words[i].box.y1)) + Math.min(...below.map((i) => words[i].box.y0))) / 2;
+      // The name's line holds no border between the columns it is centred over.
+      for (const [a, b] of spans) for (const x of xs.slice(a + 1, b + 1)) openings.push({ x0: x, y0: label.box.y0, x1: x, y1: y });
       for (let c = 0; c + 1 < xs.length; c++) {
         const [x0, x1] = [xs[c], xs[c + 1]];
         // Under a group's name, a column with no header of its own on the lower line keeps one
@@ -122,7 +143,23 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
     }
   }
   if (added.length === 0) return null;
-  return { horizontal: [...frame.horizontal, ...added], vertical: [...frame.vertical, ...borders] };
+  return { horizontal: [...frame.horizontal, ...added], vertical: [...frame.vertical.flatMap((v) => without(v, openings, size * 0.25)), ...borders] };
+}
+
+/** A vertical segment less the stretches of it that `openings` at its x (within `near`) take out. */
+function without(segment: Segment, openings: Segment[], near: number): Segment[] {
+  let parts = [segment];
+  for (const o of openings) {
+    if (Math.abs(o.x0 - segment.x0) > near) continue;
+    parts = parts.flatMap((p) => {
+      if (o.y1 <= p.y0 || o.y0 >= p.y1) return [p];
+      return [
+        ...(o.y0 > p.y0 ? [{ ...p, y1: o.y0 }] : []),
+        ...(o.y1 < p.y1 ? [{ ...p, y0: o.y1 }] : []),
+      ];
+    });
+  }
+  return parts;
 }
 
 /** The drawn cell under each word's centre, for the words inside the grid. */
