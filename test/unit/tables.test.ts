@@ -282,6 +282,35 @@ describe('tables found from aligned text', () => {
   ];
   const grid = (cells: string[][], y0 = 200): Word[] => cells.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, 100 + c * 120, y0 + r * 16)));
 
+  it('part a column of figures set flush right from the words set flush left one space after it', () => {
+    // Figures ending at x 250, words starting a word space later at 253: no band stays open
+    // between the two columns, but their edges line up row after row.
+    const table = [
+      ['Plan', 'Estimate', 'Minor chapter', 'Total'],
+      ['Paul Andersen', '67,049.60', 'charge', '137'],
+      ['Small baseline', '219', 'shipment', '3,302.36'],
+      ['Irene Schmidt', '47,242.35', 'pattern', '50,935.34'],
+      ['Hugo Jensen', '108', 'vector', '596'],
+      ['Annual dose', '95,553.03', 'baseline', '42,031.62'],
+    ];
+    const flushRight = (text: string, x1: number, y: number) => lineWords(text, x1 - text.length * 5 - (text.split(' ').length - 1) * 3, y);
+    const words = table.flatMap(([label, figure, text, total], r) => [...lineWords(label, 100, 200 + r * 16), ...flushRight(figure, 250, 200 + r * 16), ...lineWords(text, 253, 200 + r * 16), ...flushRight(total, 400, 200 + r * 16)]);
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([table]);
+  });
+
+  it('keep a date set flush right in one cell, though its year lines up on both edges', () => {
+    const table = [
+      ['Plan', 'Date', 'Total'],
+      ['Paul Andersen', '16 April 2017', '137'],
+      ['Small baseline', '5 November 2022', '3,302.36'],
+      ['Irene Schmidt', '5 May 2015', '50,935.34'],
+      ['Hugo Jensen', '24 May 2023', '596'],
+    ];
+    const flushRight = (text: string, x1: number, y: number) => lineWords(text, x1 - text.length * 5 - (text.split(' ').length - 1) * 3 + (text.split(' ').length - 1) * 5, y);
+    const words = table.flatMap(([label, date, total], r) => [...lineWords(label, 100, 200 + r * 16), ...flushRight(date, 300, 200 + r * 16), ...flushRight(total, 400, 200 + r * 16)]);
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([table]);
+  });
+
   it('read columns from the gaps no row crosses, and keep text above and below out', () => {
     const words = [...lineWords('The table below lists the amounts by country.', 100, 170), ...grid(rows), ...lineWords('Source: annual report.', 100, 280)];
     const { tables, words: held } = findTables(page(words), NO_GRAPHICS, new Set(), false);

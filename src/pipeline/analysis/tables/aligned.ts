@@ -11,6 +11,7 @@ import { centerX, centerY, RTL } from '../lines.js';
 import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
+import { flushGaps, isFlushSpace } from './flush-columns.js';
 
 export type { Chunk, Row };
 
@@ -260,7 +261,9 @@ function gapsOver(rows: Row[], left: number, size: number, words: Word[], byChun
       row.chunks.some((c) => c.words.some((w) => (words[w].box.x0 + words[w].box.x1) / 2 - left > x0 && (words[w].box.x0 + words[w].box.x1) / 2 - left < x1));
     return rows.filter((row) => holds(row, before, from) && holds(row, to, after)).length >= rows.length / 2;
   });
-  return [...gaps.map((gap) => clearest(gap, byChunk)), ...tight].sort((a, b) => a[0] - b[0]).map(([from, to]) => [left + from, left + to]);
+  const open = [...gaps.map((gap) => clearest(gap, byChunk)), ...tight].map(([from, to]): [number, number] => [left + from, left + to]);
+  const flush = flushGaps(rows, words, size).filter(([from, to]) => !open.some(([a, b]) => a <= to && b >= from));
+  return [...open, ...flush].sort((a, b) => a[0] - b[0]);
 }
 
 /**
@@ -521,7 +524,8 @@ function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolea
  * description ("P(M) Potenzmenge") still fills two cells, not one cell spanning both columns.
  */
 function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
-  const intoGap = (from: number, to: number) => to - from >= row.size * WIDE_SPACE && gaps.some(([x0, x1]) => Math.min(x1, to) > Math.max(x0, from));
+  const intoGap = (from: number, to: number) =>
+    (to - from >= row.size * WIDE_SPACE && gaps.some(([x0, x1]) => Math.min(x1, to) > Math.max(x0, from))) || isFlushSpace(from, to, gaps, row.size);
   const chunks = row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => intoGap(current.x1, w.box.x0)));
   return chunks.length === row.chunks.length ? row : { ...row, chunks };
 }
