@@ -1,6 +1,8 @@
 // Words from PDFium's glyphs (formats/pdf.ts): where one word ends and the next begins.
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
+import { logicalBrackets } from '../../src/pipeline/formats/pdf-words.js';
+import { word } from '../helpers/words.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { spacedTextPdf, turnedLabelsPdf } from '../helpers/pdfs.js';
@@ -48,5 +50,13 @@ describe('text set in another direction', () => {
     expect(paragraphs).toContain('Text going down the page');
     const label = page.lines.find((l) => l.words.map((i) => raw.words[i].text).join(' ') === 'Axial load (kN)')!;
     expect(label.box.y1 - label.box.y0).toBeGreaterThan(50);
+  });
+});
+
+describe('brackets beside right-to-left words', () => {
+  it('puts a word of brackets, signs and figures drawn in visual order back in logical order beside a right-to-left word', () => {
+    // The file draws "ספר (%)" right to left: the bracket word comes out as ")%(".
+    const words = [word('ספר', 300, 100), word(')%(', 270, 100), word(')631(', 220, 100), word('ספר', 180, 100), word('(12)', 100, 200), word('-72.5%', 140, 200)];
+    expect(logicalBrackets(words).map((w) => w.text)).toEqual(['ספר', '(%)', '(631)', 'ספר', '(12)', '-72.5%']);
   });
 });

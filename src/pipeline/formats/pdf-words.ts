@@ -144,7 +144,7 @@ class WordReader {
     for (let i = 0; i < count; i++) this.step(i);
     this.settleAccent(count);
     this.flush();
-    const joined = joinSpacedEllipses(this.words);
+    const joined = logicalBrackets(joinSpacedEllipses(this.words));
     for (const word of joined) roundBox(word.box);
     return joined;
   }
@@ -352,6 +352,22 @@ function joinSpacedEllipses(words: Word[]): Word[] {
     out.push(a);
   }
   return out;
+}
+
+/**
+ * A word of brackets, signs and figures without letters ("(%)", "(631)") drawn beside a word of a
+ * right-to-left script takes that direction: the file draws it in visual order, each bracket
+ * shaped as its mirror, so its characters come out reversed (")%(" for "(%)"). Its runs (a
+ * figure with its separators stays one run, read left to right) are put back in logical order.
+ * Right-to-left words themselves come out in logical order already.
+ */
+export function logicalBrackets(words: Word[]): Word[] {
+  const besideRtl = (i: number) => [words[i - 1], words[i + 1]].some((w) => w !== undefined && RTL.test(w.text) && verticalOverlap(w.box, words[i].box) > 0);
+  return words.map((word, i) => {
+    if (!/[()[\]{}]/.test(word.text) || /\p{L}/u.test(word.text) || !besideRtl(i)) return word;
+    const runs = word.text.match(/\p{Nd}[\p{Nd}.,]*|[^\p{Nd}]/gu) ?? [];
+    return { ...word, text: runs.reverse().join('') };
+  });
 }
 
 function closeOnLine(a: Word, b: Word): boolean {
