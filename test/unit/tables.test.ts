@@ -230,6 +230,21 @@ describe('ruled tables', () => {
     expect(tables[0].cells.find((c) => c.text === 'Year')).toMatchObject({ row: 0, rowSpan: 2 });
   });
 
+  it('read a right-to-left drawn table by its labels, in its rightmost column: a label with no value is a row', () => {
+    // One drawn row holds the body; the middle row's value is empty.
+    const segments = [100, 115, 160].map((y) => h(y, 100, 300)).concat([100, 200, 300].map((x) => v(x, 100, 160)));
+    const words = [word('קוד', 280, 103), word('שם', 180, 103), word('אור', 280, 119), word('12', 180, 119), word('ארץ', 280, 131), word('עיר', 280, 143), word('34', 180, 143)];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), true);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['קוד', 'שם'],
+        ['אור', '12'],
+        ['ארץ', ''],
+        ['עיר', '34'],
+      ],
+    ]);
+  });
+
   it('keep the options set side by side in a cell, each a check box and its label, in that cell', () => {
     // A grid of two drawn columns; the second holds two options a wide space apart in every row.
     const segments = [100, 120, 140, 160, 180].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 180)));

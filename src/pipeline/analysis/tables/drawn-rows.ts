@@ -1,19 +1,20 @@
 // Rows a drawn table leaves to its text. Many tables rule only their header and their ends: the
-// body between two rulings holds one text line per row, and the rulings alone would read it as
-// one row with every cell a column of figures. Inside each drawn row, a text line starts a row of
-// its own where the first column starts a new label. Where the table's line pitches tell a cell's
-// own lines from its rows (aligned.ts wrappedLines), a line at the smaller pitch belongs to the
-// row above; elsewhere a line whose label continues the one above (its first word would not have
-// fitted on the line above) or whose first column is empty does, as wrapped cell text and
-// multi-line headers do; but a line under a group's name that spans columns (it crosses a column
-// border, or stands in the table's first line centred over three columns or more) is a row of
-// their own headers (the borders between them run down through it, and not up through the name). Rows a drawing leaves out altogether (a
-// header or first row above zebra stripes, a last row under the last rule) are taken in where
-// their text is set as the table's cells are (withRowsBeside).
+// body between two rulings holds one text line per row, and the rulings alone would read it as one
+// row with every cell a column of figures. Inside each drawn row, a text line starts a row of its
+// own where the first column (the rightmost in a right-to-left table) starts a new label. Where the
+// table's line pitches tell a cell's own lines from its rows (aligned.ts wrappedLines), a line at
+// the smaller pitch belongs to the row above; elsewhere a line whose label continues the one above
+// (its first word would not have fitted on the line above) or whose first column is empty does, as
+// wrapped cell text and multi-line headers do; but a line under a group's name that spans columns
+// (it crosses a column border, or stands in the table's first line centred over three columns or
+// more) is a row of their own headers (the borders between them run down through it, and not up
+// through the name). Rows a drawing leaves out altogether (a header or first row above zebra
+// stripes, a last row under the last rule) are taken in where their text is set as the table's
+// cells are (withRowsBeside).
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { centerX, centerY } from '../lines.js';
+import { centerX, centerY, RTL } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Chunk, type Row } from './aligned.js';
@@ -24,14 +25,21 @@ import { median } from './gutters.js';
  * own (see above); each added border runs through the columns no word of which it would cut. Null
  * when the text adds no row.
  */
-export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], free: number[]): Rulings | null {
+export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], free: number[], rightToLeft = false): Rulings | null {
   const cellOf = cellsOfWords(grid, words, free);
   if (cellOf.size === 0) return null;
-  const first = Math.min(...[...cellOf.values()].map((c) => c.column));
-  // The left edge of each column's text, over the whole table: a cell's text starts this far in
-  // from its left border, and stops as far short of its right one.
+  // The labels' column: the first in the page's direction (the rightmost in a right-to-left one).
+  const lastColumn = (c: CellRegion) => c.column + c.columnSpan - 1;
+  const first = rightToLeft ? Math.max(...[...cellOf.values()].map(lastColumn)) : Math.min(...[...cellOf.values()].map((c) => c.column));
+  // The edges of each column's text, over the whole table: a cell's text starts this far in from
+  // its border on one side, and stops as far short of the other.
   const textLeft = new Map<number, number>();
-  for (const [i, cell] of cellOf) textLeft.set(cell.column, Math.min(textLeft.get(cell.column) ?? Infinity, words[i].box.x0));
+  const textRight = new Map<number, number>();
+  for (const [i, cell] of cellOf) {
+    textLeft.set(cell.column, Math.min(textLeft.get(cell.column) ?? Infinity, words[i].box.x0));
+    textRight.set(cell.column, Math.max(textRight.get(cell.column) ?? -Infinity, words[i].box.x1));
+  }
+  const padding = (cell: CellRegion) => ({ left: Math.max(0, textLeft.get(cell.column)! - cell.box.x0), right: Math.max(0, cell.box.x1 - textRight.get(cell.column)!) });
   const xs = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].sort((a, b) => a - b);
   const lines = visualRows(words, [...cellOf.keys()]).map((line) => line.chunks.flatMap((c) => c.words));
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
@@ -40,7 +48,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const openings: Segment[] = [];
   // Each drawn cell of the first column, with the text lines that run through it. A cell across
   // the whole table is a title or a note, not a row label.
-  const labels = grid.cells.filter((c) => c.column === first && c.column + c.columnSpan < grid.columnCount);
+  const labels = grid.cells.filter((c) => (rightToLeft ? lastColumn(c) === first && c.column > 0 : c.column === first && c.column + c.columnSpan < grid.columnCount));
   const middle = (line: number[]) => (Math.min(...line.map((i) => words[i].box.y0)) + Math.max(...line.map((i) => words[i].box.y1))) / 2;
   const runs: { label: CellRegion; through: number[][] }[] = [];
   for (const label of labels) {
@@ -115,7 +123,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
               // A label reads on line after line; a line without it above ended it.
               const upper = cell === label ? part(above, cell) : (lastIn.get(cell) ?? []);
               if (upper.length === 0 && cell !== label) return false;
-              return !wraps(upper, part(below, cell), cell, textLeft.get(cell.column)!, words);
+              return !wraps(upper, part(below, cell), cell, padding(cell), words);
             }));
       if (starts) lastIn.clear();
       note(below);
@@ -198,16 +206,19 @@ function runsThrough(border: Segment, box: Box): boolean {
  * phrase may break before its figures: "11 April" over "2029"), or in a currency sign ("¥" over
  * "38,135.79").
  */
-function wraps(upper: number[], lower: number[], cell: CellRegion, textLeft: number, words: Word[]): boolean {
+function wraps(upper: number[], lower: number[], cell: CellRegion, padding: { left: number; right: number }, words: Word[]): boolean {
   const text = upper.map((i) => words[i]).filter((w) => !LEADER.test(w.text));
   if (text.length === 0 || lower.length === 0) return false;
-  const last = text.reduce((a, b) => (b.box.x1 > a.box.x1 ? b : a));
-  const next = lower.map((i) => words[i]).reduce((a, b) => (b.box.x0 < a.box.x0 ? b : a));
+  // Right-to-left text runs on leftwards: its last word is the leftmost, the next the rightmost.
+  const rtl = [...text, ...lower.map((i) => words[i])].some((w) => RTL.test(w.text));
+  const last = text.reduce((a, b) => (rtl ? b.box.x0 < a.box.x0 : b.box.x1 > a.box.x1) ? b : a);
+  const next = lower.map((i) => words[i]).reduce((a, b) => (rtl ? b.box.x1 > a.box.x1 : b.box.x0 < a.box.x0) ? b : a);
   // A currency sign on its own ends a line only where its amount did not fit beside it.
   if (!/\p{L}/u.test(next.text) && !/\p{L}/u.test(last.text) && !/^\p{Sc}$/u.test(last.text)) return false;
-  const padding = Math.max(0, textLeft - cell.box.x0);
   const space = next.fontSize * 0.25;
-  return last.box.x1 + space + (next.box.x1 - next.box.x0) > cell.box.x1 - padding;
+  const width = next.box.x1 - next.box.x0;
+  // The text's start side is as far from its border as the column's text starts anywhere.
+  return rtl ? last.box.x0 - space - width < cell.box.x0 + padding.right : last.box.x1 + space + width > cell.box.x1 - padding.left;
 }
 
 /**

@@ -58,7 +58,7 @@ export function findTables(
     const [frame, grid] = beside && besideGrid ? [beside, besideGrid] : [drawn, drawnGrid];
     const refined = withTextColumns(frame, grid, words, free(), scale);
     const columned = (refined && frameGrid(refined, scale, boxes)) || grid;
-    const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free());
+    const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free(), rightToLeft);
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
   for (const grid of alignedGrids(words, free(), rulings.horizontal, page, codeFace)) {
