@@ -230,6 +230,30 @@ describe('ruled tables', () => {
     expect(tables[0].cells.find((c) => c.text === 'Year')).toMatchObject({ row: 0, rowSpan: 2 });
   });
 
+  it('read a table of two columns ruled across a cell at a time, its one column border only implied by the joints', () => {
+    // Rules above, under the header and below, each drawn as two pieces meeting at x 200; no
+    // vertical ruling at all. A value wraps onto a second line.
+    const rule = (y: number) => [h(y, 100, 200), h(y, 200, 300)];
+    const segments = [...rule(100), ...rule(115), ...rule(172)];
+    const words = [
+      word('Liability', 105, 103),
+      word('Account', 205, 103),
+      ...[...lineWords('National method', 105, 119), ...lineWords('us so come on', 205, 119)],
+      ...lineWords('because high', 205, 131),
+      ...[...lineWords('Net supplier', 105, 145), word('variance', 205, 145)],
+      ...[...lineWords('Open plan', 105, 158), word('committee', 205, 158)],
+    ];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Liability', 'Account'],
+        ['National method', 'us so come on because high'],
+        ['Net supplier', 'variance'],
+        ['Open plan', 'committee'],
+      ],
+    ]);
+  });
+
   it('read a right-to-left drawn table by its labels, in its rightmost column: a label with no value is a row', () => {
     // One drawn row holds the body; the middle row's value is empty.
     const segments = [100, 115, 160].map((y) => h(y, 100, 300)).concat([100, 200, 300].map((x) => v(x, 100, 160)));

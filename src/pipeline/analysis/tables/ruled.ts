@@ -219,7 +219,11 @@ function frames(rulings: Rulings, tolerance: number): Rulings[] {
     if (!groups.has(root)) groups.set(root, { horizontal: [], vertical: [] });
     groups.get(root)!.vertical.push(v);
   });
-  return [...groups.values()].filter((g) => g.horizontal.length >= 2 && g.vertical.length >= 2);
+  // One vertical ruling makes a frame of a table of two columns ruled across (above, under its
+  // header, below), with three rules or more running past it on both sides; an axis that rules
+  // start from, as a plot's grid lines do, makes none.
+  const across = (g: Rulings) => g.horizontal.filter((h) => h.x0 < g.vertical[0].x0 - tolerance && h.x1 > g.vertical[0].x0 + tolerance).length;
+  return [...groups.values()].filter((g) => g.horizontal.length >= 2 && (g.vertical.length >= 2 || (g.vertical.length === 1 && across(g) >= 3)));
 }
 
 /** Sorted distinct positions, merging those within `snap`. */
@@ -320,8 +324,7 @@ export function frameGrid(frame: Rulings, scale = 1, words: Box[] = []): GridTab
     narrow,
     (from, to) => centres.some((c) => c.y > from && c.y < to),
   );
-  // Two crossing lines (the axes of a plot) close no cell; a table draws at least two of each.
-  if (frameXs.length < 2 || frameYs.length < 2) return null;
+  if (frameXs.length === 0 || frameYs.length === 0) return null;
   const xs = [...frameXs];
   const ys = [...frameYs];
   // Rulings running past the outermost crossing ones close an open side of the table; where a
@@ -331,7 +334,10 @@ export function frameGrid(frame: Rulings, scale = 1, words: Box[] = []): GridTab
   if (x1 > xs[xs.length - 1].at + xs[xs.length - 1].reach + snap * 2) xs.push(open(x1));
   if (y0 < ys[0].at - ys[0].reach - snap * 2) ys.unshift(open(y0));
   if (y1 > ys[ys.length - 1].at + ys[ys.length - 1].reach + snap * 2) ys.push(open(y1));
-  if (xs.length < 3 && ys.length < 3) return null;
+  // A table draws two rulings each way at least, counting the sides its rules close (a table of
+  // two columns ruled across draws one border between them); the axes of a plot close one
+  // region (below).
+  if (xs.length < 2 || ys.length < 2 || (xs.length < 3 && ys.length < 3)) return null;
   const rows = ys.length - 1;
   const columns = xs.length - 1;
   const hasVertical = (c: number, r: number) => !xs[c].drawn || covered(frame.vertical, 'v', xs[c].at, ys[r].at, ys[r + 1].at, xs[c].reach) >= COVERAGE;
