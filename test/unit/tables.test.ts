@@ -321,6 +321,12 @@ describe('tables found from aligned text', () => {
   ];
   const grid = (cells: string[][], y0 = 200): Word[] => cells.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, 100 + c * 120, y0 + r * 16)));
 
+  /** The words of `text` set flush right against x1 (lineWords: a letter 5 wide, a space 3). */
+  const flushRight = (text: string, x1: number, y: number) => {
+    const spaces = text.split(' ').length - 1;
+    return lineWords(text, x1 - (text.length - spaces) * 5 - spaces * 3, y);
+  };
+
   it('part a column of figures set flush right from the words set flush left one space after it', () => {
     // Figures ending at x 250, words starting a word space later at 253: no band stays open
     // between the two columns, but their edges line up row after row.
@@ -332,7 +338,6 @@ describe('tables found from aligned text', () => {
       ['Hugo Jensen', '108', 'vector', '596'],
       ['Annual dose', '95,553.03', 'baseline', '42,031.62'],
     ];
-    const flushRight = (text: string, x1: number, y: number) => lineWords(text, x1 - text.length * 5 - (text.split(' ').length - 1) * 3, y);
     const words = table.flatMap(([label, figure, text, total], r) => [...lineWords(label, 100, 200 + r * 16), ...flushRight(figure, 250, 200 + r * 16), ...lineWords(text, 253, 200 + r * 16), ...flushRight(total, 400, 200 + r * 16)]);
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([table]);
   });
@@ -345,7 +350,6 @@ describe('tables found from aligned text', () => {
       ['Irene Schmidt', '5 May 2015', '50,935.34'],
       ['Hugo Jensen', '24 May 2023', '596'],
     ];
-    const flushRight = (text: string, x1: number, y: number) => lineWords(text, x1 - text.length * 5 - (text.split(' ').length - 1) * 3 + (text.split(' ').length - 1) * 5, y);
     const words = table.flatMap(([label, date, total], r) => [...lineWords(label, 100, 200 + r * 16), ...flushRight(date, 300, 200 + r * 16), ...flushRight(total, 400, 200 + r * 16)]);
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([table]);
   });
