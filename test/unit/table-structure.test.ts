@@ -5,7 +5,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
-import { NO_GRAPHICS, type Segment } from '../../src/pipeline/page-model.js';
+import { NO_GRAPHICS, type Segment, type Word } from '../../src/pipeline/page-model.js';
 import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { lineWords, word } from '../helpers/words.js';
@@ -201,6 +201,33 @@ describe('tables that rule their rows cell by cell', () => {
     const rects = [...stripe(2), ...stripe(4)];
     const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, rects }, new Set(), false);
     expect(tables.map(tableRows)).toEqual([rows]);
+  });
+
+  it('take in, under a shaded header, rows whose labels wrap onto a second line at the rows\' own pitch', () => {
+    // The labels' column is 40 wide: "Karin Olsen" does not fit on one line. Every line stands
+    // 13 below the one before, so the pitches do not tell a label's second line from a row.
+    const xs = [100, 140, 200, 260];
+    const rows = [
+      ['Budget', 'Chapter', 'Forecast'],
+      ['Karin', '10.0%', '751'],
+      ['Olsen'],
+      ['Jonas', '33.9%', '595'],
+      ['Larsen'],
+      ['Small', '51.0%', '979'],
+      ['decline'],
+    ];
+    const words: Word[] = [];
+    rows.forEach((row, r) => row.forEach((text, c) => words.push(word(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, 100 + r * 13))));
+    const rects = xs.slice(1).map((x, c) => ({ box: { x0: xs[c], y0: 97, x1: x, y1: 112 }, filled: true, stroked: false, fill: 0xdddddd }));
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, rects }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Budget', 'Chapter', 'Forecast'],
+        ['Karin Olsen', '10.0%', '751'],
+        ['Jonas Larsen', '33.9%', '595'],
+        ['Small decline', '51.0%', '979'],
+      ],
+    ]);
   });
 
   it('keep two such tables apart when one stands under the other with text between them', () => {

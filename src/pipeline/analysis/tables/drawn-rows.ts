@@ -317,20 +317,37 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const inFrame = visualRows(words, [...cellOf.keys()]);
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
   const columnsOf = (line: Row) => new Set(line.chunks.map((c) => columnAt((c.x0 + c.x1) / 2)));
-  const wrapped = wrappedLines(
+  const byPitch = wrappedLines(
     all.slice(1).map((line, k) => ({ pitch: centerY(line.box) - centerY(all[k].box), above: columnsOf(all[k]), below: columnsOf(line) })),
     size,
   );
+  // Where the pitches do not tell, a line outside the frame that is no row of its own continues
+  // the line above when, in every column it fills, its first word would not have fitted after
+  // the text above (wraps): a label wrapped under its row, as inside the frame (withTextRows).
+  const lineWordsIn = (line: Row, c: number) => line.chunks.flatMap((chunk) => chunk.words).filter((i) => columnAt(centerX(words[i].box)) === c);
+  const columnCell = (c: number): CellRegion => ({ row: 0, column: c, rowSpan: 1, columnSpan: 1, box: { x0: xs[c], y0: 0, x1: xs[c + 1], y1: 0 } });
+  const columnPadding = (c: number) => ({
+    left: edges[c].left.length ? Math.max(0, Math.min(...edges[c].left) - xs[c]) : 0,
+    right: edges[c].right.length ? Math.max(0, xs[c + 1] - Math.max(...edges[c].right)) : 0,
+  });
+  const continuesAbove = (k: number) => {
+    const [upper, lower] = [all[k], all[k + 1]];
+    if (inFrame.includes(lower) || isRow(lower)) return false;
+    // A note or a caption under the table runs over its column borders; wrapped text does not.
+    if (lower.chunks.some((chunk) => chunk.words.some((i) => xs.slice(1, -1).some((x) => words[i].box.x0 < x && words[i].box.x1 > x)))) return false;
+    return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnCell(c), columnPadding(c), words));
+  };
+  const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
   // Rows set like the frame's cells, and wrapped lines of such rows.
   const above: Row[] = [];
   for (let u = 0; u < upward.length; u++) {
     const k = upward.length - 1 - u;
-    if (!isRow(upward[u]) && !(wrapped?.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]))) break;
+    if (!isRow(upward[u]) && !(wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]))) break;
     above.unshift(upward[u]);
   }
   const below: Row[] = [];
   for (let d = 0; d < downward.length; d++) {
-    if (!isRow(downward[d]) && !(d > 0 && wrapped?.has(upward.length + inFrame.length + d - 1))) break;
+    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(upward.length + inFrame.length + d - 1))) break;
     below.push(downward[d]);
   }
   if (above.length === 0 && below.length === 0) return null;
@@ -338,7 +355,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const vertical: Segment[] = [];
   const rowBands = (lines: Row[], first: number, from: number, to: number, downward: boolean) => {
     const rows: Row[][] = [];
-    lines.forEach((line, l) => (l > 0 && wrapped?.has(first + l - 1) ? rows[rows.length - 1].push(line) : rows.push([line])));
+    lines.forEach((line, l) => (l > 0 && wrapped.has(first + l - 1) ? rows[rows.length - 1].push(line) : rows.push([line])));
     // Band edges: the frame's own rule on one side, midway between rows, a point past the far row.
     const cuts = rows.slice(1).map((r, i) => (rows[i].at(-1)!.box.y1 + r[0].box.y0) / 2);
     const ys = downward ? [from, ...cuts, lines[lines.length - 1].box.y1 + scale] : [lines[0].box.y0 - scale, ...cuts, to];
