@@ -601,6 +601,21 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
+  it('are not a listing read from a scan, its words at one width per character and carrying program syntax', () => {
+    // No font names a code face (the words are OCR's): the test's words are all set at one width
+    // per character, and the listing's lines carry braces, semicolons and calls.
+    // Comments aligned after the code make a third column.
+    const listing = [
+      ['1', 'let total = 0;', '// sum'],
+      ['2', 'for (const row of rows) {', '// each row'],
+      ['3', 'total += price(row);', '// add'],
+      ['4', '}', '// done'],
+      ['5', 'return total;', '// result'],
+    ];
+    const words = listing.flatMap(([number, code, comment], r) => [word(number, 100, 200 + r * 14), ...lineWords(code, 140, 200 + r * 14), ...lineWords(comment, 300, 200 + r * 14)]);
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
   it('are not made of two columns of prose, a bulleted list, or display formulas', () => {
     const prose: Word[] = [];
     for (let i = 0; i < 8; i++) {

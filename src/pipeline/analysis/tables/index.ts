@@ -64,7 +64,7 @@ export function findTables(
   for (const grid of alignedGrids(words, free(), rulings.horizontal, page, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
-    if (mostlyCode(grid.box, words, codeFace)) continue;
+    if (mostlyCode(grid.box, words, codeFace) || measuredListing(grid.box, words)) continue;
     keep(grid);
   }
   return { tables, words: held };
@@ -89,6 +89,27 @@ function withoutListingShades(graphics: PageGraphics, words: Word[], codeFace: C
 function mostlyCode(box: Box, words: Word[], codeFace: CodeFace): boolean {
   const inside = wordsInside(box, words);
   return inside.length > 0 && inside.filter(codeFace).length >= inside.length * 0.9;
+}
+
+/** Program syntax in a word: braces, a semicolon, a call's bracket after a name, an assignment or an arrow. */
+const SYNTAX = /[;{}]|:=|==|=>|->|\+\+|\w\(/;
+/** Words of a monospaced face differ this little in width per character, as a share of the mean. */
+const MONOSPACED_SPREAD = 0.1;
+
+/**
+ * A listing where no font names the code face (a scan): its words stand at one width per
+ * character (a monospaced face, measured from the words: a proportional face's "ill" and "mom"
+ * differ by half), and one word in ten carries program syntax. A typewritten table is
+ * monospaced too, but holds no syntax.
+ */
+function measuredListing(box: Box, words: Word[]): boolean {
+  const inside = wordsInside(box, words);
+  const long = inside.filter((w) => w.text.length >= 3);
+  if (long.length < 8) return false;
+  const widths = long.map((w) => (w.box.x1 - w.box.x0) / w.text.length);
+  const mean = widths.reduce((a, b) => a + b, 0) / widths.length;
+  const spread = Math.sqrt(widths.reduce((a, b) => a + (b - mean) ** 2, 0) / widths.length) / mean;
+  return spread < MONOSPACED_SPREAD && inside.filter((w) => SYNTAX.test(w.text)).length >= inside.length * 0.1;
 }
 
 function wordsInside(box: Box, words: Word[]): Word[] {
