@@ -64,7 +64,8 @@ export function findTables(
   for (const grid of alignedGrids(words, free(), rulings.horizontal, page, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
-    if (mostlyCode(grid.box, words, codeFace) || measuredListing(grid.box, words)) continue;
+    const inside = wordsInside(grid.box, words);
+    if (mostlyCode(inside, codeFace) || measuredListing(inside)) continue;
     keep(grid);
   }
   return { tables, words: held };
@@ -85,9 +86,8 @@ function withoutListingShades(graphics: PageGraphics, words: Word[], codeFace: C
   return rects.length === graphics.rects.length ? graphics : { ...graphics, rects };
 }
 
-/** Nine in ten of the words inside the box are set in the code face. */
-function mostlyCode(box: Box, words: Word[], codeFace: CodeFace): boolean {
-  const inside = wordsInside(box, words);
+/** Nine in ten of the words (those inside a grid) are set in the code face. */
+function mostlyCode(inside: Word[], codeFace: CodeFace): boolean {
   return inside.length > 0 && inside.filter(codeFace).length >= inside.length * 0.9;
 }
 
@@ -102,8 +102,7 @@ const MONOSPACED_SPREAD = 0.1;
  * differ by half), and one word in ten carries program syntax. A typewritten table is
  * monospaced too, but holds no syntax.
  */
-function measuredListing(box: Box, words: Word[]): boolean {
-  const inside = wordsInside(box, words);
+function measuredListing(inside: Word[]): boolean {
   const long = inside.filter((w) => w.text.length >= 3);
   if (long.length < 8) return false;
   const widths = long.map((w) => (w.box.x1 - w.box.x0) / w.text.length);
