@@ -36,15 +36,15 @@ export function flushGaps(rows: Row[], words: Word[], size: number): [number, nu
   );
   const at = (right: number, left: number) => (p: { before: number; after: number }) =>
     Math.abs(words[p.before].box.x1 - right) <= tolerance && Math.abs(words[p.after].box.x0 - left) <= tolerance;
+  const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
+  const mostlyAligned = (xs: number[]) => Math.max(...xs.map((x) => xs.filter((y) => Math.abs(y - x) <= tolerance).length)) > xs.length / 2;
   const found: [number, number][] = [];
   for (const row of pairs) {
     for (const { before, after } of row) {
       const [right, left] = [words[before].box.x1, words[after].box.x0];
-      if (left <= right || found.some(([a, b]) => Math.abs(a - right) <= tolerance && Math.abs(b - left) <= tolerance)) continue;
+      if (left <= right || isFlushSpace(right, left, found, size)) continue;
       const matches = pairs.map((r) => r.find(at(right, left))).filter((p) => p !== undefined);
       if (matches.length < needed) continue;
-      const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
-      const mostlyAligned = (xs: number[]) => Math.max(...xs.map((x) => xs.filter((y) => Math.abs(y - x) <= tolerance).length)) > xs.length / 2;
       if (spread(matches.map((p) => words[p.before].box.x0)) <= tolerance || mostlyAligned(matches.map((p) => words[p.after].box.x1))) continue;
       // Most words before are the numbers of an outline's sections, starting at one place.
       const leading = matches.map((p) => words[p.before]);
