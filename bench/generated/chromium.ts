@@ -51,7 +51,7 @@ export class ChromiumProducer {
         page: doc.page,
         templates: f.templates,
         lineHeightPt: doc.type.size * 1.3,
-        furniture: { head: f.head, foot: f.foot, pageNumber: f.pageNumber, stamp: f.stamp, lineNumbers: f.lineNumbers, sideTab: f.sideTab },
+        furniture: { head: f.head, foot: f.foot, pageNumber: f.pageNumber, stamp: f.stamp, lineNumbers: f.lineNumbers, sideTab: f.sideTab, bleed: f.bleed },
       };
       const laid = (await page.evaluate(`window.folioPaginate(${JSON.stringify(config)})`)) as Omit<Laid, 'pdf'>;
       const furniture = [...laid.furniture];

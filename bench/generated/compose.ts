@@ -82,6 +82,8 @@ function drawFurniture(random: Random, kind: DocumentKind, words: Words, produce
   const lineNumbers = (kind === 'paper' || kind === 'report') && random.chance(0.12);
   const sideTab = kind === 'book' && random.chance(0.5) ? `Chapter ${random.int(1, 12)}` : null;
   const templates = producer === 'chromium' && random.chance(0.3);
+  // A panel's colour, for a design that bleeds off the sheet (its own margin, so no other furniture there).
+  const bleed = producer === 'chromium' && !templates && !sideTab && !lineNumbers && !stamp && kind !== 'letter' && random.chance(0.12) ? random.pick(['#c8102e', '#1f4e79', '#345', '#e8e0c8']) : null;
   if (head) features.add('furniture:running-head');
   if (foot) features.add('furniture:running-foot');
   if (pageNumber !== 'none') features.add(`furniture:page-number-${pageNumber}`);
@@ -89,7 +91,8 @@ function drawFurniture(random: Random, kind: DocumentKind, words: Words, produce
   if (lineNumbers) features.add('furniture:line-numbers');
   if (sideTab) features.add('furniture:side-tab');
   if (templates && (head || foot || pageNumber !== 'none')) features.add('furniture:chromium-templates');
-  return { head, foot, pageNumber, stamp, lineNumbers, sideTab, templates };
+  if (bleed) features.add('furniture:bleed-band');
+  return { head, foot, pageNumber, stamp, lineNumbers, sideTab, templates, bleed };
 }
 
 function drawScan(random: Random, script: Script, features: Set<string>): ScanSpec {
@@ -280,7 +283,7 @@ function contentsPage(seed: number, index: number, kind: DocumentKind, producer:
 export const LISTED_VARIATIONS = [
   ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells', 'choice-cells'].map((v) => `table:${v}`),
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
-  ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates'].map((v) => `furniture:${v}`),
+  ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates', 'bleed-band'].map((v) => `furniture:${v}`),
   ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'contents'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
   ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left', 'code-face-unnamed'].map((v) => `type:${v}`),
@@ -335,8 +338,8 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
   const columns = office ? 1 : kind === 'paper' ? random.weighted([[2, 5], [1, 2], [3, 1]] as const) : kind === 'report' ? random.weighted([[1, 5], [2, 2], [3, 0.5]] as const) : 1;
   features.add(`layout:columns-${columns}`);
   const type = drawType(random, kind, script, features);
-  const furniture: Furniture = office ? { head: null, foot: null, pageNumber: 'none', stamp: null, lineNumbers: false, sideTab: null, templates: false } : drawFurniture(random, kind, words, producer, features);
-  const notes = { footnotes: kind === 'paper' || kind === 'book' || kind === 'report', marginNotes: columns === 1 && (kind === 'book' || kind === 'report') && random.chance(0.3) };
+  const furniture: Furniture = office ? { head: null, foot: null, pageNumber: 'none', stamp: null, lineNumbers: false, sideTab: null, templates: false, bleed: null } : drawFurniture(random, kind, words, producer, features);
+  const notes = { footnotes: kind === 'paper' || kind === 'book' || kind === 'report', marginNotes: columns === 1 && (kind === 'book' || kind === 'report') && !furniture.bleed && random.chance(0.3) };
 
   const blocks: Block[] = [];
   if (kind === 'blank') {

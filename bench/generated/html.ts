@@ -219,6 +219,8 @@ table.shaded-cells td, table.shaded-cells th { background: #e4e8ee; }
 .linenos { position: absolute; font-size: 7pt; color: #777; text-align: right; }
 .linenos div { height: ${t.size * 1.3}pt; line-height: ${t.size * 1.3}pt; }
 .sidetab { position: absolute; background: #345; color: white; font-size: 9pt; padding: 6pt 3pt; writing-mode: vertical-rl; }
+.bleed-rule { position: absolute; height: 0; border-top: 1pt solid #222; }
+.bleed-panel { position: absolute; }
 .margin-note { position: absolute; font-size: 7pt; color: #555; font-style: italic; line-height: 1.2; }
 .footnotes { position: absolute; font-size: ${Math.max(6.5, t.size - 2)}pt; border-top: 0.5pt solid #777; padding-top: 2pt; }
 `;

@@ -191,6 +191,13 @@ window.folioPaginate = function (config) {
       p.page.append(small('sidetab', f.sideTab, { right: '0', top: `${pageHeight * 0.25}px` }));
       furniture.push({ kind: 'side-tab', text: f.sideTab, page: n });
     }
+    if (f.bleed) {
+      // Rules across the whole sheet above and below the body, and a panel down the outer margin
+      // from the upper rule off the foot of the sheet: drawn, but no text of the page.
+      const rule = (y) => small('bleed-rule', '', { left: '0', width: `${W}px`, top: `${y}px` });
+      p.page.append(rule(M - 8), rule(pageHeight - M + 8));
+      p.page.append(small('bleed-panel', '', { [outerRight ? 'right' : 'left']: '0', width: `${M - 16}px`, top: `${M - 8}px`, height: `${pageHeight - M + 8}px`, background: f.bleed }));
+    }
     if (f.lineNumbers) {
       const box = document.createElement('div');
       box.className = 'linenos';

@@ -99,6 +99,13 @@ export interface Furniture {
   sideTab: string | null;
   /** Heads, feet and numbers drawn by Chromium's header and footer templates instead of the page. */
   templates: boolean;
+  /**
+   * A design bleeding off the sheet, as covers and brochures print: a rule across the whole sheet
+   * above the body and another below it, and a coloured panel down the outer margin from the upper
+   * rule off the foot of the sheet (Chromium only). It frames the body like a table's cell, but
+   * draws nothing of the text.
+   */
+  bleed: string | null;
 }
 
 export interface Typeface {

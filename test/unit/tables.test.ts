@@ -180,6 +180,34 @@ describe('ruled tables', () => {
     expect(tables.map(tableRows)).toEqual([table]);
   });
 
+  it('are not framed by a design printed off the sheet: a rule across the whole sheet and a panel running off its foot, around prose', () => {
+    // A cover's lower half: rules from edge to edge of the sheet at y 228 and 603, a coloured panel
+    // down the right margin from the upper rule off the foot, its left edge stroked; short bold
+    // lines at the left, prose beside them, a few words on the panel.
+    const segments = [h(228, 0, 612), h(603, 0, 612), v(446, 228, 792), v(611.5, 228, 792)];
+    const rects = [{ box: { x0: 446, y0: 228, x1: 612, y1: 792 }, filled: true, stroked: false, fill: 0xff0000 }];
+    const lines = ['This report tells how the', 'service reads a page and', 'what it leaves out of the', 'text it gives back to you', 'when the page is a cover'];
+    const words = [
+      ...['Read pages', 'and tables', 'Leave out', 'the design'].flatMap((t, i) => lineWords(t, 30, 240 + i * 13, { bold: true })),
+      ...lines.flatMap((t, i) => lineWords(t, 130, 240 + i * 13)),
+      ...['INTERNATIONAL', 'ORGANIZATION'].flatMap((t, i) => lineWords(t, 460, 240 + i * 13)),
+      ...lineWords('REDP-5110-00', 200, 640),
+    ];
+    const { tables } = findTables(page(words), { ...NO_GRAPHICS, segments, rects }, new Set(), false);
+    expect(tables.filter((t) => t.source === 'ruled')).toEqual([]);
+  });
+
+  it('keep the rules of a table too wide for the page, which run off one side of the sheet only', () => {
+    const segments = [100, 120, 140, 160].map((y) => h(y, 400, 612)).concat([400, 500, 600].map((x) => v(x, 100, 160)));
+    const table = [
+      ['Name', 'Units'],
+      ['North', '12'],
+      ['South', '18'],
+    ];
+    const words = table.flatMap((row, r) => row.map((text, c) => word(text, 405 + c * 100, 105 + r * 20)));
+    expect(findTables(page(words), graphics(segments), new Set(), false).tables.map(tableRows)).toEqual([table]);
+  });
+
   it('start a row where a value stands under the one of the row above, though a label wrapped over several lines stands between', () => {
     // Rules above and under the header and under the body only; the body's rows set at one
     // pitch. The first row's label wraps over three lines, its amount's currency sign stands

@@ -46,7 +46,7 @@ export function findTables(
     for (const i of filled.claimed) taken.add(i);
   };
   const boxes = words.map((w) => w.box);
-  const drawing = withoutListingShades(graphics, words, codeFace);
+  const drawing = withoutListingShades(withoutBleeds(graphics, page.width, page.height, scale), words, codeFace);
   const rulings = pageRulings(drawing, scale, boxes);
   const drawnGrids = ruledFrames(rulings, drawing.shapes, scale)
     .map((drawn) => ({ drawn, drawnGrid: frameGrid(drawn, scale, boxes) }))
@@ -69,6 +69,26 @@ export function findTables(
     keep(grid);
   }
   return { tables, words: held };
+}
+
+/** How near the sheet's edge, in points, a path reaches that runs off it. */
+const BLEED = 1.5;
+
+/**
+ * The page's drawing without the paths printed off the sheet: a rule across the whole sheet, from
+ * edge to edge, and anything running off its head or foot (a panel down the margin, a band across
+ * the top). They are the page's design, as covers, brochures and letterheads print it; taken as
+ * rulings, they framed whole pages of prose as one table's cells. A table stands inside the page:
+ * one too wide for it runs off one side only, and keeps its rules.
+ */
+function withoutBleeds(graphics: PageGraphics, width: number, height: number, scale: number): PageGraphics {
+  const reach = BLEED * scale;
+  const onSheet = (b: Box) => !(b.x0 <= reach && b.x1 >= width - reach) && b.y0 > reach && b.y1 < height - reach;
+  const segments = graphics.segments.filter(onSheet);
+  const rects = graphics.rects.filter((r) => onSheet(r.box));
+  const shapes = graphics.shapes.filter(onSheet);
+  if (segments.length === graphics.segments.length && rects.length === graphics.rects.length && shapes.length === graphics.shapes.length) return graphics;
+  return { ...graphics, segments, rects, shapes };
 }
 
 /**
