@@ -17,7 +17,8 @@ import type { Rulings } from './ruled.js';
 import { centerX, centerY, RTL } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
-import { CELL_WORDS, SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { CELL_WORDS } from './look-alikes.js';
 import { median } from './gutters.js';
 
 /**

@@ -1,0 +1,90 @@
+// What lines up like a table but is not one, told from the columns of a grid of aligned text
+// (aligned.ts): lines of labelled values, numbered lines, prose set in page columns, and tables of
+// contents. Each test takes the grid's columns (each a list of its pieces of text) or its rows.
+import { SURE_CONFIDENCE, type Word } from '../../page-model.js';
+import { LEADER, LIST_MARKER } from '../markers.js';
+import { RTL } from '../lines.js';
+import type { Row } from './gutters.js';
+
+/** Words a chunk of text holding more of them is not a table cell but a line of prose. */
+export const CELL_WORDS = 4;
+
+/**
+ * Labels ending in a colon in the first column, and in every other column after it, each beside
+ * its value: lines of labelled values ("Other sources: ...", "Contact: ..."), read as key/values,
+ * not a table.
+ */
+export function labelledValues(columns: string[][][]): boolean {
+  const labels = (cells: string[][]) => cells.length > 0 && cells.every((words) => /[:：]$/.test(words[words.length - 1]));
+  return columns.every((cells, c) => c % 2 === 1 || labels(cells));
+}
+
+/**
+ * Numbers counting up in the first column beside one column of running text (most of its pieces
+ * longer than a cell): numbered lines, such as a transcript's or a pleading's, or a numbered list.
+ * Numbers counting up by one on three lines or more beside text (a letter in most pieces) are the
+ * line numbers of a listing or a numbered text however short its lines; beside figures they are
+ * a table's years or ranks.
+ */
+export function numberedLines(columns: string[][][]): boolean {
+  if (columns.length !== 2) return false;
+  const numbers = columns[0].map((words) => (words.length === 1 && /^\d+$/.test(words[0]) ? Number(words[0]) : NaN));
+  const counting = numbers.length > 1 && numbers.every((n, i) => !Number.isNaN(n) && (i === 0 || n > numbers[i - 1]));
+  const running = columns[1].filter((words) => words.length > CELL_WORDS).length >= columns[1].length / 2;
+  const byOne = numbers.length >= 3 && numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1);
+  const text = columns[1].filter((words) => words.some((w) => /\p{L}/u.test(w))).length >= columns[1].length * 0.6;
+  return counting && (running || (byOne && text));
+}
+
+/** Pieces of text (their numbers of words) most of which hold three words or more: lines of text, not cells. */
+export function mostlyLines(wordCounts: number[]): boolean {
+  return wordCounts.filter((n) => n >= 3).length >= wordCounts.length * 0.6;
+}
+
+/**
+ * Prose set in page columns, not a table: in every column most pieces of text hold three words or
+ * more (lines of running text; a table has at least one column of labels or figures), or most rows
+ * are justified lines, whose spaces the setter widened all alike until the words broke apart
+ * (a table's spaces between cells are wider than those between the words of a cell).
+ */
+export function runningText(columns: string[][][], rows: Row[], words: Word[]): boolean {
+  const lines = columns.every((cells) => cells.length > 0 && mostlyLines(cells.map((k) => k.length)));
+  if (lines) return true;
+  // A row's chunks hold its words left to right (visualRows).
+  const justified = rows.filter((row) => justifiedLine(row.chunks.flatMap((c) => c.words), words));
+  return justified.length >= rows.length * 0.6;
+}
+
+/**
+ * Words, left to right, of a justified line: three words or more, spaced all alike. A list item's
+ * marker stands at the list's own indent; the spaces after it are the line's.
+ */
+export function justifiedLine(line: number[], words: Word[]): boolean {
+  const ordered = line.length > 0 && LIST_MARKER.test(words[line[0]].text) ? line.slice(1) : line;
+  if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
+  const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
+  return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
+}
+
+/**
+ * A table of contents (or an index set the same way), whose lines read as lines, not as a table
+ * of two columns: entries led by leader dots to a page number at the end of their row (the
+ * number standing apart from the dots or not); or, set
+ * without leaders, one column of entries (each with a letter) beside a column of page numbers
+ * that never go down (but for numbers OCR read with doubt), on three rows or more: to the
+ * entries' right, or, in a right-to-left script, to their left.
+ */
+export function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolean {
+  const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).slice(-2));
+  const led = ends.filter(([leader, page]) => /^\d+$/.test(page) && LEADER.test(leader));
+  if (ends.length > 0 && led.length >= ends.length / 2) return true;
+  if (columnWords.length !== 2) return false;
+  const pageNumbers = (cells: number[][]) => {
+    if (cells.length < 3 || !cells.every((cell) => cell.length === 1 && /^\d{1,4}$/.test(words[cell[0]].text))) return false;
+    // A number OCR read with doubt may be misread ("31" for "11"): the order is judged on the others.
+    const pages = cells.filter(([w]) => words[w].confidence >= SURE_CONFIDENCE).map(([w]) => Number(words[w].text));
+    return pages.length >= 3 && pages.every((n, i) => i === 0 || n >= pages[i - 1]);
+  };
+  const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)));
+  return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
+}
