@@ -195,6 +195,8 @@ function sectionBody(random: Random, words: Words, kind: DocumentKind, features:
       ['quote', kind === 'book' ? 1 : 0.3],
       ['code', kind === 'paper' || kind === 'report' ? 0.4 : 0.1],
       ['equation', kind === 'paper' ? 1.2 : 0.2],
+      // Writer's HTML import sets no columns side by side (libreoffice.ts).
+      ['aside', (kind === 'report' || kind === 'book') && columns === 1 && !features.has('producer:libreoffice') ? 0.4 : 0],
     ] as const);
     switch (choice) {
       case 'paragraph':
@@ -217,6 +219,10 @@ function sectionBody(random: Random, words: Words, kind: DocumentKind, features:
       }
       case 'figure':
         blocks.push(figure(random, words, features));
+        break;
+      case 'aside':
+        features.add('layout:aside-points');
+        blocks.push({ kind: 'aside', points: Array.from({ length: random.int(2, 4) }, () => capitalise(words.words(random.int(3, 6)))), text: words.paragraph(random.int(3, 6)) });
         break;
       case 'quote':
         features.add('layout:quote');
@@ -284,7 +290,7 @@ export const LISTED_VARIATIONS = [
   ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells', 'choice-cells'].map((v) => `table:${v}`),
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates', 'bleed-band'].map((v) => `furniture:${v}`),
-  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'contents'].map((v) => `layout:${v}`),
+  ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'aside-points', 'contents'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),
   ...['serif', 'sans', 'mono', 'narrow', 'bold', 'italic', 'letter-spacing', 'ligatures', 'combining-accents', 'right-to-left', 'code-face-unnamed'].map((v) => `type:${v}`),
   ...['accented', 'greek', 'cyrillic', 'arabic', 'hebrew'].map((v) => `script:${v}`),

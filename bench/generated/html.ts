@@ -142,6 +142,8 @@ function blockHtml(block: Block, order: number, doc: DocSpec): string {
       const tag = block.ordered ? 'ol' : 'ul';
       return `<${tag} ${attrs('list')}>${block.items.map((item) => `<li data-kind="list-item">${escapeHtml(item)}</li>`).join('')}</${tag}>`;
     }
+    case 'aside':
+      return `<div ${attrs('aside')}><div class="points">${block.points.map((p) => `<p data-kind="paragraph"><b>${escapeHtml(p)}</b></p>`).join('')}</div><p data-kind="paragraph">${escapeHtml(block.text)}</p></div>`;
     case 'quote':
       return `<blockquote ${attrs('quote')}>${escapeHtml(block.text)}</blockquote>`;
     case 'code': {
@@ -221,6 +223,9 @@ table.shaded-cells td, table.shaded-cells th { background: #e4e8ee; }
 .sidetab { position: absolute; background: #345; color: white; font-size: 9pt; padding: 6pt 3pt; writing-mode: vertical-rl; }
 .bleed-rule { position: absolute; height: 0; border-top: 1pt solid #222; }
 .bleed-panel { position: absolute; }
+.aside { display: grid; grid-template-columns: 26% 1fr; column-gap: 14pt; }
+.aside p { margin: 0; }
+.aside .points p { margin: 0 0 0.6em 0; }
 .margin-note { position: absolute; font-size: 7pt; color: #555; font-style: italic; line-height: 1.2; }
 .footnotes { position: absolute; font-size: ${Math.max(6.5, t.size - 2)}pt; border-top: 0.5pt solid #777; padding-top: 2pt; }
 `;

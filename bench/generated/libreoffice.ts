@@ -72,6 +72,15 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
         for (const item of block.items) truth('list-item', item);
         return;
       }
+      case 'aside':
+        // Not drawn for Writer (compose.ts); its text as paragraphs all the same.
+        for (const point of block.points) {
+          parts.push(`<p><b>${escapeHtml(point)}</b></p>`);
+          truth('paragraph', point);
+        }
+        parts.push(`<p>${escapeHtml(block.text)}</p>`);
+        truth('paragraph', block.text);
+        return;
       case 'quote':
         parts.push(`<blockquote>${escapeHtml(block.text)}</blockquote>`);
         truth('quote', block.text);

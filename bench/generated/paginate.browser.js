@@ -259,6 +259,7 @@ window.folioPaginate = function (config) {
       else if (kind === 'list') for (const li of block.children) push('list-item', li, p.page, n);
       else if (kind === 'contents') for (const line of block.children) push('contents-entry', line, p.page, n);
       else if (kind === 'quote') push('quote', block, p.page, n);
+      else if (kind === 'aside') for (const part of block.querySelectorAll('[data-kind="paragraph"]')) push('paragraph', part, p.page, n);
       else if (kind === 'code') {
         const text = [...block.querySelectorAll('.code-text')].map((s) => s.textContent.replace(/\s+$/, '')).join('\n');
         blocks.push({ kind: 'code', text, page: n, box: boxOf(block, p.page), order: order++ });

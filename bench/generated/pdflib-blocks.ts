@@ -123,6 +123,8 @@ export function flowables(b: Block, s: Setting): Flowable[] {
       if (!set.text) return [];
       return [atomic(false, 0, chunk(set.lines, [blockEntry('quote', set.text, [indent, 0, width - indent, set.height])], set.height, 0, size * 0.6))];
     }
+    case 'aside':
+      return [asideFlowable(b, s)];
     case 'code':
       return [codeFlowable(b, s)];
     case 'equation':
@@ -195,6 +197,28 @@ function stacked(count: number, gap: number, before: number, after: number, piec
       return chunk(marks, entries, y, before, after);
     },
   };
+}
+
+/** The points one under another in a narrow column at the left, the paragraph in the wide one beside them, both from the top. */
+function asideFlowable(b: Extract<Block, { kind: 'aside' }>, s: Setting): Flowable {
+  const size = s.size;
+  const pointsWidth = s.columnWidth * 0.26;
+  const gap = size * 1.4;
+  const marks: Mark[] = [];
+  const entries: Entry[] = [];
+  let y = 0;
+  for (const point of b.points) {
+    const set = textBlock(s, wordsOf(drawable(point), s.family.bold), pointsWidth, bodyStyle(s, size, { align: 'left' }));
+    if (!set.text) continue;
+    for (const line of set.lines) marks.push({ ...line, baseline: line.baseline + y });
+    entries.push(blockEntry('paragraph', set.text, [0, y, pointsWidth, y + set.height]));
+    y += set.height + size * 0.6;
+  }
+  const body = textBlock(s, wordsOf(drawable(b.text), s.family.regular), s.columnWidth - pointsWidth - gap, bodyStyle(s, size), pointsWidth + gap);
+  marks.push(...body.lines);
+  if (body.text) entries.push(blockEntry('paragraph', body.text, [pointsWidth + gap, 0, s.columnWidth, body.height]));
+  const height = Math.max(y, body.height);
+  return atomic(false, 0, chunk(marks, entries, height, 0, size * 0.55));
 }
 
 function listFlowable(b: Extract<Block, { kind: 'list' }>, s: Setting): Flowable {

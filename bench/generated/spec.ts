@@ -54,6 +54,8 @@ export type Block =
   | { kind: 'paragraph'; runs: Run[]; footnote: { mark: string; text: string } | null; marginNote: string | null }
   | { kind: 'list'; ordered: boolean; items: string[] }
   | { kind: 'quote'; text: string }
+  /** A paragraph with its points beside it, as covers and brochures set them: short phrases in bold, one under another in a narrow column at the left, at the paragraph's pitch. */
+  | { kind: 'aside'; points: string[]; text: string }
   | { kind: 'code'; lines: string[]; numbered: boolean }
   | { kind: 'equation'; text: string; number: string | null }
   | { kind: 'figure'; drawing: 'bars' | 'lines' | 'photo' | 'diagram'; labels: string[]; heightPt: number; caption: string | null }

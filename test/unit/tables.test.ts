@@ -180,10 +180,11 @@ describe('ruled tables', () => {
     expect(tables.map(tableRows)).toEqual([table]);
   });
 
-  it('are not framed by a design printed off the sheet: a rule across the whole sheet and a panel running off its foot, around prose', () => {
+  it('are not framed by a design printed off the sheet (a rule across the whole sheet, a panel running off its foot), nor made of the points, paragraph and panel words standing level inside it', () => {
     // A cover's lower half: rules from edge to edge of the sheet at y 228 and 603, a coloured panel
     // down the right margin from the upper rule off the foot, its left edge stroked; short bold
-    // lines at the left, prose beside them, a few words on the panel.
+    // lines at the left, prose beside them, a few words on the panel. The prose's lines break as a
+    // paragraph's do (its next word would not have fitted), so its column is no table's.
     const segments = [h(228, 0, 612), h(603, 0, 612), v(446, 228, 792), v(611.5, 228, 792)];
     const rects = [{ box: { x0: 446, y0: 228, x1: 612, y1: 792 }, filled: true, stroked: false, fill: 0xff0000 }];
     const lines = ['This report tells how the', 'service reads a page and', 'what it leaves out of the', 'text it gives back to you', 'when the page is a cover'];
@@ -193,8 +194,7 @@ describe('ruled tables', () => {
       ...['INTERNATIONAL', 'ORGANIZATION'].flatMap((t, i) => lineWords(t, 460, 240 + i * 13)),
       ...lineWords('REDP-5110-00', 200, 640),
     ];
-    const { tables } = findTables(page(words), { ...NO_GRAPHICS, segments, rects }, new Set(), false);
-    expect(tables.filter((t) => t.source === 'ruled')).toEqual([]);
+    expect(findTables(page(words), { ...NO_GRAPHICS, segments, rects }, new Set(), false).tables).toEqual([]);
   });
 
   it('keep the rules of a table too wide for the page, which run off one side of the sheet only', () => {
@@ -568,6 +568,17 @@ describe('tables found from aligned text', () => {
     const [table] = findTables(page(words), NO_GRAPHICS, new Set(), false).tables;
     expect(tableRows(table)).toEqual(list);
     expect(table.cells.every((c) => c.columnSpan === 1)).toBe(true);
+  });
+
+  it('keep a column of short descriptions, one a row and ending well inside their column, as a table', () => {
+    const rows = [
+      ['alpha', '12', 'the first of the runs'],
+      ['beta', '7', 'a second run made late at night'],
+      ['gamma', '31', 'runs kept for the record'],
+      ['delta', '4', 'the last run of all'],
+    ];
+    const words = rows.flatMap(([name, count, text], r) => [word(name, 60, 200 + r * 14), word(count, 130, 200 + r * 14), ...lineWords(text, 170, 200 + r * 14)]);
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows]);
   });
 
   /** Words spread across a 150-wide page column, as a justified line sets a few long words. */

@@ -12,7 +12,7 @@ import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 import { flushGaps, isFlushSpace } from './flush-columns.js';
-import { CELL_WORDS, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, runningText } from './look-alikes.js';
+import { CELL_WORDS, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
 
@@ -392,6 +392,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
     else logical.push([row]);
   });
   if (logical.length < 2) return null;
+  if (paragraphInColumn(logical, columns, columnOf, words)) return null;
   // At least two columns must hold text in more than one row.
   // Bullets or numbers before list text line up like a column; a list is not a table.
   const columnWords = Array.from({ length: columns }, (_, c) => multi.flatMap((r) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c).map((k) => k.words)));

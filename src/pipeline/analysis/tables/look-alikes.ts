@@ -4,7 +4,7 @@
 import { SURE_CONFIDENCE, type Word } from '../../page-model.js';
 import { LEADER, LIST_MARKER } from '../markers.js';
 import { RTL } from '../lines.js';
-import type { Row } from './gutters.js';
+import type { Chunk, Row } from './gutters.js';
 
 /** Words a chunk of text holding more of them is not a table cell but a line of prose. */
 export const CELL_WORDS = 4;
@@ -87,4 +87,41 @@ export function contents(rows: Row[], words: Word[], columnWords: number[][][]):
   };
   const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)));
   return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
+}
+
+/** Share of a column's row-to-row breaks that must be a text's for the column to be a paragraph. */
+const WRAPPED_SHARE = 0.8;
+
+/**
+ * A paragraph set in one of the grid's columns, beside other text at its pitch (a brochure's
+ * points, a cover's highlights): from each row to the next, the column's text runs on as a text's
+ * lines break, its first word too wide to have fitted at the end of the line above within the
+ * column's measure (its widest line); and most of its lines are prose, three words of letters or
+ * more. A table's rows start their cells afresh, a short cell ending well inside its column.
+ * `rows` are the grid's rows, each its text lines; `columnOf` a piece's column by its middle.
+ */
+export function paragraphInColumn(rows: Row[][], columns: number, columnOf: (x: number) => number, words: Word[]): boolean {
+  for (let c = 0; c < columns; c++) {
+    const pieces: Chunk[][] = rows.map((lines) => lines.flatMap((line) => line.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c)));
+    const all = pieces.flat();
+    const prose = all.filter((k) => k.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 3).length;
+    if (all.length < 3 || prose < all.length * 0.6) continue;
+    const start = Math.min(...all.map((k) => k.x0));
+    const end = Math.max(...all.map((k) => k.x1));
+    let breaks = 0;
+    let wrapped = 0;
+    for (let r = 1; r < pieces.length; r++) {
+      const above = pieces[r - 1].at(-1);
+      const below = pieces[r][0];
+      if (!above || !below) continue;
+      breaks++;
+      // A right-to-left line starts at its right.
+      const rightToLeft = below.words.some((w) => RTL.test(words[w].text));
+      const first = words[rightToLeft ? below.words[below.words.length - 1] : below.words[0]];
+      const room = rightToLeft ? above.x0 - start : end - above.x1;
+      if (first.box.x1 - first.box.x0 + first.fontSize * 0.25 > room) wrapped++;
+    }
+    if (breaks >= 2 && wrapped >= breaks * WRAPPED_SHARE) return true;
+  }
+  return false;
 }
