@@ -506,6 +506,23 @@ describe('tables found from aligned text', () => {
     expect(tableRows(table)).toEqual(body);
   });
 
+  it('join a line holding the wrapped ends of some cells to its row where its pitch is the rows\' own', () => {
+    // Every line 12 apart. The first row's label and note break where the next word would not
+    // fit in their columns' widest lines; the line holding their ends leaves the figure's column empty.
+    const lines = [
+      ['Name', 'Count', 'Note'],
+      ['With made', '353', 'like special'],
+      ['process on loan', '', 'has over'],
+      ['Paul Keller', '28', 'loan'],
+      ['Net graph', '711', 'same'],
+      ['Open deposit', '95', 'kept'],
+    ];
+    const words = lines.flatMap((cells, r) => cells.flatMap((text, c) => (text ? lineWords(text, [60, 150, 200][c], 200 + r * 12) : [])));
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([
+      [['Name', 'Count', 'Note'], ['With made process on loan', '353', 'like special has over'], ['Paul Keller', '28', 'loan'], ['Net graph', '711', 'same'], ['Open deposit', '95', 'kept']],
+    ]);
+  });
+
   it('join a label wrapped onto a second line by the pitch of its lines, and keep a row with an empty cell apart', () => {
     // Rows stand 16 apart, the lines of one cell 11: "Egypt / (Upper)" is one label; "Jordan" below
     // it, at the rows' pitch, starts a row though it leaves "Paid" empty.

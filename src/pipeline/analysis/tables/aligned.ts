@@ -7,7 +7,7 @@
 import { type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { CAPTION_LABEL, LIST_MARKER } from '../markers.js';
-import { centerX, centerY } from '../lines.js';
+import { centerX, centerY, RTL } from '../lines.js';
 import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
@@ -385,9 +385,17 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
     cutRows.slice(1).map((row, i) => ({ pitch: centerY(row.box) - centerY(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row) })),
     size,
   );
+  // Where each column's text ends at the widest: how far a cell's line may run before it breaks.
+  const columnEnds = new Array<number>(columns).fill(Number.NEGATIVE_INFINITY);
+  for (const row of cutRows) {
+    for (const k of row.chunks) {
+      const c = columnOf((k.x0 + k.x1) / 2);
+      if (k.x0 >= xs[c] && k.x1 <= xs[c + 1]) columnEnds[c] = Math.max(columnEnds[c], k.x1);
+    }
+  }
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
-    const continues = wrapped ? wrapped.has(i - 1) : previous && continuesRow(previous[previous.length - 1], row, rowGaps[i - 1], typicalGap, columnOf, words);
+    const continues = wrapped ? wrapped.has(i - 1) : previous && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
     if (previous && continues) previous.push(row);
     else logical.push([row]);
   });
@@ -478,15 +486,35 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
 }
 
 /**
- * Where the line pitches do not tell (wrappedLines), a row continues the one above it (a cell's
- * text wrapped onto a second line) when it is closer to it than rows usually are, or when its
- * first column is empty and its text sits only in columns the row above also fills, or when it
- * holds the first column alone and goes on in lower case.
+ * Where the line pitches do not tell (wrappedLines), a line continues the row above it (a cell's
+ * text wrapped onto a line of its own) when it is closer to it than rows usually are, or when its
+ * first column is empty and its text sits only in columns the line above also fills, or when it
+ * holds the first column alone and goes on in lower case, or when it fills fewer columns than the
+ * row's first line (and more than the first alone), only columns that line fills, and in each the
+ * text above it broke there: its first word would not have fitted after the line above within the
+ * column's widest line (`columnEnds`). A row's own line starts its cells afresh, whatever room the
+ * row above left.
  */
-function continuesRow(above: Row, row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number, words: Word[]): boolean {
+function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number, columnEnds: number[], words: Word[]): boolean {
+  const above = rowAbove[rowAbove.length - 1];
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
   const mine = columnsOf(row);
   const theirs = columnsOf(above);
+  const full = columnsOf(rowAbove[0]);
+  const inColumn = (r: Row, c: number) => r.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c);
+  const brokeAbove = (c: number) => {
+    const upper = inColumn(above, c).at(-1);
+    const lower = inColumn(row, c)[0];
+    if (!upper || !lower || Math.abs(lower.x0 - upper.x0) > row.size) return false;
+    const first = words[lower.words[0]];
+    // Words wrap; figures, set flush right to one edge, would all seem to. A capital in the first
+    // column starts a row's own label, as below.
+    if (!/\p{L}{2}/u.test(first.text) || RTL.test(first.text) || (c === 0 && /^\p{Lu}/u.test(first.text))) return false;
+    return upper.x1 + first.fontSize * 0.25 + (first.box.x1 - first.box.x0) > columnEnds[c];
+  };
+  // (A first column alone is a label of its own unless it runs on in lower case: below.)
+  const labelAlone = mine.size === 1 && mine.has(0);
+  if (!labelAlone && mine.size < full.size && [...mine].every((c) => full.has(c) && brokeAbove(c))) return true;
   // A label run on to a line of its own: the first column alone, going on in lower case from a
   // label that did not end a sentence (a row's own label starts as labels do, capitalised).
   if (mine.size === 1 && mine.has(0) && theirs.has(0)) {
