@@ -136,7 +136,8 @@ export function drawTable(random: Random, words: Words, options: TableOptions, d
   if (options.wide) features.add('table:wide');
   if (options.narrow) features.add('table:narrow');
   const caption = random.chance(0.6) ? `Table ${random.int(1, 12)}: ${words.headingText()}` : null;
-  const note = random.chance(0.25) ? `Note: ${words.sentence(6, 14)}` : null;
+  // A note, or the table's source, set under it.
+  const note = random.chance(0.25) ? `${random.pick(['Note:', 'Notes:', 'Source:', 'Sources:'])} ${words.sentence(6, 14)}` : null;
   if (caption) features.add('table:caption');
   if (note) features.add('table:note');
   const table: TableSpec = {

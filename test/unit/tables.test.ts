@@ -657,6 +657,20 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
+  it("leave out a note set right under the last row of a table ruled under its header, and the note's wrapped second line", () => {
+    const rows = [
+      ['Region', 'Units', 'Share'],
+      ['North', '12', '40%'],
+      ['South', '18', '60%'],
+    ];
+    // Ruled above and below the header only.
+    const cells = rows.flatMap((cells, r) => cells.map((t, c) => word(t, [60, 160, 230][c], 200 + r * 12)));
+    // The note's words happen to fall inside the columns, as a row's would.
+    const note = [...lineWords('Source: offices', 60, 236), ...lineWords('and the', 160, 236), ...lineWords('survey in', 230, 236), ...lineWords('the spring, rounded', 60, 248)];
+    const rules = graphics([h(198, 55, 280), h(211, 55, 280)]);
+    expect(findTables(page([...cells, ...note]), rules, new Set(), false).tables.map(tableRows)).toEqual([rows]);
+  });
+
   it('are not a listing read from a scan, its words at one width per character and carrying program syntax', () => {
     // No font names a code face (the words are OCR's): the test's words are all set at one width
     // per character, and the listing's lines carry braces, semicolons and calls.

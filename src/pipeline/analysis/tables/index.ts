@@ -4,9 +4,9 @@
 // their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
-import { intersectionArea, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
+import { intersectionArea, verticalOverlap, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGapsUnderHead, visualRows, type Row } from './aligned.js';
-import { LIST_MARKER, isCheckBox } from '../markers.js';
+import { LIST_MARKER, NOTE_LABEL, isCheckBox } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { fillGrid, type GridTable } from './grid.js';
@@ -36,7 +36,7 @@ export function findTables(
   const { words } = page;
   const tables: Table[] = [];
   const held: number[][] = [];
-  const taken = new Set<number>(excluded);
+  const taken = new Set<number>([...excluded, ...noteLines(words, excluded)]);
   const free = () => words.map((_, i) => i).filter((i) => !taken.has(i));
   const keep = (grid: GridTable) => {
     const filled = fillGrid(grid, words, free(), rightToLeft);
@@ -69,6 +69,47 @@ export function findTables(
     keep(grid);
   }
   return { tables, words: held };
+}
+
+/** Words further apart than this many font sizes along a line are not one line of text. */
+const LINE_GAP = 3;
+
+/**
+ * The lines that open with a note's label ("Note:", "Source:"): a table's note or source under it,
+ * never one of its rows nor the wrapped end of one, however its words fall under the columns.
+ * A label opens a line when no word stands just before it on its line (`excluded` words, a
+ * margin's line numbers, do not count).
+ */
+function noteLines(words: Word[], excluded: Set<number>): number[] {
+  const out: number[] = [];
+  const onLine = (a: Word, b: Word) => verticalOverlap(a.box, b.box) >= 0.5;
+  words.forEach((label, i) => {
+    if (!NOTE_LABEL.test(label.text)) return;
+    const reach = label.fontSize * LINE_GAP;
+    if (words.some((w, k) => w !== label && !excluded.has(k) && onLine(w, label) && w.box.x1 <= label.box.x0 + 1 && label.box.x0 - w.box.x1 < reach)) return;
+    // The line runs on rightwards word by word; a note whose line breaks mid-sentence runs on to
+    // the line right under it that starts where it starts, one run of words (not a table's row).
+    const lineFrom = (start: Word, gap: number) => {
+      const line = words.filter((w) => onLine(w, start) && w.box.x0 >= start.box.x0 - 1).sort((a, b) => a.box.x0 - b.box.x0);
+      const taken: Word[] = [];
+      for (const w of line) {
+        if (taken.length > 0 && w.box.x0 - taken[taken.length - 1].box.x1 > gap) break;
+        taken.push(w);
+      }
+      return { taken, whole: taken.length === line.length };
+    };
+    let { taken } = lineFrom(label, reach);
+    while (taken.length > 0) {
+      for (const w of taken) out.push(words.indexOf(w));
+      const last = taken[taken.length - 1];
+      if (/[.!?]$/.test(last.text)) break;
+      const bottom = Math.max(...taken.map((w) => w.box.y1));
+      const next = words.find((w) => w.box.y0 > bottom - 1 && w.box.y0 - bottom < label.fontSize * 0.8 && Math.abs(w.box.x0 - label.box.x0) <= label.fontSize && Math.abs(w.fontSize - label.fontSize) < 0.5);
+      const following = next ? lineFrom(next, next.fontSize) : null;
+      taken = following?.whole ? following.taken : [];
+    }
+  });
+  return [...new Set(out)];
 }
 
 /** How near the sheet's edge, in points, a path reaches that runs off it. */
