@@ -99,11 +99,14 @@ function noteLines(words: Word[], excluded: Set<number>): number[] {
       return { taken, whole: taken.length === line.length };
     };
     let { taken } = lineFrom(label, reach);
+    let above = Number.NEGATIVE_INFINITY;
     while (taken.length > 0) {
-      for (const w of taken) out.push(words.indexOf(w));
-      const last = taken[taken.length - 1];
-      if (/[.!?]$/.test(last.text)) break;
       const bottom = Math.max(...taken.map((w) => w.box.y1));
+      // Each line lies lower than the one before (a speck of a word cannot hold the walk in place).
+      if (bottom <= above) break;
+      above = bottom;
+      for (const w of taken) out.push(words.indexOf(w));
+      if (/[.!?]$/.test(taken[taken.length - 1].text)) break;
       const next = words.find((w) => w.box.y0 > bottom - 1 && w.box.y0 - bottom < label.fontSize * 0.8 && Math.abs(w.box.x0 - label.box.x0) <= label.fontSize && Math.abs(w.fontSize - label.fontSize) < 0.5);
       const following = next ? lineFrom(next, next.fontSize) : null;
       taken = following?.whole ? following.taken : [];
