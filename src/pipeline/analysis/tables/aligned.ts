@@ -12,7 +12,7 @@ import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 import { flushGaps, isFlushSpace } from './flush-columns.js';
-import { CELL_WORDS, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
+import { brokeBefore, CELL_WORDS, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
 
@@ -510,14 +510,14 @@ function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number
     // Words wrap; figures, set flush right to one edge, would all seem to. A capital in the first
     // column starts a row's own label, as below.
     if (!/\p{L}{2}/u.test(first.text) || RTL.test(first.text) || (c === 0 && /^\p{Lu}/u.test(first.text))) return false;
-    return upper.x1 + first.fontSize * 0.25 + (first.box.x1 - first.box.x0) > columnEnds[c];
+    return brokeBefore(first, columnEnds[c] - upper.x1);
   };
   // (A first column alone is a label of its own unless it runs on in lower case: below.)
   const labelAlone = mine.size === 1 && mine.has(0);
   if (!labelAlone && mine.size < full.size && [...mine].every((c) => full.has(c) && brokeAbove(c))) return true;
   // A label run on to a line of its own: the first column alone, going on in lower case from a
   // label that did not end a sentence (a row's own label starts as labels do, capitalised).
-  if (mine.size === 1 && mine.has(0) && theirs.has(0)) {
+  if (labelAlone && theirs.has(0)) {
     const first = words[row.chunks[0].words[0]].text;
     const label = above.chunks.find((c) => columnOf((c.x0 + c.x1) / 2) === 0)!;
     return /^\p{Ll}/u.test(first) && !/[.:;!?]$/.test(words[label.words[label.words.length - 1]].text);

@@ -89,6 +89,14 @@ export function contents(rows: Row[], words: Word[], columnWords: number[][][]):
   return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
 }
 
+/**
+ * Whether a line broke before `first`, the first word of the line under it: the word and a space
+ * are wider than the `room` the line left in its column, as a text's lines break.
+ */
+export function brokeBefore(first: Word, room: number): boolean {
+  return first.box.x1 - first.box.x0 + first.fontSize * 0.25 > room;
+}
+
 /** Share of a column's row-to-row breaks that must be a text's for the column to be a paragraph. */
 const WRAPPED_SHARE = 0.8;
 
@@ -119,7 +127,7 @@ export function paragraphInColumn(rows: Row[][], columns: number, columnOf: (x: 
       const rightToLeft = below.words.some((w) => RTL.test(words[w].text));
       const first = words[rightToLeft ? below.words[below.words.length - 1] : below.words[0]];
       const room = rightToLeft ? above.x0 - start : end - above.x1;
-      if (first.box.x1 - first.box.x0 + first.fontSize * 0.25 > room) wrapped++;
+      if (brokeBefore(first, room)) wrapped++;
     }
     if (breaks >= 2 && wrapped >= breaks * WRAPPED_SHARE) return true;
   }
