@@ -7,12 +7,12 @@
 import { type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { CAPTION_LABEL, LIST_MARKER } from '../markers.js';
-import { centerX, centerY, RTL } from '../lines.js';
+import { centerX, centerY } from '../lines.js';
 import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 import { flushGaps, isFlushSpace } from './flush-columns.js';
-import { brokeBefore, CELL_WORDS, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
+import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
 
@@ -385,12 +385,15 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
     cutRows.slice(1).map((row, i) => ({ pitch: centerY(row.box) - centerY(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row) })),
     size,
   );
-  // Where each column's text ends at the widest: how far a cell's line may run before it breaks.
+  // Where the pitches do not tell: where each column's text ends at the widest, how far a cell's
+  // line may run before it breaks (continuesRow).
   const columnEnds = new Array<number>(columns).fill(Number.NEGATIVE_INFINITY);
-  for (const row of cutRows) {
-    for (const k of row.chunks) {
-      const c = columnOf((k.x0 + k.x1) / 2);
-      if (k.x0 >= xs[c] && k.x1 <= xs[c + 1]) columnEnds[c] = Math.max(columnEnds[c], k.x1);
+  if (!wrapped) {
+    for (const row of cutRows) {
+      for (const k of row.chunks) {
+        const c = columnOf((k.x0 + k.x1) / 2);
+        if (k.x0 >= xs[c] && k.x1 <= xs[c + 1]) columnEnds[c] = Math.max(columnEnds[c], k.x1);
+      }
     }
   }
   cutRows.forEach((row, i) => {
@@ -506,11 +509,11 @@ function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number
     const upper = inColumn(above, c).at(-1);
     const lower = inColumn(row, c)[0];
     if (!upper || !lower || Math.abs(lower.x0 - upper.x0) > row.size) return false;
-    const first = words[lower.words[0]];
+    const at = lineBreak(upper.words.map((w) => words[w]), lower.words.map((w) => words[w]));
     // Words wrap; figures, set flush right to one edge, would all seem to. A capital in the first
     // column starts a row's own label, as below.
-    if (!/\p{L}{2}/u.test(first.text) || RTL.test(first.text) || (c === 0 && /^\p{Lu}/u.test(first.text))) return false;
-    return brokeBefore(first, columnEnds[c] - upper.x1);
+    if (!/\p{L}{2}/u.test(at.next.text) || at.rightToLeft || (c === 0 && /^\p{Lu}/u.test(at.next.text))) return false;
+    return brokeWithin(at, Number.NEGATIVE_INFINITY, columnEnds[c]);
   };
   // (A first column alone is a label of its own unless it runs on in lower case: below.)
   const labelAlone = mine.size === 1 && mine.has(0);

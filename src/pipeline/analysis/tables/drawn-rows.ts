@@ -14,11 +14,11 @@
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
-import { centerX, centerY, RTL } from '../lines.js';
+import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Chunk, type Row } from './aligned.js';
-import { CELL_WORDS } from './look-alikes.js';
+import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
 
 /**
@@ -40,7 +40,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
     textLeft.set(cell.column, Math.min(textLeft.get(cell.column) ?? Infinity, words[i].box.x0));
     textRight.set(cell.column, Math.max(textRight.get(cell.column) ?? -Infinity, words[i].box.x1));
   }
-  const padding = (cell: CellRegion) => ({ left: Math.max(0, textLeft.get(cell.column)! - cell.box.x0), right: Math.max(0, cell.box.x1 - textRight.get(cell.column)!) });
+  // A cell's text measure for wraps: in from each border by the padding on its text's start side.
+  const measure = (cell: CellRegion): [number, number] => [cell.box.x0 + Math.max(0, cell.box.x1 - textRight.get(cell.column)!), cell.box.x1 - Math.max(0, textLeft.get(cell.column)! - cell.box.x0)];
   const xs = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].sort((a, b) => a - b);
   const lines = visualRows(words, [...cellOf.keys()]).map((line) => line.chunks.flatMap((c) => c.words));
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
@@ -124,7 +125,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
               // A label reads on line after line; a line without it above ended it.
               const upper = cell === label ? part(above, cell) : (lastIn.get(cell) ?? []);
               if (upper.length === 0 && cell !== label) return false;
-              return !wraps(upper, part(below, cell), cell, padding(cell), words);
+              return !wraps(upper, part(below, cell), measure(cell), words);
             }));
       if (starts) lastIn.clear();
       note(below);
@@ -202,24 +203,19 @@ function runsThrough(border: Segment, box: Box): boolean {
 /**
  * Whether the lower words of a cell continue the upper ones as wrapped text: the first lower word
  * would not have fitted after the last upper word, leader dots aside (they fill a label out to its
- * value and are no text to wrap), within the cell's text width; and it holds a letter, or the
- * upper line ends in one (an amount is never wrapped onto a line of its own, but a date or a
- * phrase may break before its figures: "11 April" over "2029"), or in a currency sign ("¥" over
- * "38,135.79").
+ * value and are no text to wrap), within the cell's text measure (`start` to `end`: the text's
+ * start side is as far from its border as the column's text starts anywhere, and the text may run
+ * as close to the other); and it holds a letter, or the upper line ends in one (an amount is
+ * never wrapped onto a line of its own, but a date or a phrase may break before its figures:
+ * "11 April" over "2029"), or in a currency sign ("¥" over "38,135.79").
  */
-function wraps(upper: number[], lower: number[], cell: CellRegion, padding: { left: number; right: number }, words: Word[]): boolean {
+function wraps(upper: number[], lower: number[], [start, end]: [number, number], words: Word[]): boolean {
   const text = upper.map((i) => words[i]).filter((w) => !LEADER.test(w.text));
   if (text.length === 0 || lower.length === 0) return false;
-  // Right-to-left text runs on leftwards: its last word is the leftmost, the next the rightmost.
-  const rtl = [...text, ...lower.map((i) => words[i])].some((w) => RTL.test(w.text));
-  const last = text.reduce((a, b) => (rtl ? b.box.x0 < a.box.x0 : b.box.x1 > a.box.x1) ? b : a);
-  const next = lower.map((i) => words[i]).reduce((a, b) => (rtl ? b.box.x1 > a.box.x1 : b.box.x0 < a.box.x0) ? b : a);
+  const at = lineBreak(text, lower.map((i) => words[i]));
   // A currency sign on its own ends a line only where its amount did not fit beside it.
-  if (!/\p{L}/u.test(next.text) && !/\p{L}/u.test(last.text) && !/^\p{Sc}$/u.test(last.text)) return false;
-  const space = next.fontSize * 0.25;
-  const width = next.box.x1 - next.box.x0;
-  // The text's start side is as far from its border as the column's text starts anywhere.
-  return rtl ? last.box.x0 - space - width < cell.box.x0 + padding.right : last.box.x1 + space + width > cell.box.x1 - padding.left;
+  if (!/\p{L}/u.test(at.next.text) && !/\p{L}/u.test(at.last.text) && !/^\p{Sc}$/u.test(at.last.text)) return false;
+  return brokeWithin(at, start, end);
 }
 
 /**
@@ -326,17 +322,17 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // the line above when, in every column it fills, its first word would not have fitted after
   // the text above (wraps): a label wrapped under its row, as inside the frame (withTextRows).
   const lineWordsIn = (line: Row, c: number) => line.chunks.flatMap((chunk) => chunk.words).filter((i) => columnAt(centerX(words[i].box)) === c);
-  const columnCell = (c: number): CellRegion => ({ row: 0, column: c, rowSpan: 1, columnSpan: 1, box: { x0: xs[c], y0: 0, x1: xs[c + 1], y1: 0 } });
-  const columnPadding = (c: number) => ({
-    left: edges[c].left.length ? Math.max(0, Math.min(...edges[c].left) - xs[c]) : 0,
-    right: edges[c].right.length ? Math.max(0, xs[c + 1] - Math.max(...edges[c].right)) : 0,
-  });
+  // A column's text measure, as a cell's (withTextRows): in from each border by its start side's padding.
+  const columnMeasure = (c: number): [number, number] => [
+    xs[c] + (edges[c].right.length ? Math.max(0, xs[c + 1] - Math.max(...edges[c].right)) : 0),
+    xs[c + 1] - (edges[c].left.length ? Math.max(0, Math.min(...edges[c].left) - xs[c]) : 0),
+  ];
   const continuesAbove = (k: number) => {
     const [upper, lower] = [all[k], all[k + 1]];
     if (inFrame.includes(lower) || isRow(lower)) return false;
     // A note or a caption under the table runs over its column borders; wrapped text does not.
     if (lower.chunks.some((chunk) => chunk.words.some((i) => xs.slice(1, -1).some((x) => words[i].box.x0 < x && words[i].box.x1 > x)))) return false;
-    return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnCell(c), columnPadding(c), words));
+    return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnMeasure(c), words));
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
   // Rows set like the frame's cells, and wrapped lines of such rows.

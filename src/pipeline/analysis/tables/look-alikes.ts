@@ -89,12 +89,29 @@ export function contents(rows: Row[], words: Word[], columnWords: number[][][]):
   return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
 }
 
+/** Where one line of text ends and the line under it begins: the upper line's last word and the lower one's first. */
+export interface LineBreak {
+  last: Word;
+  next: Word;
+  /** Right-to-left text runs on leftwards: its last word is the leftmost, the next the rightmost. */
+  rightToLeft: boolean;
+}
+
+/** The break between two lines' words (each non-empty), in the direction their text runs. */
+export function lineBreak(upper: Word[], lower: Word[]): LineBreak {
+  const rightToLeft = [...upper, ...lower].some((w) => RTL.test(w.text));
+  const last = upper.reduce((a, b) => ((rightToLeft ? b.box.x0 < a.box.x0 : b.box.x1 > a.box.x1) ? b : a));
+  const next = lower.reduce((a, b) => ((rightToLeft ? b.box.x1 > a.box.x1 : b.box.x0 < a.box.x0) ? b : a));
+  return { last, next, rightToLeft };
+}
+
 /**
- * Whether a line broke before `first`, the first word of the line under it: the word and a space
- * are wider than the `room` the line left in its column, as a text's lines break.
+ * Whether the text broke there as a text's lines break, within a measure from `start` to `end`:
+ * the next word and a space would not have fitted after the last one.
  */
-export function brokeBefore(first: Word, room: number): boolean {
-  return first.box.x1 - first.box.x0 + first.fontSize * 0.25 > room;
+export function brokeWithin({ last, next, rightToLeft }: LineBreak, start: number, end: number): boolean {
+  const room = rightToLeft ? last.box.x0 - start : end - last.box.x1;
+  return next.box.x1 - next.box.x0 + next.fontSize * 0.25 > room;
 }
 
 /** Share of a column's row-to-row breaks that must be a text's for the column to be a paragraph. */
@@ -123,11 +140,7 @@ export function paragraphInColumn(rows: Row[][], columns: number, columnOf: (x: 
       const below = pieces[r][0];
       if (!above || !below) continue;
       breaks++;
-      // A right-to-left line starts at its right.
-      const rightToLeft = below.words.some((w) => RTL.test(words[w].text));
-      const first = words[rightToLeft ? below.words[below.words.length - 1] : below.words[0]];
-      const room = rightToLeft ? above.x0 - start : end - above.x1;
-      if (brokeBefore(first, room)) wrapped++;
+      if (brokeWithin(lineBreak(above.words.map((w) => words[w]), below.words.map((w) => words[w])), start, end)) wrapped++;
     }
     if (breaks >= 2 && wrapped >= breaks * WRAPPED_SHARE) return true;
   }
