@@ -78,7 +78,9 @@ const LINE_GAP = 3;
  * The lines that open with a note's label ("Note:", "Source:"): a table's note or source under it,
  * never one of its rows nor the wrapped end of one, however its words fall under the columns.
  * A label opens a line when no word stands just before it on its line (`excluded` words, a
- * margin's line numbers, do not count).
+ * margin's line numbers, do not count). Its lines are gathered here, word by word: visualRows
+ * chains rows through a larger heading's band beside them, and would take a table's last row into
+ * a note set level with that heading.
  */
 function noteLines(words: Word[], excluded: Set<number>): number[] {
   const out: number[] = [];
@@ -90,23 +92,23 @@ function noteLines(words: Word[], excluded: Set<number>): number[] {
     // The line runs on rightwards word by word; a note whose line breaks mid-sentence runs on to
     // the line right under it that starts where it starts, one run of words (not a table's row).
     const lineFrom = (start: Word, gap: number) => {
-      const line = words.filter((w) => onLine(w, start) && w.box.x0 >= start.box.x0 - 1).sort((a, b) => a.box.x0 - b.box.x0);
-      const taken: Word[] = [];
-      for (const w of line) {
-        if (taken.length > 0 && w.box.x0 - taken[taken.length - 1].box.x1 > gap) break;
-        taken.push(w);
+      const line = words.map((_, k) => k).filter((k) => onLine(words[k], start) && words[k].box.x0 >= start.box.x0 - 1).sort((a, b) => words[a].box.x0 - words[b].box.x0);
+      const taken: number[] = [];
+      for (const k of line) {
+        if (taken.length > 0 && words[k].box.x0 - words[taken[taken.length - 1]].box.x1 > gap) break;
+        taken.push(k);
       }
       return { taken, whole: taken.length === line.length };
     };
     let { taken } = lineFrom(label, reach);
     let above = Number.NEGATIVE_INFINITY;
     while (taken.length > 0) {
-      const bottom = Math.max(...taken.map((w) => w.box.y1));
+      const bottom = Math.max(...taken.map((k) => words[k].box.y1));
       // Each line lies lower than the one before (a speck of a word cannot hold the walk in place).
       if (bottom <= above) break;
       above = bottom;
-      for (const w of taken) out.push(words.indexOf(w));
-      if (/[.!?]$/.test(taken[taken.length - 1].text)) break;
+      out.push(...taken);
+      if (/[.!?]$/.test(words[taken[taken.length - 1]].text)) break;
       const next = words.find((w) => w.box.y0 > bottom - 1 && w.box.y0 - bottom < label.fontSize * 0.8 && Math.abs(w.box.x0 - label.box.x0) <= label.fontSize && Math.abs(w.fontSize - label.fontSize) < 0.5);
       const following = next ? lineFrom(next, next.fontSize) : null;
       taken = following?.whole ? following.taken : [];
