@@ -287,7 +287,7 @@ function contentsPage(seed: number, index: number, kind: DocumentKind, producer:
 
 /** Every variation the issue lists, by the feature name a document that draws it carries. */
 export const LISTED_VARIATIONS = [
-  ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'empty-cells', 'choice-cells'].map((v) => `table:${v}`),
+  ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'cells-middle', 'cells-bottom', 'empty-cells', 'choice-cells'].map((v) => `table:${v}`),
   ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates', 'bleed-band'].map((v) => `furniture:${v}`),
   ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'aside-points', 'contents'].map((v) => `layout:${v}`),

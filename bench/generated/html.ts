@@ -48,7 +48,7 @@ export function placeCells(rows: Cell[][], columns: number, taken: boolean[][] =
 
 function tableHtml(table: TableSpec, order: number, spanColumns: boolean): string {
   const { style } = table;
-  const classes = [`rules-${style.rules}`, style.zebra ? 'zebra' : '', style.coloured ? 'coloured' : '', style.headerShade ? 'head-shade' : '', style.shadedCells ? 'shaded-cells' : '', `width-${table.width}`].filter(Boolean).join(' ');
+  const classes = [`rules-${style.rules}`, `cells-${style.cellAlign}`, style.zebra ? 'zebra' : '', style.coloured ? 'coloured' : '', style.headerShade ? 'head-shade' : '', style.shadedCells ? 'shaded-cells' : '', `width-${table.width}`].filter(Boolean).join(' ');
   const cellHtml = (tag: 'th' | 'td', p: { cell: Cell; row: number; col: number }) => {
     const { cell } = p;
     const spans = `${cell.rowSpan && cell.rowSpan > 1 ? ` rowspan="${cell.rowSpan}"` : ''}${cell.colSpan && cell.colSpan > 1 ? ` colspan="${cell.colSpan}"` : ''}`;
@@ -199,6 +199,8 @@ table { border-collapse: collapse; margin: 0.2em 0; text-align: left; }
 table.width-full { width: 100%; }
 table.width-narrow { width: auto; }
 th, td { padding: 2pt 5pt; vertical-align: top; }
+table.cells-middle th, table.cells-middle td { vertical-align: middle; }
+table.cells-bottom th, table.cells-bottom td { vertical-align: bottom; }
 table.rules-grid th, table.rules-grid td { border: 0.6pt solid #333; }
 table.rules-horizontal thead tr:first-child th { border-top: 1pt solid #111; }
 table.rules-horizontal thead tr:last-child th { border-bottom: 0.6pt solid #111; }

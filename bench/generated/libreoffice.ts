@@ -120,7 +120,7 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
         const header = placeCells(t.header, t.columns);
         const body = placeCells(t.body, t.columns).map((row) => row.map((p) => ({ ...p, row: p.row + t.header.length })));
         const cellHtml = (tag: 'th' | 'td', p: (typeof header)[number][number]) =>
-          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}"${t.style.headerShade && tag === 'th' ? ' bgcolor="#d9d9d9"' : ''}>${escapeHtml(p.cell.text)}</${tag}>`;
+          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${t.style.headerShade && tag === 'th' ? ' bgcolor="#d9d9d9"' : ''}>${escapeHtml(p.cell.text)}</${tag}>`;
         parts.push(`<table${border} width="${t.width === 'narrow' ? '50%' : '100%'}"><thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead><tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody></table>`);
         const cells = [...header, ...body].flat().map((p) => ({ row: p.row, col: p.col, rowSpan: p.cell.rowSpan ?? 1, colSpan: p.cell.colSpan ?? 1, text: p.cell.text, header: p.row < t.header.length, box: null }));
         tables.push({ page: 0, rows: t.header.length + t.body.length, columns: t.columns, headerRows: t.header.length, cells, box: null, continued: false, order: order++, features: t.features });

@@ -162,7 +162,10 @@ export function tableFlowable(table: TableSpec, s: Setting, span: boolean): Flow
           const [l, t, r, b] = box;
           marks.push(rule(l, t, r, t, 0.6), rule(l, b, r, b, 0.6), rule(l, t, l, b, 0.6), rule(r, t, r, b, 0.6));
         }
-        for (const line of sets.get(c)!.lines) marks.push(moveMark(line, box[0], box[1]));
+        // The text stands at the top, the middle or the bottom of a cell taller than it.
+        const room = box[3] - box[1] - needed(c);
+        const drop = room > 0 ? room * { top: 0, middle: 0.5, bottom: 1 }[style.cellAlign] : 0;
+        for (const line of sets.get(c)!.lines) marks.push(moveMark(line, box[0], box[1] + drop));
         truthCells.push({ row, col: c.col, rowSpan: Math.min(c.rowSpan, partRows.length - row), colSpan: c.colSpan, text: c.text, header: c.header, box });
       }
       const headerBottom = tops[headerRows] ?? tableBottom;

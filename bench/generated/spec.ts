@@ -30,6 +30,8 @@ export interface TableStyle {
   coloured: boolean;
   /** Cells separated by white gaps between shaded cells, with no rules at all. */
   shadedCells: boolean;
+  /** Where a cell's text stands in a row taller than it: financial statements set figures level with a wrapped label's last line, word processors centre them. */
+  cellAlign: 'top' | 'middle' | 'bottom';
   fontScale: number;
 }
 

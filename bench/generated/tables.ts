@@ -14,7 +14,7 @@ export interface TableOptions {
   narrow: boolean;
 }
 
-function style(random: Random, features: Set<string>): TableStyle {
+function style(random: Random, features: Set<string>, multiline: boolean): TableStyle {
   const rules = random.weighted([
     ['none', 2],
     ['horizontal', 3],
@@ -30,7 +30,14 @@ function style(random: Random, features: Set<string>): TableStyle {
   if (zebra) features.add('table:zebra');
   if (coloured) features.add('table:coloured-rows');
   if (headerShade) features.add('table:shaded-header');
-  return { rules, zebra, headerShade, coloured, shadedCells, fontScale: random.pick([0.8, 0.85, 0.9, 1]) };
+  const cellAlign = random.weighted([
+    ['top', 3],
+    ['middle', 1],
+    ['bottom', 1.5],
+  ] as const);
+  // Only a row taller than one of its cells shows where that cell's text stands.
+  if (multiline && cellAlign !== 'top') features.add(`table:cells-${cellAlign}`);
+  return { rules, zebra, headerShade, coloured, shadedCells, cellAlign, fontScale: random.pick([0.8, 0.85, 0.9, 1]) };
 }
 
 type ColumnKind = 'label' | 'amount' | 'percent' | 'count' | 'text' | 'date' | 'currency-symbol';
@@ -144,7 +151,7 @@ export function drawTable(random: Random, words: Words, options: TableOptions, d
     header,
     body,
     columns,
-    style: style(random, features),
+    style: style(random, features, multiline),
     width: options.wide ? 'full' : options.narrow ? 'narrow' : random.pick(['auto', 'full'] as const),
     caption,
     captionBelow: random.chance(0.3),
