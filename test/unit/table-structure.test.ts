@@ -230,6 +230,86 @@ describe('tables that rule their rows cell by cell', () => {
     ]);
   });
 
+  it('read the rows under a header rule that stops at a stub header set at the foot of the header', () => {
+    // Booktabs rules: above the table, under the header and under the table. The stub's header
+    // "Programme" spans both header lines, set at their foot, and the rule under the header stops
+    // at its cell: the stub column is one drawn cell from the top rule to the bottom one. Each
+    // cell draws its own piece of a rule, so the pieces meet at the column borders.
+    const h = (from: number, y: number) => [100, 200, 300].filter((x) => x >= from).map((x) => ({ x0: x, y0: y, x1: x + 100, y1: y }));
+    const segments = [...h(100, 98), ...h(200, 128), ...h(100, 200)];
+    const words = [
+      ...lineWords('Budget', 285, 101),
+      ...lineWords('Programme', 102, 114),
+      ...lineWords('2023', 270, 114),
+      ...lineWords('2024', 370, 114),
+      ...[['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']].flatMap((row, r) =>
+        row.flatMap((text, c) => lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, 133 + r * 16)),
+      ),
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)[0].slice(-4)).toEqual([
+      ['Roads', '1,204.5', '1,310.0'],
+      ['Water supply', '402.1', '398.7'],
+      ['Ports', '98.4', '101.0'],
+      ['Total', '1,705.0', '1,809.7'],
+    ]);
+  });
+
+  it('keep a label wrapped above figures set level with its last line in one row', () => {
+    // Cells set at the foot of their row: "Technical" stands alone 11 above "assistance" and the
+    // figures; rows stand 16 apart. Only the header's rule is drawn.
+    const segments = [{ x0: 100, y0: 112, x1: 400, y1: 112 }];
+    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, y) : []));
+    const words = [
+      ...at(['Programme', '2023', '2024'], 100),
+      ...at(['Roads', '1,204.5', '1,310.0'], 116),
+      ...at(['Technical'], 132),
+      ...at(['assistance', '87.0', '92.3'], 143),
+      ...at(['Water', '402.1', '398.7'], 159),
+      ...at(['Research and'], 175),
+      ...at(['innovation', '655.9', '701.2'], 186),
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Programme', '2023', '2024'],
+        ['Roads', '1,204.5', '1,310.0'],
+        ['Technical assistance', '87.0', '92.3'],
+        ['Water', '402.1', '398.7'],
+        ['Research and innovation', '655.9', '701.2'],
+      ],
+    ]);
+  });
+
+  it('keep figures set in the middle of a row beside a label wrapped over two lines in that row', () => {
+    // The figures of the second and fourth rows stand half a line below the label's first line,
+    // level with parts of both of its lines and with neither alone. Nothing is drawn.
+    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, y) : []));
+    const words = [
+      ...at(['Programme', '2023', '2024'], 100),
+      ...at(['Roads', '1,204.5', '1,310.0'], 116),
+      ...at(['Technical'], 132),
+      ...at(['', '87.0', '92.3'], 138),
+      ...at(['assistance'], 144),
+      ...at(['Water', '402.1', '398.7'], 160),
+      ...at(['Research and'], 176),
+      ...at(['', '655.9', '701.2'], 182),
+      ...at(['innovation'], 188),
+      ...at(['Ports', '98.4', '101.0'], 204),
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Programme', '2023', '2024'],
+        ['Roads', '1,204.5', '1,310.0'],
+        ['Technical assistance', '87.0', '92.3'],
+        ['Water', '402.1', '398.7'],
+        ['Research and innovation', '655.9', '701.2'],
+        ['Ports', '98.4', '101.0'],
+      ],
+    ]);
+  });
+
   it('keep two such tables apart when one stands under the other with text between them', () => {
     // Both tables break their rules at x = 200, and the caption between them leaves x = 200 clear;
     // the two tables' rules differ in width and joints, so no border joins them across it.

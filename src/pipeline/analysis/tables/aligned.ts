@@ -12,18 +12,14 @@ import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 import { flushGaps, isFlushSpace } from './flush-columns.js';
+import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
+export { chunksOf, visualRows, WIDE_SPACE };
 
-/** A gap wider than this many font sizes separates cells. */
-const CELL_GAP = 1.0;
 /** Rows further apart than this many line heights do not belong to one table. */
 const ROW_GAP = 2.2;
-/** A word box taller than this many font sizes is a loose box (see band). */
-const TALL_BOX = 1.5;
-/** A space between words at least this many font sizes wide may separate cells of a known column. */
-export const WIDE_SPACE = 0.5;
 /** Pieces whose type sizes differ by more than this share of the larger are not of one table. */
 const SAME_SIZE = 0.15;
 
@@ -152,62 +148,6 @@ function overlapsX(a: Box, b: Box): boolean {
 function runBox(rows: Row[], from: number, to: number): Box {
   const boxes = rows.slice(from, to + 1).map((r) => r.box);
   return { x0: Math.min(...boxes.map((b) => b.x0)), y0: boxes[0].y0, x1: Math.max(...boxes.map((b) => b.x1)), y1: boxes[boxes.length - 1].y1 };
-}
-
-/** Words grouped into visual rows top to bottom, each cut into chunks at wide gaps. */
-export function visualRows(words: Word[], available: number[]): Row[] {
-  const bands = new Map(available.map((i) => [i, band(words[i])]));
-  const sorted = [...available].sort((a, b) => centerY(bands.get(a)!) - centerY(bands.get(b)!));
-  const groups: number[][] = [];
-  const boxes: Box[] = [];
-  for (const i of sorted) {
-    const box = bands.get(i)!;
-    const last = boxes[boxes.length - 1];
-    if (last) {
-      const overlap = Math.min(last.y1, box.y1) - Math.max(last.y0, box.y0);
-      if (overlap >= Math.min(last.y1 - last.y0, box.y1 - box.y0) * 0.5) {
-        groups[groups.length - 1].push(i);
-        boxes[boxes.length - 1] = { x0: Math.min(last.x0, box.x0), y0: Math.min(last.y0, box.y0), x1: Math.max(last.x1, box.x1), y1: Math.max(last.y1, box.y1) };
-        continue;
-      }
-    }
-    groups.push([i]);
-    boxes.push({ ...box });
-  }
-  return groups.map((group, g) => {
-    group.sort((a, b) => words[a].box.x0 - words[b].box.x0);
-    const size = median(group.map((i) => words[i].fontSize)) || 10;
-    const chunks = chunksOf(group, words, (chunk, w) => w.box.x0 - chunk.x1 > Math.max(size, w.fontSize) * CELL_GAP);
-    return { box: boxes[g], size, chunks, bold: group.every((i) => words[i].bold) };
-  });
-}
-
-/** Words, left to right, into chunks: a word starts a new chunk where `splits` says so. */
-export function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk, word: Word) => boolean): Chunk[] {
-  const chunks: Chunk[] = [];
-  for (const i of indices) {
-    const w = words[i];
-    const last = chunks[chunks.length - 1];
-    if (last && !splits(last, w)) {
-      last.words.push(i);
-      last.x1 = Math.max(last.x1, w.box.x1);
-    } else {
-      chunks.push({ x0: w.box.x0, x1: w.box.x1, words: [i] });
-    }
-  }
-  return chunks;
-}
-
-/**
- * The height a word's text takes up. PDF readers give a math symbol the font's full ascent and
- * descent (cmsy's "×" is about 1.75 font sizes tall), which reaches into the next line; such a
- * word counts as one font size high around its middle, so that it does not chain rows together.
- */
-function band(word: Word): Box {
-  const { box, fontSize } = word;
-  if (box.y1 - box.y0 <= fontSize * TALL_BOX) return box;
-  const middle = centerY(box);
-  return { x0: box.x0, y0: middle - fontSize * 0.5, x1: box.x1, y1: middle + fontSize * 0.5 };
 }
 
 /**
@@ -472,10 +412,12 @@ export interface LinePair {
  * The pairs whose lower line is the second line of the upper one's cells. Rows stand apart by
  * their cells' padding or rules as well as by the type's leading, the lines of one cell by the
  * leading alone: where a table's line pitches fall into two groups at least a quarter of a font
- * size apart, the lines at the smaller pitch continue the row above them, provided every one of
- * them fills only cells the line above fills, and fewer (a table set without padding but with
- * space between groups of rows has full rows at its smaller pitch, and none of them continues).
- * Then a line at the larger pitch starts a row. Null where the pitches do not tell.
+ * size apart, the lines at the smaller pitch continue the row above them, provided in every such
+ * pair one line fills fewer cells than the other and only cells the other fills (a table set
+ * without padding but with space between groups of rows has full rows at its smaller pitch, and
+ * none of them continues). The fuller line is the lower where cells are set at the top, the upper
+ * where they are set at the foot, level with a wrapped cell's last line. Then a line at the larger
+ * pitch starts a row. Null where the pitches do not tell.
  */
 export function wrappedLines(pairs: LinePair[], size: number): Set<number> | null {
   const pitches = pairs.map((p) => p.pitch).sort((a, b) => a - b);
@@ -484,8 +426,23 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   if (cut < 0) return null;
   const limit = (pitches[cut - 1] + pitches[cut]) / 2;
   const tight = pairs.map((p, i) => (p.pitch < limit ? i : -1)).filter((i) => i >= 0);
-  const continues = (p: LinePair) => p.below.size < p.above.size && [...p.below].every((c) => p.above.has(c));
-  return tight.every((i) => continues(pairs[i])) ? new Set(tight) : null;
+  // Either line may be the one that fills fewer cells: a row's other cells stand level with its
+  // wrapped cell's first line (set at the top), its last (set at the foot) or between (centred).
+  // Down one row the lines fill more cells and then fewer, never more again: a line filling more
+  // after fewer starts a row, however close it stands.
+  const within = (a: Set<unknown>, b: Set<unknown>) => a.size < b.size && [...a].every((c) => b.has(c));
+  let falling = false;
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairs[i].pitch >= limit) {
+      falling = false;
+      continue;
+    }
+    const rises = within(pairs[i].above, pairs[i].below);
+    if (!rises && !within(pairs[i].below, pairs[i].above)) return null;
+    if (rises && falling) return null;
+    falling = !rises;
+  }
+  return new Set(tight);
 }
 
 /**

@@ -8,9 +8,10 @@
 // wrapped cell text and multi-line headers do; but a line under a group's name that spans columns
 // (it crosses a column border, or stands in the table's first line centred over three columns or
 // more) is a row of their own headers (the borders between them run down through it, and not up
-// through the name). Rows a drawing leaves out altogether (a header or first row above zebra
-// stripes, a last row under the last rule) are taken in where their text is set as the table's
-// cells are (withRowsBeside).
+// through the name). A label cell drawn down past a border of the cells beside it (a header's
+// rule that stops at the stub column) parts its lines at that border. Rows a drawing leaves out
+// altogether (a header or first row above zebra stripes, a last row under the last rule) are taken
+// in where their text is set as the table's cells are (withRowsBeside).
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';
@@ -45,30 +46,60 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const xs = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].sort((a, b) => a - b);
   const lines = visualRows(words, [...cellOf.keys()]).map((line) => line.chunks.flatMap((c) => c.words));
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
-  const added: Segment[] = [];
+  // A label cell drawn down past a border of the cells beside it (a header's rule that stops at a
+  // stub column's header spanning the header's rows, the stub's text set at their foot) holds
+  // rows of both sides: its lines part where a border beside them runs, when a label stands on
+  // each side and the one below starts afresh (a label wrapped across the border reads on, in
+  // lower case: a capital starts a label of its own, as in aligned.ts's continuesRow).
+  const besideRows = (label: CellRegion, inside: number[][]): number[][][] => {
+    const cuts = [...new Set(grid.cells.filter((c) => c !== label && c.box.y0 > label.box.y0 + 1 && c.box.y0 < label.box.y1 - 1).map((c) => c.box.y0))].sort((a, b) => a - b);
+    const parts: number[][][] = [[]];
+    let cut = 0;
+    for (const line of inside) {
+      while (cut < cuts.length && cuts[cut] < middle(line)) {
+        const above = parts[parts.length - 1].filter((l) => part(l, label).length > 0).at(-1);
+        const y = cuts[cut++];
+        const border = { x0: label.box.x0, y0: y, x1: label.box.x1, y1: y };
+        const below = part(line, label);
+        if (!above || below.length === 0) continue;
+        if (/^\p{Ll}/u.test(words[below[0]].text) && wraps(part(above, label), below, measure(label), words)) continue;
+        if (Math.max(...line.map((i) => words[i].box.y0)) < y || [...cellOf.keys()].some((i) => runsThrough(border, words[i].box))) continue;
+        // The border beside it is a row's: it runs on across every column it cuts no word of.
+        for (let c = 0; c + 1 < xs.length; c++) {
+          const across = { x0: xs[c], y0: y, x1: xs[c + 1], y1: y };
+          if (![...cellOf.keys()].some((i) => runsThrough(across, words[i].box))) added.push(across);
+        }
+        parts.push([]);
+      }
+      parts[parts.length - 1].push(line);
+    }
+    return parts;
+  };
   const borders: Segment[] = [];
   const openings: Segment[] = [];
   // Each drawn cell of the first column, with the text lines that run through it. A cell across
   // the whole table is a title or a note, not a row label.
   const labels = grid.cells.filter((c) => (rightToLeft ? lastColumn(c) === first && c.column > 0 : c.column === first && c.column + c.columnSpan < grid.columnCount));
   const middle = (line: number[]) => (Math.min(...line.map((i) => words[i].box.y0)) + Math.max(...line.map((i) => words[i].box.y1))) / 2;
-  const runs: { label: CellRegion; through: number[][] }[] = [];
-  for (const label of labels) {
-    const through = lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1);
-    // A cell whose first line holds no label (a header label set lower down) keeps its lines.
-    if (through.length < 2 || part(through[0], label).length === 0) continue;
-    // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
-    // other columns must hold short values, as in the rows of a table found from alignment.
-    const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));
-    if (values.length === 0 || values.filter((n) => n <= CELL_WORDS).length < values.length * SHORT_SHARE) continue;
-    runs.push({ label, through });
-  }
   // Lines set at the pitch of a cell's own lines, against the pitch of the table's rows, continue
   // the row above (wrappedLines); pair k is lines k and k + 1, each filling some columns.
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
   const size = median([...cellOf.keys()].map((i) => words[i].fontSize));
   const wrapped = wrappedLines(pairs, size);
+  const runs: { label: CellRegion; through: number[][] }[] = [];
+  const added: Segment[] = [];
+  for (const label of labels) {
+    for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
+      // A cell whose first line holds no label (a header label set lower down) keeps its lines.
+      if (through.length < 2 || part(through[0], label).length === 0) continue;
+      // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
+      // other columns must hold short values, as in the rows of a table found from alignment.
+      const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));
+      if (values.length === 0 || values.filter((n) => n <= CELL_WORDS).length < values.length * SHORT_SHARE) continue;
+      runs.push({ label, through });
+    }
+  }
   const lineIndex = new Map(lines.map((line, k) => [line, k]));
   // A word of the upper line across a column border under which the lower line fills both
   // columns is a group's name over the columns it heads, and the lower line a row of their own
@@ -110,7 +141,10 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const k = lineIndex.get(below)! - 1;
       const spans = centredOver(above, below);
       const heads = spans.length > 0 || crossesBorder(above, below);
-      if (part(below, label).length === 0 && !heads) {
+      // Where the pitches tell, they tell rows apart whatever the line holds: a row whose cells
+      // are set at the foot starts with a wrapped cell's first line, its label lower down.
+      const told = wrapped !== null && lines[k] === above;
+      if (part(below, label).length === 0 && !heads && !(told && !wrapped.has(k))) {
         note(below);
         continue;
       }
@@ -119,7 +153,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const cells = new Set(below.map((i) => cellOf.get(i)!));
       const starts =
         heads ||
-        (wrapped && lines[k] === above
+        (told
           ? !wrapped.has(k)
           : [...cells].some((cell) => {
               // A label reads on line after line; a line without it above ended it.
