@@ -281,6 +281,32 @@ describe('tables that rule their rows cell by cell', () => {
     ]);
   });
 
+  it('keep a header and labels wrapped at the foot of their rows in those rows where every line stands at one pitch', () => {
+    // As a word processor sets a table without padding: every line 12 below the one before, so
+    // the pitches tell nothing. "Significant" stands over "section (%)", the foot of its header
+    // cell; "Follows did" over "network", the label of the row whose figures stand beside it.
+    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 1 ? 250 - text.length * 5 : c === 0 ? 102 : 290, y) : []));
+    const words = [
+      ...at(['', '', 'Significant'], 100),
+      ...at(['Warehouse', 'Entry', 'section (%)'], 112),
+      ...at(['Old sensor', '947', '4.5%'], 124),
+      ...at(['Follows did'], 136),
+      ...at(['network', '537', '91.8%'], 148),
+      ...at(['Asset design', '87,464.98', '17.6%'], 160),
+      ...at(['Standard', '454', '15.1%'], 172),
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Warehouse', 'Entry', 'Significant section (%)'],
+        ['Old sensor', '947', '4.5%'],
+        ['Follows did network', '537', '91.8%'],
+        ['Asset design', '87,464.98', '17.6%'],
+        ['Standard', '454', '15.1%'],
+      ],
+    ]);
+  });
+
   it('keep figures set in the middle of a row beside a label wrapped over two lines in that row', () => {
     // The figures of the second and fourth rows stand half a line below the label's first line,
     // level with parts of both of its lines and with neither alone. Nothing is drawn.

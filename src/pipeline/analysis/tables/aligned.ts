@@ -134,11 +134,34 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       }
       break;
     }
-    const grid = gridOf(rows.slice(i, end + 1), words, horizontalRules, page.width);
+    const grid = gridOf(rows.slice(headAbove(rows, i, close, words), end + 1), words, horizontalRules, page.width);
     if (grid) grids.push(grid);
     i = end + 1;
   }
   return grids;
+}
+
+/**
+ * Where a run that starts at `first` starts with the lines above it that belong to its first row:
+ * a header set at the foot of its row leaves the first lines of its taller cells above the row
+ * ("Significant" over "Warehouse  Entry  section (%)"). Such a line stands close above, holds fewer
+ * pieces than the row, and each of its pieces, a cell's few words, stands over one piece of the
+ * row alone (a title stands over several), which runs on from it in lower case; a line of prose
+ * beside a table runs on in lower case too, but in more words than a cell holds.
+ */
+function headAbove(rows: Row[], first: number, close: (a: number, b: number) => boolean, words: Word[]): number {
+  let from = first;
+  while (from > 0 && close(from - 1, from)) {
+    const [upper, lower] = [rows[from - 1], rows[from]];
+    const under = (piece: Chunk) => lower.chunks.filter((k) => k.x0 < piece.x1 && piece.x0 < k.x1);
+    const runsOn = (piece: Chunk) => {
+      const below = under(piece);
+      return below.length === 1 && piece.words.length <= CELL_WORDS && below[0].words.length <= CELL_WORDS && /^\p{Ll}/u.test(words[below[0].words[0]].text);
+    };
+    if (upper.chunks.length >= lower.chunks.length || !upper.chunks.every(runsOn)) break;
+    from--;
+  }
+  return from;
 }
 
 function overlapsX(a: Box, b: Box): boolean {
@@ -452,8 +475,9 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
  * holds the first column alone and goes on in lower case, or when it fills fewer columns than the
  * row's first line (and more than the first alone), only columns that line fills, and in each the
  * text above it broke there: its first word would not have fitted after the line above within the
- * column's widest line (`columnEnds`). A row's own line starts its cells afresh, whatever room the
- * row above left.
+ * column's widest line (`columnEnds`); or, cells set at the foot of the row, when the row so far
+ * fills fewer columns than the line, and the text above broke in each of them. A row's own line
+ * starts its cells afresh, whatever room the row above left.
  */
 function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number, columnOf: (x: number) => number, columnEnds: number[], words: Word[]): boolean {
   const above = rowAbove[rowAbove.length - 1];
@@ -475,6 +499,10 @@ function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number
   // (A first column alone is a label of its own unless it runs on in lower case: below.)
   const labelAlone = mine.size === 1 && mine.has(0);
   if (!labelAlone && mine.size < full.size && [...mine].every((c) => full.has(c) && brokeAbove(c))) return true;
+  // Cells set at the foot of their row: the row so far fills fewer columns than this line, only
+  // columns it fills, and in each this line's text runs on from the text above.
+  const sofar = new Set(rowAbove.flatMap((r) => [...columnsOf(r)]));
+  if (sofar.size < mine.size && [...sofar].every((c) => mine.has(c) && theirs.has(c) && brokeAbove(c))) return true;
   // A label run on to a line of its own: the first column alone, going on in lower case from a
   // label that did not end a sentence (a row's own label starts as labels do, capitalised).
   if (labelAlone && theirs.has(0)) {
