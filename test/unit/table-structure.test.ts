@@ -203,6 +203,37 @@ describe('tables that rule their rows cell by cell', () => {
     expect(tables.map(tableRows)).toEqual([rows]);
   });
 
+  it('take in above and below the shading the first lines of cells set at the foot of their rows', () => {
+    // Zebra stripes on the second and fourth body rows only. The first and the last row each hold
+    // a date broken over two lines, set at the foot of the row: "22 February" stands alone 11
+    // above the row's other cells, and rows stand 16 apart.
+    const xs = [100, 180, 240, 320, 370];
+    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y) : []));
+    const words = [
+      ...at(['Region', 'Sales', 'Opened', 'Stores'], 100),
+      ...at(['', '', '22 February'], 116),
+      ...at(['North', '1,204', '2021', '7'], 127),
+      ...at(['South', '980', '2021-03-04', '6'], 143),
+      ...at(['East', '1,010', '2022-05-06', '5'], 159),
+      ...at(['West', '870', '2023-07-08', '4'], 175),
+      ...at(['', '', '9 October'], 191),
+      ...at(['Total', '4,064', '2024', '22'], 202),
+    ];
+    const stripe = (y: number) => xs.slice(1).map((x, c) => ({ box: { x0: xs[c], y0: y - 3, x1: x, y1: y + 13 }, filled: true, stroked: false, fill: 0xeeeeee }));
+    const rects = [...stripe(143), ...stripe(175)];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, rects }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Region', 'Sales', 'Opened', 'Stores'],
+        ['North', '1,204', '22 February 2021', '7'],
+        ['South', '980', '2021-03-04', '6'],
+        ['East', '1,010', '2022-05-06', '5'],
+        ['West', '870', '2023-07-08', '4'],
+        ['Total', '4,064', '9 October 2024', '22'],
+      ],
+    ]);
+  });
+
   it('take in, under a shaded header, rows whose labels wrap onto a second line at the rows\' own pitch', () => {
     // The labels' column is 40 wide: "Karin Olsen" does not fit on one line. Every line stands
     // 13 below the one before, so the pitches do not tell a label's second line from a row.

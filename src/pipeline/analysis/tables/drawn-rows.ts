@@ -373,12 +373,19 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const above: Row[] = [];
   for (let u = 0; u < upward.length; u++) {
     const k = upward.length - 1 - u;
-    if (!isRow(upward[u]) && !(wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]))) break;
+    // A line that is no row of its own: a cell's second line under a row above it, or the first
+    // line of a cell set at the foot of the row below it (pair k is this line and the one below).
+    const secondLine = wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]);
+    const firstLine = wrapped.has(k) && u > 0 && isRow(upward[u - 1]);
+    if (!isRow(upward[u]) && !secondLine && !firstLine) break;
     above.unshift(upward[u]);
   }
   const below: Row[] = [];
   for (let d = 0; d < downward.length; d++) {
-    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(upward.length + inFrame.length + d - 1))) break;
+    // As above: a cell's second line under the row above it, or the first line of a cell set at
+    // the foot of the row below it.
+    const at = upward.length + inFrame.length + d;
+    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(at - 1)) && !(wrapped.has(at) && d + 1 < downward.length && isRow(downward[d + 1]))) break;
     below.push(downward[d]);
   }
   if (above.length === 0 && below.length === 0) return null;
