@@ -29,6 +29,16 @@ const budget: Pick<DrawnTable, 'columns' | 'header' | 'rows'> = {
   ],
 };
 
+/** One line of a table of a label column from x 102 and figures set flush right at x 290, 390... */
+function figuresLine(texts: string[], y: number): Word[] {
+  return texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, y) : []));
+}
+
+/** The rows of every table found among the words on a US Letter page with this drawing. */
+function foundRows(words: Word[], graphics = NO_GRAPHICS): string[][][] {
+  return findTables({ words, width: 612, height: 792 }, graphics, new Set(), false).tables.map(tableRows);
+}
+
 describe('drawn tables whose body rows are not ruled', () => {
   it('read one row per label, a label wrapped onto a second line staying in its row', async () => {
     // Only the frame, the column borders and the rule under the header are drawn: the rulings
@@ -221,8 +231,7 @@ describe('tables that rule their rows cell by cell', () => {
     ];
     const stripe = (y: number) => xs.slice(1).map((x, c) => ({ box: { x0: xs[c], y0: y - 3, x1: x, y1: y + 13 }, filled: true, stroked: false, fill: 0xeeeeee }));
     const rects = [...stripe(143), ...stripe(175)];
-    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, rects }, new Set(), false);
-    expect(tables.map(tableRows)).toEqual([
+    expect(foundRows(words, { ...NO_GRAPHICS, rects })).toEqual([
       [
         ['Region', 'Sales', 'Opened', 'Stores'],
         ['North', '1,204', '22 February 2021', '7'],
@@ -273,12 +282,9 @@ describe('tables that rule their rows cell by cell', () => {
       ...lineWords('Programme', 102, 114),
       ...lineWords('2023', 270, 114),
       ...lineWords('2024', 370, 114),
-      ...[['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']].flatMap((row, r) =>
-        row.flatMap((text, c) => lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, 133 + r * 16)),
-      ),
+      ...[['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']].flatMap((row, r) => figuresLine(row, 133 + r * 16)),
     ];
-    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
-    expect(tables.map(tableRows)[0].slice(-4)).toEqual([
+    expect(foundRows(words, { ...NO_GRAPHICS, segments })[0].slice(-4)).toEqual([
       ['Roads', '1,204.5', '1,310.0'],
       ['Water supply', '402.1', '398.7'],
       ['Ports', '98.4', '101.0'],
@@ -290,7 +296,7 @@ describe('tables that rule their rows cell by cell', () => {
     // Cells set at the foot of their row: "Technical" stands alone 11 above "assistance" and the
     // figures; rows stand 16 apart. Only the header's rule is drawn.
     const segments = [{ x0: 100, y0: 112, x1: 400, y1: 112 }];
-    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, y) : []));
+    const at = figuresLine;
     const words = [
       ...at(['Programme', '2023', '2024'], 100),
       ...at(['Roads', '1,204.5', '1,310.0'], 116),
@@ -300,8 +306,7 @@ describe('tables that rule their rows cell by cell', () => {
       ...at(['Research and'], 175),
       ...at(['innovation', '655.9', '701.2'], 186),
     ];
-    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
-    expect(tables.map(tableRows)).toEqual([
+    expect(foundRows(words, { ...NO_GRAPHICS, segments })).toEqual([
       [
         ['Programme', '2023', '2024'],
         ['Roads', '1,204.5', '1,310.0'],
@@ -326,8 +331,7 @@ describe('tables that rule their rows cell by cell', () => {
       ...at(['Asset design', '87,464.98', '17.6%'], 160),
       ...at(['Standard', '454', '15.1%'], 172),
     ];
-    const { tables } = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false);
-    expect(tables.map(tableRows)).toEqual([
+    expect(foundRows(words)).toEqual([
       [
         ['Warehouse', 'Entry', 'Significant section (%)'],
         ['Old sensor', '947', '4.5%'],
@@ -341,7 +345,7 @@ describe('tables that rule their rows cell by cell', () => {
   it('keep figures set in the middle of a row beside a label wrapped over two lines in that row', () => {
     // The figures of the second and fourth rows stand half a line below the label's first line,
     // level with parts of both of its lines and with neither alone. Nothing is drawn.
-    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, y) : []));
+    const at = figuresLine;
     const words = [
       ...at(['Programme', '2023', '2024'], 100),
       ...at(['Roads', '1,204.5', '1,310.0'], 116),
@@ -354,8 +358,7 @@ describe('tables that rule their rows cell by cell', () => {
       ...at(['innovation'], 188),
       ...at(['Ports', '98.4', '101.0'], 204),
     ];
-    const { tables } = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false);
-    expect(tables.map(tableRows)).toEqual([
+    expect(foundRows(words)).toEqual([
       [
         ['Programme', '2023', '2024'],
         ['Roads', '1,204.5', '1,310.0'],
