@@ -4,6 +4,7 @@
 //                               [--with variation,...] [--without variation,...]
 //   npm run bench:generated -- --rescore DIR        (scores a --keep run's documents again, no Folio)
 //   npm run bench:generated -- --rescore DIR --reread  (its born-digital documents read again by this checkout, in process)
+//   npm run bench:generated -- --rescore DIR --reread --ocr  (its scans too: OCR'd once, the OCR'd pages kept beside each scan)
 //
 // Draws K documents from seed N (a fresh seed from the clock when none is given: say it again to
 // see the same documents), each laid out by its producer with its truth recorded as it was placed,
@@ -24,11 +25,11 @@ import { composeDocument, LISTED_VARIATIONS } from './compose.js';
 import { tesseractDocument } from './peer-ocr.js';
 import { findTool } from '../speed/peers.js';
 import { loadConfig } from '../../src/config.js';
-import { unpackModels } from '../../src/models/ocr/index.js';
+import { unpackModels, type OcrEngine } from '../../src/models/ocr/index.js';
 import { TesseractCli } from '../../src/models/ocr/tesseract-cli.js';
 import { generateDocument, type Generated } from './generate.js';
 import { PdfLibProducer } from './pdflib.js';
-import { readInProcess } from './reread.js';
+import { readInProcess, scanEngine, type ScanSource } from './reread.js';
 import { overall, scoreDocument, type DocumentScores, type Output } from './score.js';
 import type { Truth } from './truth.js';
 
@@ -281,17 +282,21 @@ function printTable(title: string, groups: [string, Scored[]][], only: Set<Featu
 /**
  * The documents a `--keep` run left in `dir`, scored again from what Folio read then (for work on
  * the scores themselves), or with `reread`, its born-digital documents read again by this
- * checkout in this process (reread.ts).
+ * checkout in this process (reread.ts), and with `ocr` its scans too.
  */
-async function rescore(dir: string, reread: boolean): Promise<Scored[]> {
+async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scored[]> {
   const { readdir } = await import('node:fs/promises');
   const files = new Set(await readdir(dir));
   const documents: Scored[] = [];
   let readAgain = 0;
+  const engine: { started?: Promise<OcrEngine> } = {};
+  const ocrEngine = () => (engine.started ??= scanEngine());
   for (const name of [...files].filter((f) => f.endsWith('.truth.json'))) {
     const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
-    const file = truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
-    const fresh = reread && file ? await readInProcess(path.join(dir, file)) : null;
+    const scan = truth.variant !== 'digital' && files.has(truth.file);
+    const file = scan ? truth.file : truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
+    const source = scan ? { mediaType: truth.mediaType as ScanSource['mediaType'], pages: path.join(dir, `${truth.id}.ocr-pages.json`), engine: ocrEngine } : undefined;
+    const fresh = reread && file && (!scan || ocr) ? await readInProcess(path.join(dir, file), source) : null;
     if (fresh) readAgain++;
     const outputFile = path.join(dir, `${truth.id}.output.json`);
     const output = fresh ?? (await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null));
@@ -299,15 +304,17 @@ async function rescore(dir: string, reread: boolean): Promise<Scored[]> {
     const scores = output ? scoreDocument(truth, output, peerText) : null;
     documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: output ? 'completed' : 'not read', scores, overall: scores ? overall(scores) : 0 });
   }
-  if (reread) console.log(`read again in this process: ${readAgain} born-digital documents; the others scored from the kept run`);
+  if (reread) console.log(`read again in this process: ${readAgain} ${ocr ? '' : 'born-digital '}documents; the others scored from the kept run`);
+  if (engine.started) await (await engine.started).close();
   return documents.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 }
+
 
 async function main(): Promise<void> {
   const rescored = argument('rescore');
   if (rescored) {
     const reread = process.argv.includes('--reread');
-    const documents = await rescore(path.resolve(rescored), reread);
+    const documents = await rescore(path.resolve(rescored), reread, reread && process.argv.includes('--ocr'));
     const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
     printTable(`${reread ? 'read and scored again' : 'scored again'}: ${documents.length} documents of ${rescored}`, [['all', documents], ...byProducer], new Set((argument('only') ?? '').split(',').filter(Boolean) as Feature[]), (line) => console.log(line));
     printVariations([['all', documents]], (line) => console.log(line));

@@ -1,27 +1,44 @@
-// `--rescore DIR --reread`: what this checkout's reader makes of a kept run's born-digital
-// documents, read in this process instead of through the API. A reading change is judged on the
-// same documents before and after by running the command in each checkout (or worktree), in about
-// a minute for three hundred documents and with no server, so the first look at a change does not
-// wait for a full run. PDFs go through the PDF reader, page analysis and page outputs as the
-// reader threads run them; Word files through their structured reader. Scans, and pages a server
-// would send to OCR, are not read here: a scan keeps what the kept run read of it.
-import { readFile } from 'node:fs/promises';
+// `--rescore DIR --reread`: what this checkout's reader makes of a kept run's documents, read in
+// this process instead of through the API. A reading change is judged on the same documents
+// before and after by running the command in each checkout (or worktree), in about a minute for
+// three hundred documents and with no server, so the first look at a change does not wait for a
+// full run. PDFs go through the PDF reader, page analysis and page outputs as the reader threads
+// run them; Word files through their structured reader. Scans (with `--ocr`) are read by OCR as
+// the analysing stage reads them the first time, and the pages so read are kept beside the
+// document (`<id>.ocr-pages.json`): OCR is the slow part and no reading change touches it, so
+// later rereads, in any checkout, analyse the kept pages again in a moment.
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { createOcrEngine, type OcrEngine } from '../../src/models/ocr/index.js';
+import { readInto, readScan } from '../../src/pipeline/scans/read-scan.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { readerFor } from '../../src/pipeline/formats/index.js';
-import type { Page } from '../../src/pipeline/page-model.js';
+import type { Page, RawPage } from '../../src/pipeline/page-model.js';
 import { pageOutputs } from '../../src/pipeline/outputs/page-outputs.js';
 import { documentMarkdown, documentText } from '../../src/page-outputs/document-text.js';
 import type { Output } from './score.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' as const;
 
-/** The document at `file` (a generated .pdf or .docx) read in this process, as the bench's Output; null for a file it does not read. */
-export async function readInProcess(file: string): Promise<Output | null> {
+/** A scan to read (its media type and the OCR engine), or whose pages a reread before kept (`pages`, the `.ocr-pages.json` beside it). */
+export interface ScanSource {
+  mediaType: 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff';
+  pages: string;
+  engine: () => Promise<OcrEngine>;
+}
+
+/**
+ * The document at `file` (a generated .pdf or .docx, or a scan when `scan` says how to read it)
+ * read in this process, as the bench's Output; null for a file it does not read.
+ */
+export async function readInProcess(file: string, scan?: ScanSource): Promise<Output | null> {
   const started = performance.now();
-  const bytes = new Uint8Array(await readFile(file));
   let pages: Page[];
-  if (file.endsWith('.pdf')) pages = analyzeDocument(await readerFor('application/pdf').read(bytes));
-  else if (file.endsWith('.docx')) pages = await readerFor(DOCX).readStructured!(bytes, 'layout');
+  if (scan) pages = analyzeDocument(await scannedPages(file, scan));
+  else if (file.endsWith('.pdf')) pages = analyzeDocument(await readerFor('application/pdf').read(new Uint8Array(await readFile(file))));
+  else if (file.endsWith('.docx')) pages = await readerFor(DOCX).readStructured!(new Uint8Array(await readFile(file)), 'layout');
   else return null;
   const outputs = pages.map((page) => pageOutputs(page, true));
   return {
@@ -30,4 +47,29 @@ export async function readInProcess(file: string): Promise<Output | null> {
     pages: outputs.map((o) => ({ page: o.page, text: o.text, tables: o.tables })),
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * A scan's pages as the analysing stage hands them to page analysis: read by OCR page by page as
+ * ocrPages reads them (stages/analyzing.ts), or the pages a reread before kept.
+ */
+async function scannedPages(file: string, scan: ScanSource): Promise<RawPage[]> {
+  const kept = await readFile(scan.pages, 'utf8').then((text) => JSON.parse(text) as RawPage[], () => null);
+  if (kept) return kept;
+  const bytes = new Uint8Array(await readFile(file));
+  const reader = readerFor(scan.mediaType);
+  const pages = await reader.read(bytes);
+  for (const page of pages) {
+    if (page.textSource !== 'ocr') continue;
+    const { image, dpi, unitsPerPixel } = await reader.scan(bytes, page);
+    readInto(page, await readScan(await scan.engine(), image, dpi, unitsPerPixel));
+  }
+  await writeFile(scan.pages, JSON.stringify(pages));
+  return pages;
+}
+
+/** The OCR engine the server would use (the system's tesseract, else the WebAssembly build), for scans read again in process. */
+export async function scanEngine(): Promise<OcrEngine> {
+  const config = loadConfig({ ...process.env, FOLIO_DATA_DIR: process.env.FOLIO_DATA_DIR ?? path.join(tmpdir(), 'folio-generated-ocr') });
+  return createOcrEngine(config.ocr);
 }

@@ -21,7 +21,7 @@
 // way reads surely (handwriting, scribbles, a photograph) is illegible: only the words read surely
 // are kept, so noise is not passed off as text, and the page says so (ScanReading.illegible).
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
-import { SURE_CONFIDENCE, type Segment, type Word } from '../page-model.js';
+import { SURE_CONFIDENCE, type RawPage, type Segment, type Word } from '../page-model.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
 import { toWords, withoutRulingGlyphs } from './scan-words.js';
@@ -176,6 +176,23 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     recovered: sureWords(first.words) < ALMOST_NOTHING && sureWords(best.words) >= ALMOST_NOTHING,
     illegible,
   };
+}
+
+/** The page as its reading found it: its words, frame and rulings replace what the file held. */
+export function readInto(page: RawPage, reading: ScanReading): void {
+  Object.assign(page, {
+    ...(reading.recovered ? { ocrRecovered: reading.kept } : {}),
+    ...(reading.illegible ? { ocrIllegible: true } : {}),
+    words: reading.words,
+    width: reading.width,
+    height: reading.height,
+    rotation: reading.rotation,
+    skew: reading.skew,
+    // What is drawn on a scan is in its pixels: the rulings found there replace any vector
+    // drawing, which would sit in the frame before turning and straightening.
+    graphics: { segments: reading.segments, rects: [], shapes: [], images: [], rulingsFromPicture: true },
+    ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
+  });
 }
 
 interface Reading {

@@ -13,7 +13,7 @@ import { documentStats, pageTally } from '../analysis/document-stats.js';
 import { DocumentFailure, HoldLost, type RunContext } from '../context.js';
 import type { BatchOptions, PageBatch } from '../outputs/page-batch.js';
 import { PageRows } from '../page-rows.js';
-import { readScan } from '../scans/read-scan.js';
+import { readInto, readScan } from '../scans/read-scan.js';
 import { PageSpool, type SpooledPage } from '../threads/page-spool.js';
 import type { ReaderOutcome } from '../threads/reader-thread.js';
 import type { PageSpan, RawPage } from '../page-model.js';
@@ -241,19 +241,7 @@ async function ocrPages(ctx: RunContext, bytes: Uint8Array, pages: SpooledPage[]
       if (reading.readings.length > 1) {
         ctx.log.info({ document_id: ctx.doc.id, page: page.number, readings: reading.readings, kept: reading.kept }, 'page read by OCR more than one way');
       }
-      Object.assign(page, {
-        ...(reading.recovered ? { ocrRecovered: reading.kept } : {}),
-        ...(reading.illegible ? { ocrIllegible: true } : {}),
-        words: reading.words,
-        width: reading.width,
-        height: reading.height,
-        rotation: reading.rotation,
-        skew: reading.skew,
-        // What is drawn on a scan is in its pixels: the rulings found there replace any vector
-        // drawing, which would sit in the frame before turning and straightening.
-        graphics: { segments: reading.segments, rects: [], shapes: [], images: [], rulingsFromPicture: true },
-        ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
-      });
+      readInto(page, reading);
       await spool.replace(read, page, pageTally(page));
       // Its whole-page picture is due whatever the analysis finds; it is made while the engine reads on.
       const picture = scannedPagePicture(page, ctx.mediaType!, ctx.options.images, ctx.doc.byte_size);
