@@ -113,7 +113,9 @@ describe('PageCounter: a time limit, the client, and turns', () => {
     } finally {
       await counter.close();
     }
-  });
+    // Its first count starts two reader threads, which load PDFium's WebAssembly: past vitest's
+    // five seconds when CI's Node 22 pass runs the document lifecycle's files beside it on two cores.
+  }, 30_000);
 
   it('ends a count that runs out of time with CountTimeout, and frees its turn', async () => {
     // No count of a 4,000-page PDF (opening it, posting its answer back) takes under a millisecond.
