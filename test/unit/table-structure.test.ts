@@ -8,7 +8,7 @@ import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { NO_GRAPHICS, type Segment, type Word } from '../../src/pipeline/page-model.js';
 import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
-import { lineWords, word } from '../helpers/words.js';
+import { lineWords, proportionalWidth, word } from '../helpers/words.js';
 import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
 
 async function tablesOf(table: DrawnTable): Promise<string[][][]> {
@@ -547,6 +547,40 @@ describe('text that lines up but is no table', () => {
     const [page] = analyzeDocument(await readPdf(await placedTextPdf(lines, options)));
     return { tables: page.tables.map(tableRows), text: pageText(page) };
   }
+
+  it('reads short points beside a justified paragraph whose spaces are wider than a font size as text', () => {
+    // A brochure's points, two words a line, beside a paragraph justified to x 520: its spaces
+    // are 14 wide at size 10, so each of its words stands apart like a cell, but its lines run
+    // on as a paragraph's do.
+    const points = ['Such payment', 'service his', 'closed', 'significant', 'Now great early', 'Sensor includes', 'asset warehouse', 'partial includes'];
+    const paragraph = [
+      'Trend right if invoice would we her.',
+      'Has increases covers inventory cost get',
+      'coefficient covers. As sensor some initial',
+      'small through revenue old risk his study',
+      'table Simon Torres come over. Their all',
+      'total closed where balance Elena Jensen',
+      'over target most people schedule these',
+      'before their increases some record from',
+    ];
+    const width = (t: string) => [...t].reduce((sum, c) => sum + proportionalWidth(c), 0) * 10;
+    const gaps: number[] = [];
+    const justified = (text: string, y: number) => {
+      const parts = text.split(' ');
+      const gap = (320 - parts.reduce((sum, t) => sum + width(t), 0)) / (parts.length - 1);
+      gaps.push(gap);
+      let x = 200;
+      return parts.map((t) => {
+        const w = { ...word(t, x, y), fontName: 'Times-Roman' };
+        w.box = { ...w.box, x1: x + width(t) };
+        x = w.box.x1 + gap;
+        return w;
+      });
+    };
+    const words = [...points.flatMap((text, r) => lineWords(text, 72, 100 + r * 14, { bold: true })), ...paragraph.flatMap((text, r) => justified(text, 100 + r * 14))];
+    expect(Math.min(...gaps)).toBeGreaterThan(10);
+    expect(foundRows(words)).toEqual([]);
+  });
 
   it('reads prose set in three narrow page columns as text', async () => {
     // Lines of three to five words in each column (a narrow measure, a wide face): short enough

@@ -127,7 +127,13 @@ const WRAPPED_SHARE = 0.8;
  */
 export function paragraphInColumn(rows: Row[][], columns: number, columnOf: (x: number) => number, words: Word[]): boolean {
   for (let c = 0; c < columns; c++) {
-    const pieces: Chunk[][] = rows.map((lines) => lines.flatMap((line) => line.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c)));
+    // A line's text in the column is one piece, however wide its justified spaces set its words apart.
+    const pieces: Chunk[][] = rows.map((lines) =>
+      lines.flatMap((line) => {
+        const inColumn = line.chunks.filter((k) => columnOf((k.x0 + k.x1) / 2) === c);
+        return inColumn.length === 0 ? [] : [{ x0: inColumn[0].x0, x1: inColumn[inColumn.length - 1].x1, words: inColumn.flatMap((k) => k.words) }];
+      }),
+    );
     const all = pieces.flat();
     const prose = all.filter((k) => k.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 3).length;
     if (all.length < 3 || prose < all.length * 0.6) continue;
