@@ -291,24 +291,26 @@ async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scor
   let readAgain = 0;
   const engine: { started?: Promise<OcrEngine> } = {};
   const ocrEngine = () => (engine.started ??= scanEngine());
-  for (const name of [...files].filter((f) => f.endsWith('.truth.json'))) {
-    const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
-    const scan = truth.variant !== 'digital' && files.has(truth.file);
-    const file = scan ? truth.file : truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
-    const source = scan ? { mediaType: truth.mediaType as ScanSource['mediaType'], pages: path.join(dir, `${truth.id}.ocr-pages.json`), engine: ocrEngine } : undefined;
-    const fresh = reread && file && (!scan || ocr) ? await readInProcess(path.join(dir, file), source) : null;
-    if (fresh) readAgain++;
-    const outputFile = path.join(dir, `${truth.id}.output.json`);
-    const output = fresh ?? (await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null));
-    const peerText = await readFile(path.join(dir, `${truth.id}.tesseract.txt`), 'utf8').catch(() => null);
-    const scores = output ? scoreDocument(truth, output, peerText) : null;
-    documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: output ? 'completed' : 'not read', scores, overall: scores ? overall(scores) : 0 });
+  try {
+    for (const name of [...files].filter((f) => f.endsWith('.truth.json'))) {
+      const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
+      const scan = truth.variant !== 'digital' && files.has(truth.file);
+      const file = scan ? truth.file : truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
+      const source = scan ? { mediaType: truth.mediaType as ScanSource['mediaType'], pages: path.join(dir, `${truth.id}.ocr-pages.json`), engine: ocrEngine } : undefined;
+      const fresh = reread && file && (!scan || ocr) ? await readInProcess(path.join(dir, file), source) : null;
+      if (fresh) readAgain++;
+      const outputFile = path.join(dir, `${truth.id}.output.json`);
+      const output = fresh ?? (await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null));
+      const peerText = await readFile(path.join(dir, `${truth.id}.tesseract.txt`), 'utf8').catch(() => null);
+      const scores = output ? scoreDocument(truth, output, peerText) : null;
+      documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: output ? 'completed' : 'not read', scores, overall: scores ? overall(scores) : 0 });
+    }
+  } finally {
+    if (engine.started) await (await engine.started).close();
   }
   if (reread) console.log(`read again in this process: ${readAgain} ${ocr ? '' : 'born-digital '}documents; the others scored from the kept run`);
-  if (engine.started) await (await engine.started).close();
   return documents.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 }
-
 
 async function main(): Promise<void> {
   const rescored = argument('rescore');

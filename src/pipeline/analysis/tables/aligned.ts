@@ -16,7 +16,6 @@ import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
-export { chunksOf, visualRows, WIDE_SPACE };
 
 /** Rows further apart than this many line heights do not belong to one table. */
 const ROW_GAP = 2.2;
@@ -448,24 +447,24 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   for (let k = 1; k < pitches.length; k++) if (pitches[k] - pitches[k - 1] >= size * 0.25 && (cut < 0 || pitches[k] - pitches[k - 1] > pitches[cut] - pitches[cut - 1])) cut = k;
   if (cut < 0) return null;
   const limit = (pitches[cut - 1] + pitches[cut]) / 2;
-  const tight = pairs.map((p, i) => (p.pitch < limit ? i : -1)).filter((i) => i >= 0);
   // Either line may be the one that fills fewer cells: a row's other cells stand level with its
   // wrapped cell's first line (set at the top), its last (set at the foot) or between (centred).
   // Down one row the lines fill more cells and then fewer, never more again: a line filling more
   // after fewer starts a row, however close it stands.
   const within = (a: Set<unknown>, b: Set<unknown>) => a.size < b.size && [...a].every((c) => b.has(c));
+  const tight = new Set<number>();
   let falling = false;
-  for (let i = 0; i < pairs.length; i++) {
-    if (pairs[i].pitch >= limit) {
+  for (const [i, { pitch, above, below }] of pairs.entries()) {
+    if (pitch >= limit) {
       falling = false;
       continue;
     }
-    const rises = within(pairs[i].above, pairs[i].below);
-    if (!rises && !within(pairs[i].below, pairs[i].above)) return null;
-    if (rises && falling) return null;
+    const rises = within(above, below);
+    if ((!rises && !within(below, above)) || (rises && falling)) return null;
     falling = !rises;
+    tight.add(i);
   }
-  return new Set(tight);
+  return tight;
 }
 
 /**
@@ -502,7 +501,7 @@ function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number
   // Cells set at the foot of their row: the row so far fills fewer columns than this line, only
   // columns it fills, and in each this line's text runs on from the text above.
   const sofar = new Set(rowAbove.flatMap((r) => [...columnsOf(r)]));
-  if (sofar.size < mine.size && [...sofar].every((c) => mine.has(c) && theirs.has(c) && brokeAbove(c))) return true;
+  if (sofar.size < mine.size && [...sofar].every((c) => mine.has(c) && brokeAbove(c))) return true;
   // A label run on to a line of its own: the first column alone, going on in lower case from a
   // label that did not end a sentence (a row's own label starts as labels do, capitalised).
   if (labelAlone && theirs.has(0)) {

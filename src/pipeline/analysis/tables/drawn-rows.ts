@@ -18,7 +18,8 @@ import type { Rulings } from './ruled.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
-import { SHORT_SHARE, WIDE_SPACE, chunksOf, visualRows, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { SHORT_SHARE, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
 
@@ -41,10 +42,19 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
     textLeft.set(cell.column, Math.min(textLeft.get(cell.column) ?? Infinity, words[i].box.x0));
     textRight.set(cell.column, Math.max(textRight.get(cell.column) ?? -Infinity, words[i].box.x1));
   }
-  // A cell's text measure for wraps: in from each border by the padding on its text's start side.
-  const measure = (cell: CellRegion): [number, number] => [cell.box.x0 + Math.max(0, cell.box.x1 - textRight.get(cell.column)!), cell.box.x1 - Math.max(0, textLeft.get(cell.column)! - cell.box.x0)];
+  const measure = (cell: CellRegion) => textMeasure(cell.box.x0, cell.box.x1, textLeft.get(cell.column), textRight.get(cell.column));
   const xs = [...new Set(grid.cells.flatMap((c) => [c.box.x0, c.box.x1]))].sort((a, b) => a - b);
-  const lines = visualRows(words, [...cellOf.keys()]).map((line) => line.chunks.flatMap((c) => c.words));
+  const added: Segment[] = [];
+  const held = [...cellOf.keys()];
+  const cutsWord = (segment: Segment) => held.some((i) => runsThrough(segment, words[i].box));
+  // A row's border at `y`, across every column (but those `keep` leaves whole) where it cuts no word.
+  const rowBorder = (y: number, keep: (x0: number, x1: number) => boolean = () => false) => {
+    for (let c = 0; c + 1 < xs.length; c++) {
+      const border = { x0: xs[c], y0: y, x1: xs[c + 1], y1: y };
+      if (!keep(border.x0, border.x1) && !cutsWord(border)) added.push(border);
+    }
+  };
+  const lines = visualRows(words, held).map((line) => line.chunks.flatMap((c) => c.words));
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
   // A label cell drawn down past a border of the cells beside it (a header's rule that stops at a
   // stub column's header spanning the header's rows, the stub's text set at their foot) holds
@@ -63,12 +73,9 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
         const below = part(line, label);
         if (!above || below.length === 0) continue;
         if (/^\p{Ll}/u.test(words[below[0]].text) && wraps(part(above, label), below, measure(label), words)) continue;
-        if (Math.max(...line.map((i) => words[i].box.y0)) < y || [...cellOf.keys()].some((i) => runsThrough(border, words[i].box))) continue;
-        // The border beside it is a row's: it runs on across every column it cuts no word of.
-        for (let c = 0; c + 1 < xs.length; c++) {
-          const across = { x0: xs[c], y0: y, x1: xs[c + 1], y1: y };
-          if (![...cellOf.keys()].some((i) => runsThrough(across, words[i].box))) added.push(across);
-        }
+        if (Math.max(...line.map((i) => words[i].box.y0)) < y || cutsWord(border)) continue;
+        // The border beside it is a row's: it runs on across the table.
+        rowBorder(y);
         parts.push([]);
       }
       parts[parts.length - 1].push(line);
@@ -85,10 +92,9 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // the row above (wrappedLines); pair k is lines k and k + 1, each filling some columns.
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
-  const size = median([...cellOf.keys()].map((i) => words[i].fontSize));
+  const size = median(held.map((i) => words[i].fontSize));
   const wrapped = wrappedLines(pairs, size);
   const runs: { label: CellRegion; through: number[][] }[] = [];
-  const added: Segment[] = [];
   for (const label of labels) {
     for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
       // A cell whose first line holds no label (a header label set lower down) keeps its lines.
@@ -167,21 +173,16 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const y = (Math.max(...above.map((i) => words[i].box.y1)) + Math.min(...below.map((i) => words[i].box.y0))) / 2;
       // The name's line holds no border between the columns it is centred over.
       for (const [a, b] of spans) for (const x of xs.slice(a + 1, b + 1)) openings.push({ x0: x, y0: label.box.y0, x1: x, y1: y });
-      for (let c = 0; c + 1 < xs.length; c++) {
-        const [x0, x1] = [xs[c], xs[c + 1]];
-        // Under a group's name, a column with no header of its own on the lower line keeps one
-        // header cell down both lines ("Period" beside the group's columns).
-        if (heads && !below.some((i) => centerX(words[i].box) > x0 && centerX(words[i].box) < x1)) continue;
-        const border = { x0, y0: y, x1, y1: y };
-        if (![...cellOf.keys()].some((i) => runsThrough(border, words[i].box))) added.push(border);
-      }
+      // Under a group's name, a column with no header of its own on the lower line keeps one
+      // header cell down both lines ("Period" beside the group's columns).
+      rowBorder(y, (x0, x1) => heads && !below.some((i) => centerX(words[i].box) > x0 && centerX(words[i].box) < x1));
       // Under a group's name its columns' border, which the name kept out of the drawn row,
       // runs down through the rest of the row wherever it cuts no word (and the drawing has none).
       if (heads) {
         for (const x of xs.slice(1, -1)) {
           const border = { x0: x, y0: y, x1: x, y1: label.box.y1 };
           const spanned = grid.cells.some((c) => c.box.x0 < x && c.box.x1 > x && c.box.y0 < border.y1 && c.box.y1 > y);
-          if (spanned && ![...cellOf.keys()].some((i) => runsThrough(border, words[i].box))) borders.push(border);
+          if (spanned && !cutsWord(border)) borders.push(border);
         }
       }
     }
@@ -232,6 +233,16 @@ function runsThrough(border: Segment, box: Box): boolean {
   }
   const edge = (box.x1 - box.x0) / 40;
   return centerY(box) > border.y0 && centerY(box) < border.y1 && box.x0 + edge < border.x0 && box.x1 - edge > border.x0;
+}
+
+/**
+ * The measure wrapped text may fill between a cell's or column's borders `x0` and `x1`, for wraps:
+ * in from each border by the padding on the text's start side (where the text starts, at the
+ * leftmost `left`; where it ends, at the rightmost `right`), since text may run as close to the
+ * other border as it starts from its own. No padding where the column holds no text.
+ */
+function textMeasure(x0: number, x1: number, left: number | undefined, right: number | undefined): [number, number] {
+  return [x0 + (right === undefined ? 0 : Math.max(0, x1 - right)), x1 - (left === undefined ? 0 : Math.max(0, left - x0))];
 }
 
 /**
@@ -356,11 +367,8 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // the line above when, in every column it fills, its first word would not have fitted after
   // the text above (wraps): a label wrapped under its row, as inside the frame (withTextRows).
   const lineWordsIn = (line: Row, c: number) => line.chunks.flatMap((chunk) => chunk.words).filter((i) => columnAt(centerX(words[i].box)) === c);
-  // A column's text measure, as a cell's (withTextRows): in from each border by its start side's padding.
-  const columnMeasure = (c: number): [number, number] => [
-    xs[c] + (edges[c].right.length ? Math.max(0, xs[c + 1] - Math.max(...edges[c].right)) : 0),
-    xs[c + 1] - (edges[c].left.length ? Math.max(0, Math.min(...edges[c].left) - xs[c]) : 0),
-  ];
+  const columnMeasure = (c: number) =>
+    textMeasure(xs[c], xs[c + 1], edges[c].left.length ? Math.min(...edges[c].left) : undefined, edges[c].right.length ? Math.max(...edges[c].right) : undefined);
   const continuesAbove = (k: number) => {
     const [upper, lower] = [all[k], all[k + 1]];
     if (inFrame.includes(lower) || isRow(lower)) return false;

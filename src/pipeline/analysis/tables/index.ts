@@ -5,7 +5,8 @@
 // one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
 // between rows only) gets its columns from the alignment of its text.
 import { intersectionArea, verticalOverlap, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
-import { alignedGrids, columnGapsUnderHead, visualRows, type Row } from './aligned.js';
+import { alignedGrids, columnGapsUnderHead, type Row } from './aligned.js';
+import { visualRows } from './visual-rows.js';
 import { LIST_MARKER, NOTE_LABEL, isCheckBox } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
