@@ -292,6 +292,26 @@ describe('tables that rule their rows cell by cell', () => {
     ]);
   });
 
+  it('read those rows where the first line\'s loose boxes graze the header rule', () => {
+    // As above, but the body lines stand 12 apart in boxes a browser sets from the top of the
+    // row: the first one's boxes start 0.2 above the rule under the header, which they only graze.
+    const h = (from: number, y: number) => [100, 200, 300].filter((x) => x >= from).map((x) => ({ x0: x, y0: y, x1: x + 100, y1: y }));
+    const segments = [...h(100, 98), ...h(200, 128), ...h(100, 176)];
+    const words = [
+      ...lineWords('Budget', 285, 101),
+      ...lineWords('Programme', 102, 114),
+      ...lineWords('2023', 270, 114),
+      ...lineWords('2024', 370, 114),
+      ...[['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']].flatMap((row, r) => figuresLine(row, 127.8 + r * 12)),
+    ];
+    expect(foundRows(words, { ...NO_GRAPHICS, segments })[0].slice(-4)).toEqual([
+      ['Roads', '1,204.5', '1,310.0'],
+      ['Water supply', '402.1', '398.7'],
+      ['Ports', '98.4', '101.0'],
+      ['Total', '1,705.0', '1,809.7'],
+    ]);
+  });
+
   it('keep a label wrapped above figures set level with its last line in one row', () => {
     // Cells set at the foot of their row: "Technical" stands alone 11 above "assistance" and the
     // figures; rows stand 16 apart. Only the header's rule is drawn.

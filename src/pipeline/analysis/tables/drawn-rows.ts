@@ -73,7 +73,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
         const below = part(line, label);
         if (!above || below.length === 0) continue;
         if (/^\p{Ll}/u.test(words[below[0]].text) && wraps(part(above, label), below, measure(label), words)) continue;
-        if (Math.max(...line.map((i) => words[i].box.y0)) < y || cutsWord(border)) continue;
+        if (!line.some((i) => words[i].box.y0 + graze(words[i].box) >= y) || cutsWord(border)) continue;
         // The border beside it is a row's: it runs on across the table.
         rowBorder(y);
         parts.push([]);
@@ -228,11 +228,16 @@ function cellsOfWords(grid: GridTable, words: Word[], free: number[]): Map<numbe
  */
 function runsThrough(border: Segment, box: Box): boolean {
   if (border.y0 === border.y1) {
-    const edge = (box.y1 - box.y0) / 40;
+    const edge = graze(box);
     return centerX(box) > border.x0 && centerX(box) < border.x1 && box.y0 + edge < border.y0 && box.y1 - edge > border.y0;
   }
   const edge = (box.x1 - box.x0) / 40;
   return centerY(box) > border.y0 && centerY(box) < border.y1 && box.x0 + edge < border.x0 && box.x1 - edge > border.x0;
+}
+
+/** How far a border may run into a word's loose box, top or bottom, and only graze it (runsThrough). */
+function graze(box: Box): number {
+  return (box.y1 - box.y0) / 40;
 }
 
 /**
