@@ -490,6 +490,34 @@ describe('tables found from the alignment of their text', () => {
   });
 });
 
+describe('tables found from the alignment of their text, beside other text', () => {
+  it('keep a header cell\'s second line and rows whose values are empty under it', () => {
+    // "Operational query" wraps in the right-aligned value column; the first two rows hold a
+    // label alone: three one-piece lines stand together between the header and the figures.
+    const words = [
+      ...figuresLine(['Patient', 'Operational'], 100),
+      ...figuresLine(['', 'query'], 112),
+      ...figuresLine(['Open fund'], 128),
+      ...figuresLine(['External layer'], 144),
+      ...figuresLine(['National policy', '98,489.18'], 160),
+      ...figuresLine(['Tara Dubois', '12,215.18'], 176),
+      ...figuresLine(['Open office', '344'], 192),
+      ...figuresLine(['Net patient', '72'], 208),
+    ];
+    expect(foundRows(words)).toEqual([
+      [
+        ['Patient', 'Operational query'],
+        ['Open fund', ''],
+        ['External layer', ''],
+        ['National policy', '98,489.18'],
+        ['Tara Dubois', '12,215.18'],
+        ['Open office', '344'],
+        ['Net patient', '72'],
+      ],
+    ]);
+  });
+});
+
 describe('tables found from the alignment of their text, with section labels', () => {
   it('keep a section label and a subsection label set one under the other inside the table', async () => {
     const row = (label: string, indent: number, ...figures: string[]): Piece[] => [

@@ -119,14 +119,17 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       }
       // Short one-chunk rows between rows of cells: one within the table's width is a wrapped
       // cell or a section label; several in a row (a section label, a subsection label and the
-      // wrapped end of the label above them) stand in the first column of the rows around them.
-      // One set at a heading's size beside the rows above heads what follows instead.
+      // wrapped end of the label above them, a header cell's second line, rows whose values are
+      // empty) each stand in one column of the rows around them, under at most one cell of the
+      // row above and over at most one of the row below. One set at a heading's size beside the
+      // rows above heads what follows instead.
       let next = end + 1;
       const runSize = median(rows.slice(i, end + 1).map((r) => r.size));
       const label = (r: Row) => r.chunks.length === 1 && r.chunks[0].words.length <= 8 && r.size < runSize * HEADING_SIZE;
       while (next < rows.length && label(rows[next]) && (next === end + 1 || close(next - 1, next))) next++;
       const labels = rows.slice(end + 1, next);
-      const within = (r: Row) => (labels.length === 1 ? overlapsX(r.box, runBox(rows, i, next)) : r.box.x1 < Math.min(rows[end].chunks[1].x0, rows[next].chunks[1].x0));
+      const inOneColumn = (r: Row, around: Row) => around.chunks.filter((k) => overlapsX(r.box, k)).length <= 1;
+      const within = (r: Row) => overlapsX(r.box, runBox(rows, i, next)) && (labels.length === 1 || (inOneColumn(r, rows[end]) && inOneColumn(r, rows[next])));
       if (next < rows.length && rows[next].chunks.length >= 2 && close(next - 1, next) && labels.every(within)) {
         end = next;
         continue;
@@ -163,7 +166,7 @@ function headAbove(rows: Row[], first: number, close: (a: number, b: number) => 
   return from;
 }
 
-function overlapsX(a: Box, b: Box): boolean {
+function overlapsX(a: { x0: number; x1: number }, b: { x0: number; x1: number }): boolean {
   return Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0);
 }
 
