@@ -175,6 +175,29 @@ describe('tables that rule their rows cell by cell', () => {
     expect(tables.map(tableRows)).toEqual([[header, body]]);
   });
 
+  it('read two grids drawn one straight under the other as two tables', () => {
+    // A word processor sets the second table under the first with no paragraph between: the
+    // first one's bottom rule and the second one's top rule lie 0.8 apart and their left edges
+    // run on as one line, but no inner column border runs through from one to the other.
+    const upperXs = [100, 190, 260, 330, 400];
+    const lowerXs = [100, 210, 300];
+    const upper = [['Pattern', 'Charge', 'Share', 'Total'], ['Passive', 'trial', '54.8%', '731'], ['Tara', 'dose', '66.0%', '287']];
+    const lower = [['Analysis', 'Balance'], ['Primary', '89,011.90'], ['Rosa', '92,564.95'], ['Total', '181,576.85']];
+    const words = [...upper.flatMap((row, r) => row.map((t, c) => word(t, upperXs[c] + 3, 103 + r * 20))), ...lower.flatMap((row, r) => row.map((t, c) => word(t, lowerXs[c] + 3, 164 + r * 20)))];
+    const down = (xs: number[], y0: number, y1: number): Segment[] => xs.slice(1, -1).map((x) => ({ x0: x, y0, x1: x, y1 }));
+    const segments = [
+      ...[100, 120, 140, 160].map((y) => ({ x0: 100, y0: y, x1: 400, y1: y })),
+      ...[160.8, 180.8, 200.8, 220.8, 240.8].map((y) => ({ x0: 100, y0: y, x1: 300, y1: y })),
+      { x0: 100, y0: 100, x1: 100, y1: 240.8 },
+      ...down(upperXs, 100, 160),
+      { x0: 400, y0: 100, x1: 400, y1: 160 },
+      ...down(lowerXs, 160.8, 240.8),
+      { x0: 300, y0: 160.8, x1: 300, y1: 240.8 },
+    ];
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([upper, lower]);
+  });
+
   it('but not in a scan, whose rules read from the pixels break where noise breaks them', () => {
     // A ruled grid of three columns read from a picture (300 dpi), two of its rules broken at the
     // same place inside the middle column (x 900): no fourth column there.

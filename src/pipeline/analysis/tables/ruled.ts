@@ -223,7 +223,50 @@ function frames(rulings: Rulings, tolerance: number): Rulings[] {
   // header, below), with three rules or more running past it on both sides; an axis that rules
   // start from, as a plot's grid lines do, makes none.
   const across = (g: Rulings) => g.horizontal.filter((h) => h.x0 < g.vertical[0].x0 - tolerance && h.x1 > g.vertical[0].x0 + tolerance).length;
-  return [...groups.values()].filter((g) => g.horizontal.length >= 2 && (g.vertical.length >= 2 || (g.vertical.length === 1 && across(g) >= 3)));
+  return [...groups.values()].flatMap((g) => atSeams(g, tolerance)).filter((g) => g.horizontal.length >= 2 && (g.vertical.length >= 2 || (g.vertical.length === 1 && across(g) >= 3)));
+}
+
+/**
+ * A frame cut where two tables drawn one under the other meet (a word processor sets a table
+ * straight under the one before when no paragraph parts them): at a horizontal rule that the
+ * inner column borders of the part above end on and those of the part below start from, none of
+ * them running through it and none in line with one of the other part's. Only the outer edges
+ * may run on through. A table's own row borders are crossed by column borders: a spanning
+ * header's group borders run on down between its columns.
+ */
+function atSeams(group: Rulings, tolerance: number): Rulings[] {
+  if (group.vertical.length < 4) return [group];
+  const top = Math.min(...group.vertical.map((v) => v.y0));
+  const bottom = Math.max(...group.vertical.map((v) => v.y1));
+  const inner = (list: Segment[]) => {
+    const [left, right] = [Math.min(...list.map((v) => v.x0)), Math.max(...list.map((v) => v.x0))];
+    return list.filter((v) => v.x0 > left + tolerance && v.x0 < right - tolerance);
+  };
+  for (const y of positions(group.horizontal.map((h) => h.y0), tolerance)) {
+    if (y <= top + tolerance || y >= bottom - tolerance) continue;
+    const above = group.vertical.filter((v) => v.y0 < y - tolerance && v.y1 >= y - tolerance);
+    const below = group.vertical.filter((v) => v.y1 > y + tolerance && v.y0 <= y + tolerance);
+    const [innerAbove, innerBelow] = [inner(above), inner(below)];
+    if (innerAbove.length === 0 || innerBelow.length === 0) continue;
+    if (innerAbove.some((a) => below.includes(a) || innerBelow.some((b) => Math.abs(a.x0 - b.x0) <= tolerance))) continue;
+    if (innerBelow.some((b) => above.includes(b))) continue;
+    // Each part keeps the rules at the seam within its own width.
+    const part = (verticals: Segment[], keep: (h: Segment) => boolean): Rulings => {
+      const [left, right] = [Math.min(...verticals.map((v) => v.x0)), Math.max(...verticals.map((v) => v.x0))];
+      const horizontal = group.horizontal.filter(keep).map((h) => (Math.abs(h.y0 - y) <= tolerance ? { ...h, x0: Math.max(h.x0, left), x1: Math.min(h.x1, right) } : h));
+      return { horizontal: horizontal.filter((h) => h.x1 > h.x0), vertical: verticals };
+    };
+    const upper = part(
+      group.vertical.filter((v) => v.y0 < y - tolerance).map((v) => (v.y1 > y ? { ...v, y1: y } : v)),
+      (h) => h.y0 <= y + tolerance,
+    );
+    const lower = part(
+      group.vertical.filter((v) => v.y1 > y + tolerance).map((v) => (v.y0 < y ? { ...v, y0: y } : v)),
+      (h) => h.y0 >= y - tolerance,
+    );
+    return [...atSeams(upper, tolerance), ...atSeams(lower, tolerance)];
+  }
+  return [group];
 }
 
 /** Sorted distinct positions, merging those within `snap`. */
