@@ -541,6 +541,18 @@ describe('tables found from the alignment of their text, beside other text', () 
   });
 });
 
+describe('tables found from the alignment of their text, in two rows', () => {
+  it('read a header in bold over one row of figures as a table, and names in bold over places as text', () => {
+    // The piece of a table a page break leaves at the foot of a page: its header and one row.
+    // Authors' names over their places line up as well, but hold no figures.
+    const at = (texts: string[], y: number, bold = false) => texts.flatMap((text, c) => lineWords(text, 60 + c * 110, y, { bold }));
+    const table = [['Interest', 'Estimate', 'Result (%)', 'Entry (CHF)'], ['Karin Olsen', '154', '46.4%', 'CHF 616']];
+    expect(foundRows([...at(table[0], 600, true), ...at(table[1], 614)])).toEqual([table]);
+    const authors = [...at(['Anna Keller', 'Paul Dubois', 'Rosa Jensen'], 120, true), ...at(['University of Bern', 'ETH Zurich', 'Lund University'], 134)];
+    expect(foundRows(authors)).toEqual([]);
+  });
+});
+
 describe('tables found from the alignment of their text, with section labels', () => {
   it('keep a section label and a subsection label set one under the other inside the table', async () => {
     const row = (label: string, indent: number, ...figures: string[]): Piece[] => [
