@@ -266,6 +266,37 @@ describe('tables that rule their rows cell by cell', () => {
     ]);
   });
 
+  it('take in, under a shaded header, rows set at the foot of their rows between a caption and a paragraph', () => {
+    // Only the header is shaded. Labels wrap over two lines, the row's figures level with the
+    // last (12 apart; rows 15 apart), and the figures fill their columns but for four points:
+    // from their alignment alone the columns run together. The caption above (22 over the
+    // header) and the paragraph right under the table (13.5 under its last row) run over the
+    // column borders: they are no lines of the table, and its pitches are told without them.
+    const xs = [100, 160, 209, 258, 307];
+    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y) : []));
+    const words = [
+      ...lineWords('Table 6: Significant network of the regions', 100, 78),
+      ...at(['Region', 'Signal', 'Member', 'Budget'], 100),
+      ...at(['Global'], 115),
+      ...at(['project', '73,576.32', '36,933.30', '98,945.56'], 127),
+      ...at(['South', '36,928.20', '56,353.96', '15,044.18'], 142),
+      ...at(['Average'], 157),
+      ...at(['payment', '33,106.59', '98,945.56', '19,523.84'], 169),
+      ...at(['Total', '43,611.11', '92,232.82', '33,513.58'], 184),
+      ...lineWords('Other growth in clinical department products was', 100, 197.5),
+    ];
+    const rects = xs.slice(1).map((x, c) => ({ box: { x0: xs[c], y0: 97, x1: x, y1: 113 }, filled: true, stroked: false, fill: 0xdddddd }));
+    expect(foundRows(words, { ...NO_GRAPHICS, rects })).toEqual([
+      [
+        ['Region', 'Signal', 'Member', 'Budget'],
+        ['Global project', '73,576.32', '36,933.30', '98,945.56'],
+        ['South', '36,928.20', '56,353.96', '15,044.18'],
+        ['Average payment', '33,106.59', '98,945.56', '19,523.84'],
+        ['Total', '43,611.11', '92,232.82', '33,513.58'],
+      ],
+    ]);
+  });
+
   it('take in, under a shaded header, rows whose labels wrap onto a second line at the rows\' own pitch', () => {
     // The labels' column is 40 wide: "Karin Olsen" does not fit on one line. Every line stands
     // 13 below the one before, so the pitches do not tell a label's second line from a row.

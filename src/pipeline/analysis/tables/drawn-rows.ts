@@ -344,14 +344,18 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
       !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
     );
   };
+  // A word over a column border, in a line that is no row, is a caption's or a note's: a wrapped
+  // cell's text keeps inside its cell.
+  const overBorder = (line: Row) => line.chunks.some((chunk) => chunk.words.some((i) => xs.slice(1, -1).some((x) => words[i].box.x0 < x && words[i].box.x1 > x)));
   // Lines next to the frame, outward, each within a font size of the one before; a line not set
-  // like the frame's cells may be a wrapped cell's second line, but two such lines end the reach.
+  // like the frame's cells may be a wrapped cell's line, but two such lines, or one over a column
+  // border, end the reach (and the pitches of the table's lines are judged without it).
   const reach = (outward: Row[], up: boolean) => {
     const reached: Row[] = [];
     let edge = up ? box.y0 : box.y1;
     for (const line of outward) {
       if ((up ? edge - line.box.y1 : line.box.y0 - edge) > line.size) break;
-      if (!isRow(line) && reached.length > 0 && !isRow(reached[reached.length - 1])) break;
+      if (!isRow(line) && ((reached.length > 0 && !isRow(reached[reached.length - 1])) || overBorder(line))) break;
       reached.push(line);
       edge = up ? line.box.y0 : line.box.y1;
     }
@@ -363,7 +367,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // judged among all the table's lines, the frame's own included. Pair k is lines k and k + 1.
   const inFrame = visualRows(words, [...cellOf.keys()]);
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
-  const columnsOf = (line: Row) => new Set(line.chunks.map((c) => columnAt((c.x0 + c.x1) / 2)));
+  const columnsOf = (line: Row) => new Set(line.chunks.flatMap((c) => c.words).map((i) => columnAt(centerX(words[i].box))));
   const byPitch = wrappedLines(
     all.slice(1).map((line, k) => ({ pitch: centerY(line.box) - centerY(all[k].box), above: columnsOf(all[k]), below: columnsOf(line) })),
     size,
@@ -377,8 +381,6 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const continuesAbove = (k: number) => {
     const [upper, lower] = [all[k], all[k + 1]];
     if (inFrame.includes(lower) || isRow(lower)) return false;
-    // A note or a caption under the table runs over its column borders; wrapped text does not.
-    if (lower.chunks.some((chunk) => chunk.words.some((i) => xs.slice(1, -1).some((x) => words[i].box.x0 < x && words[i].box.x1 > x)))) return false;
     return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnMeasure(c), words));
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
