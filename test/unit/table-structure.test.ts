@@ -297,6 +297,19 @@ describe('tables that rule their rows cell by cell', () => {
     ]);
   });
 
+  it('take in no line above a shaded table whose first row is its header in bold', () => {
+    // A table of plain figures stands right above a table shaded cell by cell, its labels and
+    // figures set as the shaded table's are: they are no rows of the shaded one, whose header
+    // in bold comes first.
+    const xs = [100, 180, 240, 320];
+    const at = (texts: string[], y: number, bold = false) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y, { bold }) : []));
+    const upper = [['Grace Moreau', '881', '2,415'], ['Ben Becker', '61,924', '380'], ['Anna Weber', '4,178', '18,094']];
+    const shaded = [['Patient', 'Policy', 'Campaign'], ['Primary edge', '12.0%', '496'], ['Large reading', '2.7%', '54,541'], ['Passive goal', '36.6%', '183']];
+    const words = [...upper.flatMap((row, r) => at(row, 150 + r * 16)), ...shaded.flatMap((row, r) => at(row, 200 + r * 16, r === 0))];
+    const rects = shaded.flatMap((_, r) => xs.slice(1).map((x, c) => ({ box: { x0: xs[c], y0: 197 + r * 16, x1: x, y1: 212 + r * 16 }, filled: true, stroked: false, fill: r === 0 ? 0xcccccc : 0xeeeeee })));
+    expect(foundRows(words, { ...NO_GRAPHICS, rects }).find((rows) => rows.some((row) => row[0] === 'Patient'))).toEqual(shaded);
+  });
+
   it('take in, under a shaded header, rows whose labels wrap onto a second line at the rows\' own pitch', () => {
     // The labels' column is 40 wide: "Karin Olsen" does not fit on one line. Every line stands
     // 13 below the one before, so the pitches do not tell a label's second line from a row.

@@ -385,9 +385,13 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
   // Rows set like the frame's cells, and wrapped lines of such rows.
+  // A frame whose first line is set in bold over a body that is not starts with its header: a
+  // line above it that is not bold is no header of the table (a table set right above this one).
+  const headerFirst = inFrame.length > 1 && inFrame[0].bold && inFrame.some((line) => !line.bold);
   const above: Row[] = [];
   for (let u = 0; u < upward.length; u++) {
     const k = upward.length - 1 - u;
+    if (headerFirst && !upward[u].bold) break;
     // A line that is no row of its own: a cell's second line under a row above it, or the first
     // line of a cell set at the foot of the row below it (pair k is this line and the one below).
     const secondLine = wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]);
