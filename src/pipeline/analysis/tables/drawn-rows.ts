@@ -11,7 +11,8 @@
 // through the name). A label cell drawn down past a border of the cells beside it (a header's
 // rule that stops at the stub column) parts its lines at that border. Rows a drawing leaves out
 // altogether (a header or first row above zebra stripes, a last row under the last rule) are taken
-// in where their text is set as the table's cells are (withRowsBeside).
+// in where their text is set as the table's cells are, none above a frame that starts with its
+// header in bold (withRowsBeside).
 import { verticalOverlap, type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import type { Rulings } from './ruled.js';

@@ -2,7 +2,8 @@
 // edges of boxes and of coloured cell backgrounds) that cross each other form a grid; a missing
 // ruling between two neighbouring grid positions merges them into one cell. A table that rules
 // only its rows but draws each cell's border or background apart has column borders where the
-// pieces meet (jointBorders).
+// pieces meet (jointBorders). Two grids drawn one straight under the other are two tables where
+// no inner column border runs on from one into the other (atSeams).
 import type { Box, PageGraphics, Rect, Segment } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 
