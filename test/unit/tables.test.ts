@@ -258,6 +258,29 @@ describe('ruled tables', () => {
     expect(tables[0].cells.find((c) => c.text === 'Year')).toMatchObject({ row: 0, rowSpan: 2 });
   });
 
+  it("read a group's name centred over two columns of unequal width, inside the wider one, as spanning the two", () => {
+    // "2028" stands inside the wide "Index" column, centred over it and the narrow "Share" column
+    // beside it, and crosses no border.
+    const segments = [...[100, 130, 150, 170].map((y) => h(y, 100, 320)), ...[100, 160, 280, 320].map((x) => v(x, 100, 170))];
+    const words = [
+      word('Year', 105, 103),
+      word('2028', 230, 103),
+      ...[word('Index', 165, 116), word('Share', 285, 116)],
+      ...['North', '12', '7%'].map((text, c) => word(text, [105, 165, 285][c], 134)),
+      ...['South', '18', '9%'].map((text, c) => word(text, [105, 165, 285][c], 154)),
+    ];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Year', '2028', ''],
+        ['', 'Index', 'Share'],
+        ['North', '12', '7%'],
+        ['South', '18', '9%'],
+      ],
+    ]);
+    expect(tables[0].cells.find((c) => c.text === '2028')).toMatchObject({ row: 0, column: 1, columnSpan: 2 });
+  });
+
   it('read a table of two columns ruled across a cell at a time, its one column border only implied by the joints', () => {
     // Rules above, under the header and below, each drawn as two pieces meeting at x 200; no
     // vertical ruling at all. A value wraps onto a second line.

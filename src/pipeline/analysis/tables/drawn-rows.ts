@@ -6,7 +6,7 @@
 // the smaller pitch belongs to the row above; elsewhere a line whose label continues the one above
 // (its first word would not have fitted on the line above) or whose first column is empty does, as
 // wrapped cell text and multi-line headers do; but a line under a group's name that spans columns
-// (it crosses a column border, or stands in the table's first line centred over three columns or
+// (it crosses a column border, or stands in the table's first line centred over two columns or
 // more) is a row of their own headers (the borders between them run down through it, and not up
 // through the name). A label cell drawn down past a border of the cells beside it (a header's
 // rule that stops at the stub column) parts its lines at that border. Rows a drawing leaves out
@@ -115,9 +115,9 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const crossesBorder = (above: number[], below: number[]) =>
     xs.slice(1, -1).some((x, b) => above.some((i) => words[i].box.x0 < x && words[i].box.x1 > x) && fills(below, xs[b], x) && fills(below, x, xs[b + 2]));
   // So is a piece of the table's first line that stands inside one column, centred over a run of
-  // three columns or more around it, alone in the run, where the lower line fills the run's first
-  // and last columns: a name short enough to cross no border ("2028" over three). The runs, as
-  // [first, last] column.
+  // two columns or more around it, alone in the run, where the lower line fills the run's first
+  // and last columns: a name short enough to cross no border ("2028" over three, or over a wide
+  // column and a narrow one). The runs, as [first, last] column.
   const centredOver = (above: number[], below: number[]): [number, number][] => {
     if (above !== lines[0]) return [];
     const pieces = chunksOf(above, words, (piece, w) => w.box.x0 - piece.x1 > size * WIDE_SPACE);
@@ -126,7 +126,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const centre = (piece.x0 + piece.x1) / 2;
       if (xs.some((x) => x > piece.x0 && x < piece.x1)) continue;
       for (let a = 0; a + 1 < xs.length; a++) {
-        for (let b = a + 2; b + 1 < xs.length; b++) {
+        for (let b = a + 1; b + 1 < xs.length; b++) {
           if (Math.abs(centre - (xs[a] + xs[b + 1]) / 2) > size * 0.5 || piece.x0 < xs[a] || piece.x1 > xs[b + 1]) continue;
           if (pieces.some((other) => other !== piece && other.x1 > xs[a] && other.x0 < xs[b + 1])) continue;
           if (fills(below, xs[a], xs[a + 1]) && fills(below, xs[b], xs[b + 1])) runs.push([a, b]);
