@@ -337,46 +337,33 @@ describe('tables that rule their rows cell by cell', () => {
     ]);
   });
 
-  it('read the rows under a header rule that stops at a stub header set at the foot of the header', () => {
-    // Booktabs rules: above the table, under the header and under the table. The stub's header
-    // "Programme" spans both header lines, set at their foot, and the rule under the header stops
-    // at its cell: the stub column is one drawn cell from the top rule to the bottom one. Each
-    // cell draws its own piece of a rule, so the pieces meet at the column borders.
+  // Booktabs rules: above the table, under the header and under the table. The stub's header
+  // "Programme" spans both header lines, set at their foot, and the rule under the header (at y
+  // 128) stops at its cell: the stub column is one drawn cell from the top rule to the bottom one.
+  // Each cell draws its own piece of a rule, so the pieces meet at the column borders. The body's
+  // lines start at `first`, `pitch` apart.
+  const stubBody = [['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']];
+  const stubHeaderTable = (first: number, pitch: number) => {
     const h = (from: number, y: number) => [100, 200, 300].filter((x) => x >= from).map((x) => ({ x0: x, y0: y, x1: x + 100, y1: y }));
-    const segments = [...h(100, 98), ...h(200, 128), ...h(100, 200)];
+    const segments = [...h(100, 98), ...h(200, 128), ...h(100, first + 4 * pitch)];
     const words = [
       ...lineWords('Budget', 285, 101),
       ...lineWords('Programme', 102, 114),
       ...lineWords('2023', 270, 114),
       ...lineWords('2024', 370, 114),
-      ...[['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']].flatMap((row, r) => figuresLine(row, 133 + r * 16)),
+      ...stubBody.flatMap((row, r) => figuresLine(row, first + r * pitch)),
     ];
-    expect(foundRows(words, { ...NO_GRAPHICS, segments })[0].slice(-4)).toEqual([
-      ['Roads', '1,204.5', '1,310.0'],
-      ['Water supply', '402.1', '398.7'],
-      ['Ports', '98.4', '101.0'],
-      ['Total', '1,705.0', '1,809.7'],
-    ]);
+    return foundRows(words, { ...NO_GRAPHICS, segments })[0].slice(-4);
+  };
+
+  it('read the rows under a header rule that stops at a stub header set at the foot of the header', () => {
+    expect(stubHeaderTable(133, 16)).toEqual(stubBody);
   });
 
   it('read those rows where the first line\'s loose boxes graze the header rule', () => {
-    // As above, but the body lines stand 12 apart in boxes a browser sets from the top of the
-    // row: the first one's boxes start 0.2 above the rule under the header, which they only graze.
-    const h = (from: number, y: number) => [100, 200, 300].filter((x) => x >= from).map((x) => ({ x0: x, y0: y, x1: x + 100, y1: y }));
-    const segments = [...h(100, 98), ...h(200, 128), ...h(100, 176)];
-    const words = [
-      ...lineWords('Budget', 285, 101),
-      ...lineWords('Programme', 102, 114),
-      ...lineWords('2023', 270, 114),
-      ...lineWords('2024', 370, 114),
-      ...[['Roads', '1,204.5', '1,310.0'], ['Water supply', '402.1', '398.7'], ['Ports', '98.4', '101.0'], ['Total', '1,705.0', '1,809.7']].flatMap((row, r) => figuresLine(row, 127.8 + r * 12)),
-    ];
-    expect(foundRows(words, { ...NO_GRAPHICS, segments })[0].slice(-4)).toEqual([
-      ['Roads', '1,204.5', '1,310.0'],
-      ['Water supply', '402.1', '398.7'],
-      ['Ports', '98.4', '101.0'],
-      ['Total', '1,705.0', '1,809.7'],
-    ]);
+    // The body lines stand 12 apart in boxes a browser sets from the top of the row: the first
+    // one's boxes start 0.2 above the rule under the header, which they only graze.
+    expect(stubHeaderTable(127.8, 12)).toEqual(stubBody);
   });
 
   it('keep a label wrapped above figures set level with its last line in one row', () => {
