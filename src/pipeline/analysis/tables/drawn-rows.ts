@@ -74,7 +74,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
         const below = part(line, label);
         if (!above || below.length === 0) continue;
         if (/^\p{Ll}/u.test(words[below[0]].text) && wraps(part(above, label), below, measure(label), words)) continue;
-        if (!line.some((i) => words[i].box.y0 + graze(words[i].box) >= y) || cutsWord(border)) continue;
+        // The line must stand under the border, its words' tops no more than a graze above it.
+        if (line.every((i) => words[i].box.y0 + graze(words[i].box) < y) || cutsWord(border)) continue;
         // The border beside it is a row's: it runs on across the table.
         rowBorder(y);
         parts.push([]);
@@ -348,14 +349,20 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // A word over a column border, in a line that is no row, is a caption's or a note's: a wrapped
   // cell's text keeps inside its cell.
   const overBorder = (line: Row) => line.chunks.some((chunk) => chunk.words.some((i) => xs.slice(1, -1).some((x) => words[i].box.x0 < x && words[i].box.x1 > x)));
+  const inFrame = visualRows(words, [...cellOf.keys()]);
+  // A frame whose first line is set in bold over a body that is not starts with its header: a
+  // line above it that is not bold is no header of the table (a table set right above this one).
+  const headerFirst = inFrame.length > 1 && inFrame[0].bold && inFrame.some((line) => !line.bold);
   // Lines next to the frame, outward, each within a font size of the one before; a line not set
   // like the frame's cells may be a wrapped cell's line, but two such lines, or one over a column
-  // border, end the reach (and the pitches of the table's lines are judged without it).
+  // border, end the reach, as a line not in bold does above a frame that starts with its header
+  // (and the pitches of the table's lines are judged without them).
   const reach = (outward: Row[], up: boolean) => {
     const reached: Row[] = [];
     let edge = up ? box.y0 : box.y1;
     for (const line of outward) {
       if ((up ? edge - line.box.y1 : line.box.y0 - edge) > line.size) break;
+      if (up && headerFirst && !line.bold) break;
       if (!isRow(line) && ((reached.length > 0 && !isRow(reached[reached.length - 1])) || overBorder(line))) break;
       reached.push(line);
       edge = up ? line.box.y0 : line.box.y1;
@@ -366,7 +373,6 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const downward = reach(lines.filter((l) => l.box.y0 >= box.y1 - slack), false);
   // A line at the pitch of a cell's own lines is the second line of the row above (wrappedLines),
   // judged among all the table's lines, the frame's own included. Pair k is lines k and k + 1.
-  const inFrame = visualRows(words, [...cellOf.keys()]);
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
   const columnsOf = (line: Row) => new Set(line.chunks.flatMap((c) => c.words).map((i) => columnAt(centerX(words[i].box))));
   const byPitch = wrappedLines(
@@ -386,13 +392,9 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
   // Rows set like the frame's cells, and wrapped lines of such rows.
-  // A frame whose first line is set in bold over a body that is not starts with its header: a
-  // line above it that is not bold is no header of the table (a table set right above this one).
-  const headerFirst = inFrame.length > 1 && inFrame[0].bold && inFrame.some((line) => !line.bold);
   const above: Row[] = [];
   for (let u = 0; u < upward.length; u++) {
     const k = upward.length - 1 - u;
-    if (headerFirst && !upward[u].bold) break;
     // A line that is no row of its own: a cell's second line under a row above it, or the first
     // line of a cell set at the foot of the row below it (pair k is this line and the one below).
     const secondLine = wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]);

@@ -156,12 +156,12 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
   // Text that merely lines up (formulas, diagram labels) leaves most of its grid empty; a table
   // found by alignment alone must fill at least half of it. Two rows of aligned text are a table
   // only with a rule drawn between them, under the header, or with a header in bold over a row
-  // of figures (the piece of a table a page break leaves on one side, its header repeated): two
-  // lines of names over affiliations line up as well, but hold no figures.
+  // with digits (figures, dates) in half its columns or more: the piece of a table a page break
+  // leaves on one side, its header repeated. Two lines of names over affiliations line up as
+  // well, but hold no digits.
   if (grid.source === 'aligned') {
     const area = filled.reduce((sum, c) => sum + c.rowSpan * c.columnSpan, 0);
-    const secondRow = filled.filter((c) => c.row === 1);
-    const overFigures = grid.headerFrom === 'bold' && secondRow.filter((c) => /\d/.test(c.text)).length * 2 >= columnCount;
+    const overFigures = grid.headerFrom === 'bold' && filled.filter((c) => c.row === 1 && /\d/.test(c.text)).length * 2 >= columnCount;
     if (rowCount < (grid.headerFrom === 'rule' || overFigures ? 2 : 3) || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;

@@ -249,8 +249,8 @@ function atSeams(group: Rulings, tolerance: number): Rulings[] {
     const below = group.vertical.filter((v) => v.y1 > y + tolerance && v.y0 <= y + tolerance);
     const [innerAbove, innerBelow] = [inner(above), inner(below)];
     if (innerAbove.length === 0 || innerBelow.length === 0) continue;
-    if (innerAbove.some((a) => below.includes(a) || innerBelow.some((b) => Math.abs(a.x0 - b.x0) <= tolerance))) continue;
-    if (innerBelow.some((b) => above.includes(b))) continue;
+    const through = (v: Segment) => above.includes(v) && below.includes(v);
+    if ([...innerAbove, ...innerBelow].some(through) || innerAbove.some((a) => innerBelow.some((b) => Math.abs(a.x0 - b.x0) <= tolerance))) continue;
     // Each part keeps the rules at the seam within its own width.
     const part = (verticals: Segment[], keep: (h: Segment) => boolean): Rulings => {
       const [left, right] = [Math.min(...verticals.map((v) => v.x0)), Math.max(...verticals.map((v) => v.x0))];
