@@ -289,8 +289,9 @@ async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scor
   const files = new Set(await readdir(dir));
   const documents: Scored[] = [];
   let readAgain = 0;
-  const engine: { started?: Promise<OcrEngine> } = {};
-  const ocrEngine = () => (engine.started ??= scanEngine());
+  // Started at the first scan read, closed once at the end.
+  let engine: Promise<OcrEngine> | undefined;
+  const ocrEngine = () => (engine ??= scanEngine());
   try {
     for (const name of [...files].filter((f) => f.endsWith('.truth.json'))) {
       const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
@@ -306,7 +307,7 @@ async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scor
       documents.push({ id: truth.id, producer: truth.producer, variant: truth.variant, kind: truth.kind, pages: truth.pages, status: output ? 'completed' : 'not read', scores, overall: scores ? overall(scores) : 0 });
     }
   } finally {
-    if (engine.started) await (await engine.started).close();
+    if (engine) await (await engine).close();
   }
   if (reread) console.log(`read again in this process: ${readAgain} ${ocr ? '' : 'born-digital '}documents; the others scored from the kept run`);
   return documents.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));

@@ -8,7 +8,7 @@ import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { NO_GRAPHICS, type Segment, type Word } from '../../src/pipeline/page-model.js';
 import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
-import { lineWords, proportionalWidth, word } from '../helpers/words.js';
+import { lineWords, proportionalWidth, word, type WordOptions } from '../helpers/words.js';
 import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
 
 async function tablesOf(table: DrawnTable): Promise<string[][][]> {
@@ -32,6 +32,15 @@ const budget: Pick<DrawnTable, 'columns' | 'header' | 'rows'> = {
 /** One line of a table of a label column from x 102 and figures set flush right at x 290, 390... */
 function figuresLine(texts: string[], y: number): Word[] {
   return texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? 102 : 290 + (c - 1) * 100 - text.length * 5, y) : []));
+}
+
+/**
+ * One line of a table whose column borders stand at `xs`: the label flush left in the first
+ * column, the others flush right in theirs, each 2 in from its border; an empty text leaves its
+ * cell empty.
+ */
+function cellsLine(xs: number[], texts: string[], y: number, options: WordOptions = {}): Word[] {
+  return texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y, options) : []));
 }
 
 /** The rows of every table found among the words on a US Letter page with this drawing. */
@@ -241,7 +250,7 @@ describe('tables that rule their rows cell by cell', () => {
     // a date broken over two lines, set at the foot of the row: "22 February" stands alone 11
     // above the row's other cells, and rows stand 16 apart.
     const xs = [100, 180, 240, 320, 370];
-    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y) : []));
+    const at = (texts: string[], y: number) => cellsLine(xs, texts, y);
     const words = [
       ...at(['Region', 'Sales', 'Opened', 'Stores'], 100),
       ...at(['', '', '22 February'], 116),
@@ -273,7 +282,7 @@ describe('tables that rule their rows cell by cell', () => {
     // header) and the paragraph right under the table (13.5 under its last row) run over the
     // column borders: they are no lines of the table, and its pitches are told without them.
     const xs = [100, 160, 209, 258, 307];
-    const at = (texts: string[], y: number) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y) : []));
+    const at = (texts: string[], y: number) => cellsLine(xs, texts, y);
     const words = [
       ...lineWords('Table 6: Significant network of the regions', 100, 78),
       ...at(['Region', 'Signal', 'Member', 'Budget'], 100),
@@ -302,7 +311,7 @@ describe('tables that rule their rows cell by cell', () => {
     // figures set as the shaded table's are: they are no rows of the shaded one, whose header
     // in bold comes first.
     const xs = [100, 180, 240, 320];
-    const at = (texts: string[], y: number, bold = false) => texts.flatMap((text, c) => (text ? lineWords(text, c === 0 ? xs[0] + 2 : xs[c + 1] - 2 - text.length * 5, y, { bold }) : []));
+    const at = (texts: string[], y: number, bold = false) => cellsLine(xs, texts, y, { bold });
     const upper = [['Grace Moreau', '881', '2,415'], ['Ben Becker', '61,924', '380'], ['Anna Weber', '4,178', '18,094']];
     const shaded = [['Patient', 'Policy', 'Campaign'], ['Primary edge', '12.0%', '496'], ['Large reading', '2.7%', '54,541'], ['Passive goal', '36.6%', '183']];
     const words = [...upper.flatMap((row, r) => at(row, 150 + r * 16)), ...shaded.flatMap((row, r) => at(row, 200 + r * 16, r === 0))];
