@@ -100,7 +100,7 @@ async function scanned(pdf: Uint8Array, degrees: number, seed: number): Promise<
 
 /** Each generated receipt, scanned and read through Folio's OCR and layout analysis. */
 async function rendered(verbose: boolean): Promise<void> {
-  const engine: OcrEngine = await createOcrEngine({ engine: 'auto', languages: ['eng'], workers: 1, tesseractPath: 'tesseract', modelDir: path.join(os.tmpdir(), 'folio-bench-ocr-models') });
+  const engine: OcrEngine = await createOcrEngine({ engine: 'auto', languages: ['eng'], scripts: {}, workers: 1, tesseractPath: 'tesseract', modelDir: path.join(os.tmpdir(), 'folio-bench-ocr-models') });
   let right = 0;
   let total = 0;
   let inText = 0;
@@ -134,7 +134,7 @@ async function rendered(verbose: boolean): Promise<void> {
  * a minute instead of a whole quality run.
  */
 async function readCorpus(ids: string[], verbose: boolean): Promise<void> {
-  const engine: OcrEngine = await createOcrEngine({ engine: 'auto', languages: ['eng', 'deu', 'fra', 'spa'], workers: 2, tesseractPath: 'tesseract', modelDir: path.join(os.tmpdir(), 'folio-bench-ocr-models') });
+  const engine: OcrEngine = await createOcrEngine({ engine: 'auto', languages: ['eng', 'deu', 'fra', 'spa'], scripts: {}, workers: 2, tesseractPath: 'tesseract', modelDir: path.join(os.tmpdir(), 'folio-bench-ocr-models') });
   const rows: { id: string; scored: Scored; readings: string[]; kept: string }[] = [];
   try {
     const queue = [...ids];

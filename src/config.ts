@@ -196,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ocr: {
       engine: oneOf(env, 'FOLIO_OCR_ENGINE', ['auto', 'system', 'wasm'] as const, 'auto'),
       languages: (env.FOLIO_OCR_LANGUAGES || 'eng+deu+fra+spa').split('+').map((l) => l.trim()).filter(Boolean),
+      scripts: scriptModels(env.FOLIO_OCR_SCRIPTS ?? DEFAULT_SCRIPT_MODELS),
       workers: intFromEnv(env, 'FOLIO_OCR_WORKERS', cores, 1),
       tesseractPath: env.FOLIO_TESSERACT_PATH || 'tesseract',
       modelDir: path.join(path.resolve(env.FOLIO_DATA_DIR || './data'), 'ocr-models'),
@@ -220,4 +221,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: intFromEnv(env, 'FOLIO_WEBHOOK_TIMEOUT_MS', 10_000, 100),
     },
   };
+}
+
+/**
+ * The models a page is read with when Tesseract finds it printed in another script than Latin:
+ * "Greek=ell+eng,Cyrillic=rus+eng". English rides along because names, units and codes in Latin
+ * letters turn up in every script's documents. An empty setting turns script detection off.
+ */
+export const DEFAULT_SCRIPT_MODELS = 'Greek=ell+eng,Cyrillic=rus+eng,Arabic=ara+eng,Hebrew=heb+eng';
+
+function scriptModels(setting: string): Record<string, string[]> {
+  const scripts: Record<string, string[]> = {};
+  for (const entry of setting.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [script, models] = entry.split('=').map((part) => part.trim());
+    const languages = (models ?? '').split('+').map((l) => l.trim()).filter(Boolean);
+    if (!script || languages.length === 0) throw new Error(`FOLIO_OCR_SCRIPTS: "${entry}" is not Script=language+language`);
+    scripts[script] = languages;
+  }
+  return scripts;
 }

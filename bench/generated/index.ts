@@ -85,7 +85,7 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
   const version = findTool('tesseract').version;
   const peerModels = path.join(install.dataDir, 'peer-ocr-models');
   if (version) await unpackModels(ocr.languages, peerModels);
-  const peer = version ? new TesseractCli('tesseract', version, ocr.languages, peerModels, 1) : null;
+  const peer = version ? new TesseractCli('tesseract', version, ocr.languages, {}, peerModels, 1) : null;
   if (!peer) options.log('tesseract is not installed: the scans are not read by it beside Folio (apt-get install tesseract-ocr)');
   try {
     await install.admin('plan', 'create', '--id', 'bench', '--name', 'Bench', '--rate-limit-per-second', '100000', '--max-concurrent-jobs', '8');

@@ -77,7 +77,7 @@ export async function runServe(argv: string[], mode: { api: boolean }): Promise<
   let ocrEngine: Promise<OcrEngine> | null = null;
   const ocr = () => {
     ocrEngine ??= createOcrEngine(config.ocr).then((engine) => {
-      log.info({ engine: engine.name, languages: config.ocr.languages, workers: engine.concurrency }, 'OCR engine ready');
+      log.info({ engine: engine.name, languages: config.ocr.languages, scripts: Object.keys(engine.scriptModels), workers: engine.concurrency }, 'OCR engine ready');
       return engine;
     });
     ocrEngine.catch(() => (ocrEngine = null));

@@ -19,7 +19,7 @@ let engine: OcrEngine;
 let modelDir: string;
 beforeAll(async () => {
   modelDir = await mkdtemp(path.join(tmpdir(), 'folio-ocr-'));
-  engine = await createOcrEngine({ engine: 'auto', languages: ['eng', 'deu', 'fra', 'spa'], workers: 1, tesseractPath: 'tesseract', modelDir });
+  engine = await createOcrEngine({ engine: 'auto', languages: ['eng', 'deu', 'fra', 'spa'], scripts: {}, workers: 1, tesseractPath: 'tesseract', modelDir });
 });
 afterAll(async () => {
   await engine?.close();

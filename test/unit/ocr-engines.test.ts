@@ -17,7 +17,7 @@ afterAll(async () => {
 async function engine(kind: 'wasm' | 'system'): Promise<OcrEngine> {
   const modelDir = await mkdtemp(path.join(tmpdir(), 'folio-ocr-'));
   dirs.push(modelDir);
-  return createOcrEngine({ engine: kind, languages: ['eng', 'deu', 'fra', 'spa'], workers: 1, tesseractPath: 'tesseract', modelDir });
+  return createOcrEngine({ engine: kind, languages: ['eng', 'deu', 'fra', 'spa'], scripts: {}, workers: 1, tesseractPath: 'tesseract', modelDir });
 }
 
 async function readWith(kind: 'wasm' | 'system'): Promise<string[]> {
@@ -60,6 +60,6 @@ describe('OCR engines', () => {
   it('refuses FOLIO_OCR_ENGINE=system with a clear message when tesseract is missing', async () => {
     const modelDir = await mkdtemp(path.join(tmpdir(), 'folio-ocr-'));
     dirs.push(modelDir);
-    await expect(createOcrEngine({ engine: 'system', languages: ['eng'], workers: 1, tesseractPath: '/nonexistent/tesseract', modelDir })).rejects.toThrow(/not installed/);
+    await expect(createOcrEngine({ engine: 'system', languages: ['eng'], scripts: {}, workers: 1, tesseractPath: '/nonexistent/tesseract', modelDir })).rejects.toThrow(/not installed/);
   });
 });

@@ -20,7 +20,7 @@ let engine: OcrEngine;
 let modelDir: string;
 beforeAll(async () => {
   modelDir = await mkdtemp(path.join(tmpdir(), 'folio-ocr-'));
-  engine = await createOcrEngine({ engine: 'auto', languages: ['eng', 'deu', 'fra', 'spa'], workers: 1, tesseractPath: 'tesseract', modelDir });
+  engine = await createOcrEngine({ engine: 'auto', languages: ['eng', 'deu', 'fra', 'spa'], scripts: {}, workers: 1, tesseractPath: 'tesseract', modelDir });
 });
 afterAll(async () => {
   await engine?.close();
@@ -111,6 +111,7 @@ describe('reading a page again', () => {
 class LayoutBlindEngine implements OcrEngine {
   readonly name = 'layout-blind test engine';
   readonly concurrency = 1;
+  readonly scriptModels = {};
   readonly calls: string[] = [];
   async recognize(image: GrayImage, _dpi: number, { mode }: RecognizeOptions = {}): Promise<OcrWord[]> {
     this.calls.push(`${image.width > image.height ? 'upright' : 'sideways'} ${mode?.segmentation}`);
@@ -136,6 +137,7 @@ describe('a page that reads as almost nothing', () => {
       name: 'tall words',
       concurrency: 1,
       recognize: async (image) => (image.width > image.height ? ['TAX', 'QTY', 'SUM', 'NET'].map((text, i) => ocrWord(text, 40 + i * 60, 40, 30, 40)) : []),
+      scriptModels: {},
       close: async () => undefined,
     };
     const reading = await readScan(tall, striped(1750, 800), 300, 1);
@@ -166,6 +168,7 @@ function showingThrough(front: GrayImage, back: GrayImage, strength: number): Gr
 class OneDoubtfulLineEngine implements OcrEngine {
   readonly name = 'one doubtful line';
   readonly concurrency = 1;
+  readonly scriptModels = {};
   readonly calls: { width: number; height: number; dpi: number; mode?: string }[] = [];
   constructor(private readonly page: GrayImage) {}
   async recognize(image: GrayImage, dpi: number, { mode }: RecognizeOptions = {}): Promise<OcrWord[]> {
@@ -262,6 +265,7 @@ describe('a page nothing reads surely', () => {
         calls++;
         return ['Mnwm', 'vvnrn', 'uwu', 'Hlnm', 'rnrnw', 'nwm', 'mmn', 'wvw', 'nnm', 'Wmn', 'vmw', 'II'].map((t, i) => ({ ...ocrWord(t, 40 + (i % 4) * 150, 40 + Math.floor(i / 4) * 60, 120, 40, 20 + i), line: `l${Math.floor(i / 4)}` }));
       },
+      scriptModels: {},
       close: async () => undefined,
     };
     const reading = await readScan(scrawl, striped(1200, 600), 300, 1);
@@ -272,7 +276,7 @@ describe('a page nothing reads surely', () => {
   });
 
   it('is not a page with a word or two on it, read surely', async () => {
-    const notes: OcrEngine = { name: 'notes', concurrency: 1, recognize: async () => [ocrWord('Notes', 40, 40, 120, 40, 96)], close: async () => undefined };
+    const notes: OcrEngine = { name: 'notes', concurrency: 1, recognize: async () => [ocrWord('Notes', 40, 40, 120, 40, 96)], scriptModels: {}, close: async () => undefined };
     const reading = await readScan(notes, striped(1200, 600), 300, 1);
     expect(reading.illegible).toBe(false);
     expect(reading.words.map((w) => w.text)).toEqual(['Notes']);

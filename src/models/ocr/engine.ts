@@ -38,6 +38,8 @@ export interface OcrWord {
 export interface ReadingMode {
   segmentation: 'auto' | 'block';
   binarization: 'otsu' | 'sauvola';
+  /** The models to read with (Tesseract's language codes); the engine's own languages when absent. */
+  languages?: string[];
 }
 
 export const DEFAULT_MODE: ReadingMode = { segmentation: 'auto', binarization: 'otsu' };
@@ -57,6 +59,8 @@ export interface OcrEngine {
   readonly name: string;
   /** Pages it reads at once; more wait. */
   readonly concurrency: number;
+  /** For each script other than the page languages', the models that read it ("Greek": ell, eng); a page read with doubt broadly is tried with each. */
+  readonly scriptModels: Readonly<Record<string, string[]>>;
   /** `dpi` is the picture's resolution (300 when unknown); Tesseract scales some tests by it. */
   recognize(image: GrayImage, dpi: number, options?: RecognizeOptions): Promise<OcrWord[]>;
   close(): Promise<void>;

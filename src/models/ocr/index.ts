@@ -1,49 +1,45 @@
 // Picks the OCR engine (FOLIO_OCR_ENGINE: `auto`, `system` or `wasm`): with `auto`, the system's
-// tesseract when it is installed with every language wanted, else the WebAssembly build.
+// tesseract when it is installed, else the WebAssembly build. Both get the page languages'
+// models and, for each script named in FOLIO_OCR_SCRIPTS whose models are installed, that
+// script's; a script whose models are missing is left out, its pages read as before.
 import { createRequire } from 'node:module';
 import type { OcrEngine } from './engine.js';
+import { modelSource, unpackModels } from './models.js';
 import { findTesseract, TesseractCli } from './tesseract-cli.js';
-import { modelFile, TesseractWasm, wasmLanguagesAvailable } from './tesseract-wasm.js';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { TesseractWasm } from './tesseract-wasm.js';
 
 export type { GrayImage, OcrEngine, OcrWord } from './engine.js';
+export { unpackModels } from './models.js';
 
 export interface OcrSettings {
   engine: 'auto' | 'system' | 'wasm';
   languages: string[];
+  /** The models that read each script other than the page languages' ("Greek": ell, eng). */
+  scripts: Record<string, string[]>;
   workers: number;
   tesseractPath: string;
-  /** Where the system engine's models are unpacked. */
+  /** Where the engines' models are unpacked. */
   modelDir: string;
 }
 
 export async function createOcrEngine(settings: OcrSettings): Promise<OcrEngine> {
-  if (!wasmLanguagesAvailable(settings.languages)) {
-    throw new Error(`OCR language data missing: install @tesseract.js-data/<language> for ${settings.languages.join(', ')}`);
+  const missing = settings.languages.filter((language) => !modelSource(language));
+  if (missing.length > 0) {
+    throw new Error(`OCR language data missing: install @tesseract.js-data/<language> (or the system's tesseract-ocr-<language>) for ${missing.join(', ')}`);
   }
-  await unpackModels(settings.languages, settings.modelDir);
+  const scripts = installedScripts(settings.scripts);
+  await unpackModels([...new Set([...settings.languages, ...Object.values(scripts).flat()])], settings.modelDir);
   if (settings.engine !== 'wasm') {
     const version = await findTesseract(settings.tesseractPath);
-    if (version) return new TesseractCli(settings.tesseractPath, version, settings.languages, settings.modelDir, settings.workers);
+    if (version) return new TesseractCli(settings.tesseractPath, version, settings.languages, scripts, settings.modelDir, settings.workers);
     if (settings.engine === 'system') throw new Error(`FOLIO_OCR_ENGINE=system, but "${settings.tesseractPath}" is not installed`);
   }
   const require = createRequire(import.meta.url);
   const { version } = require('tesseract.js/package.json') as { version: string };
-  return new TesseractWasm(settings.languages, settings.modelDir, settings.workers, version);
+  return new TesseractWasm(settings.languages, scripts, settings.modelDir, settings.workers, version);
 }
 
-/** Unpacks each language's model once; several processes may do it at the same time safely. */
-export async function unpackModels(languages: string[], dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  for (const language of languages) {
-    const target = path.join(dir, `${language}.traineddata`);
-    const wanted = (await stat(modelFile(language))).mtimeMs;
-    const present = await stat(target).then((s) => s.mtimeMs >= wanted, () => false);
-    if (present) continue;
-    const temp = `${target}.${process.pid}.${Date.now()}`;
-    await writeFile(temp, gunzipSync(await readFile(modelFile(language))));
-    await rename(temp, target);
-  }
+/** The scripts whose every model is installed. */
+export function installedScripts(scripts: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(scripts).filter(([, languages]) => languages.every((language) => modelSource(language))));
 }

@@ -27,6 +27,7 @@ export class TesseractCli implements OcrEngine {
     private readonly command: string,
     version: string,
     private readonly languages: string[],
+    readonly scriptModels: Readonly<Record<string, string[]>>,
     private readonly tessdata: string,
     readonly concurrency: number,
   ) {
@@ -36,12 +37,18 @@ export class TesseractCli implements OcrEngine {
 
   recognize(image: GrayImage, dpi: number, { mode = DEFAULT_MODE, signal }: RecognizeOptions = {}): Promise<OcrWord[]> {
     const { psm, thresholding } = modeParameters(mode);
+    const languages = mode.languages ?? this.languages;
+    const args = ['-l', languages.join('+'), '--oem', '1', '--psm', psm, '--dpi', String(Math.round(dpi))];
+    args.push('-c', `thresholding_method=${thresholding}`, '-c', 'tessedit_create_tsv=1', '-c', 'tessedit_create_txt=0');
+    return this.run(image, args, signal).then(({ stdout }) => parseTsv(stdout));
+  }
+
+  /** One tesseract process reading the picture from stdin. */
+  private run(image: GrayImage, args: string[], signal: AbortSignal | undefined): Promise<{ stdout: string }> {
     return this.gate.run(
       () =>
-        new Promise<OcrWord[]>((resolve, reject) => {
-          const args = ['stdin', 'stdout', '--tessdata-dir', this.tessdata, '-l', this.languages.join('+'), '--oem', '1', '--psm', psm, '--dpi', String(Math.round(dpi))];
-          args.push('-c', `thresholding_method=${thresholding}`, '-c', 'tessedit_create_tsv=1', '-c', 'tessedit_create_txt=0');
-          const child = spawn(this.command, args, {
+        new Promise<{ stdout: string }>((resolve, reject) => {
+          const child = spawn(this.command, ['stdin', 'stdout', '--tessdata-dir', this.tessdata, ...args], {
             env: { ...process.env, OMP_THREAD_LIMIT: '1' },
             stdio: ['pipe', 'pipe', 'pipe'],
             signal,
@@ -52,7 +59,7 @@ export class TesseractCli implements OcrEngine {
           child.stderr.on('data', (d: Buffer) => (err += d.toString()));
           child.on('error', reject);
           child.on('close', (code) => {
-            if (code === 0) resolve(parseTsv(Buffer.concat(out).toString('utf8')));
+            if (code === 0) resolve({ stdout: Buffer.concat(out).toString('utf8') });
             else reject(new Error(`tesseract exited with ${code}: ${err.trim().split('\n').pop() ?? ''}`));
           });
           child.stdin.on('error', () => undefined);

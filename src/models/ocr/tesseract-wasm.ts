@@ -1,39 +1,21 @@
 // Tesseract compiled to WebAssembly (tesseract.js), the engine that installs from npm alone. The
-// language models come from the @tesseract.js-data packages in node_modules, unpacked into the
-// data directory (the same files the system engine reads), so nothing is fetched. One worker per
-// page read at once.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// language models are the ones models.ts unpacks into the data directory (the same files the
+// system engine reads), so nothing is fetched. One worker per
+// page read at once, each holding the models it last read with (a page in another script loads its
+// script's models into a worker).
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { DEFAULT_MODE, modeParameters, parseTsv, toPgm, type GrayImage, type OcrEngine, type OcrWord, type RecognizeOptions } from './engine.js';
 
-const MODEL_VARIANT = '4.0.0_best_int';
-
-/** The gzipped model of a language, from its @tesseract.js-data package. */
-export function modelFile(language: string): string {
-  const require = createRequire(import.meta.url);
-  const folder = path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`));
-  return path.join(folder, MODEL_VARIANT, `${language}.traineddata.gz`);
-}
-
-export function wasmLanguagesAvailable(languages: string[]): boolean {
-  try {
-    for (const language of languages) readFileSync(modelFile(language), { flag: 'r' }).subarray(0, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export class TesseractWasm implements OcrEngine {
   readonly name: string;
-  private readonly idle: Worker[] = [];
-  private readonly waiting: ((worker: Worker) => void)[] = [];
+  /** Idle workers, each with the models it has loaded ("ell", "eng+deu"). */
+  private readonly idle: { worker: Worker; models: string }[] = [];
+  private readonly waiting: ((idle: { worker: Worker; models: string }) => void)[] = [];
   private created = 0;
 
   constructor(
     private readonly languages: string[],
+    readonly scriptModels: Readonly<Record<string, string[]>>,
     private readonly modelDir: string,
     readonly concurrency: number,
     version: string,
@@ -41,8 +23,8 @@ export class TesseractWasm implements OcrEngine {
     this.name = `tesseract.js ${version} (WebAssembly)`;
   }
 
-  private async newWorker(): Promise<Worker> {
-    const worker = await createWorker(this.languages, OEM.LSTM_ONLY, {
+  private async newWorker(models: string): Promise<Worker> {
+    const worker = await createWorker(models.split('+'), OEM.LSTM_ONLY, {
       langPath: this.modelDir,
       gzip: false,
       cacheMethod: 'none',
@@ -53,29 +35,33 @@ export class TesseractWasm implements OcrEngine {
     return worker;
   }
 
-  private async acquire(): Promise<Worker> {
-    const ready = this.idle.pop();
-    if (ready) return ready;
-    if (this.created < this.concurrency) {
+  /** A worker with `models` loaded: an idle one that has them, a new one while there are fewer than `concurrency`, else an idle one loaded anew. */
+  private async acquire(models: string): Promise<Worker> {
+    const same = this.idle.findIndex((w) => w.models === models);
+    let ready = same >= 0 ? this.idle.splice(same, 1)[0] : undefined;
+    if (!ready && this.created < this.concurrency) {
       this.created++;
       try {
-        return await this.newWorker();
+        return await this.newWorker(models);
       } catch (error) {
         this.created--;
         throw error;
       }
     }
-    return new Promise<Worker>((resolve) => this.waiting.push(resolve));
+    ready ??= this.idle.pop() ?? (await new Promise<{ worker: Worker; models: string }>((resolve) => this.waiting.push(resolve)));
+    if (ready.models !== models) await ready.worker.reinitialize(models, OEM.LSTM_ONLY);
+    return ready.worker;
   }
 
-  private release(worker: Worker): void {
+  private release(worker: Worker, models: string): void {
     const next = this.waiting.shift();
-    if (next) next(worker);
-    else this.idle.push(worker);
+    if (next) next({ worker, models });
+    else this.idle.push({ worker, models });
   }
 
   async recognize(image: GrayImage, dpi: number, { mode = DEFAULT_MODE, signal }: RecognizeOptions = {}): Promise<OcrWord[]> {
-    const worker = await this.acquire();
+    const models = (mode.languages ?? this.languages).join('+');
+    const worker = await this.acquire(models);
     let healthy = true;
     try {
       signal?.throwIfAborted();
@@ -90,14 +76,14 @@ export class TesseractWasm implements OcrEngine {
       this.created--;
       void worker.terminate().catch(() => undefined);
       // Someone waiting for a worker gets a fresh one in its place.
-      if (this.waiting.length > 0) void this.acquire().then((fresh) => this.release(fresh), () => undefined);
+      if (this.waiting.length > 0) void this.acquire(models).then((fresh) => this.release(fresh, models), () => undefined);
       throw error;
     } finally {
-      if (healthy) this.release(worker);
+      if (healthy) this.release(worker, models);
     }
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.idle.splice(0).map((w) => w.terminate().catch(() => undefined)));
+    await Promise.all(this.idle.splice(0).map((w) => w.worker.terminate().catch(() => undefined)));
   }
 }

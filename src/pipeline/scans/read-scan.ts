@@ -5,6 +5,10 @@
 // down gives words the engine is unsure of; either way the page is read again turned, and the
 // better reading kept.
 //
+// A page read with doubt throughout may be printed in another script than the page languages
+// (Greek, Cyrillic, Arabic, Hebrew), which their models read as garbage: its longest lines are read
+// with each script's models, and the page again with the models that read them most surely.
+//
 // A page is read once when the first reading is sure of it. A second reading is spent where the
 // first was in doubt, and only there: the text lines holding a word read with doubt are cut out,
 // stacked into one small picture and read again, enlarged when their print is small for the
@@ -114,6 +118,11 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Table borders, found once per picture, for the ink left unread here and for the page's rulings at the end.
   const rulings = new Map<GrayImage, Segment[]>();
   const rulingsOf = (picture: GrayImage, resolution: number) => rulings.get(picture) ?? rulings.set(picture, tableRulings(picture, resolution)).get(picture)!;
+  // A page in another script than the page languages' reads as doubtful garbage: it is read again
+  // with the models of the script its longest lines read most surely with.
+  if (broadlyDoubtful(best) && Object.keys(engine.scriptModels).length > 0 && inTime()) {
+    best = (await readInItsScript(engine, best, assumed, readings, signal)) ?? best;
+  }
   const broad = broadlyDoubtful(best) || unreadInk(best, rulingsOf(best.image, dpi ?? measuredDpi(best.words) ?? 300)) > UNREAD_SHARE;
   if (broad) {
     const local = noted(readings, await readAgain(engine, best, { ...best.mode, binarization: 'sauvola' }, assumed, signal));
@@ -144,10 +153,10 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     // either threshold, then the quarter turns not tried yet; the first that reads some words
     // surely ends the search. Readings of noise, garbage read with doubt, are not kept.
     const ways: { rotation: Reading['rotation']; mode: ReadingMode }[] = [
-      { rotation: best.rotation, mode: { segmentation: 'auto', binarization: 'sauvola' } },
-      { rotation: best.rotation, mode: { segmentation: 'block', binarization: 'otsu' } },
-      { rotation: best.rotation, mode: { segmentation: 'block', binarization: 'sauvola' } },
-      ...([90, 180, 270] as const).flatMap((quarter) => (['otsu', 'sauvola'] as const).map((binarization) => ({ rotation: ((best.rotation + quarter) % 360) as Reading['rotation'], mode: { segmentation: 'auto' as const, binarization } }))),
+      { rotation: best.rotation, mode: { ...best.mode, segmentation: 'auto', binarization: 'sauvola' } },
+      { rotation: best.rotation, mode: { ...best.mode, segmentation: 'block', binarization: 'otsu' } },
+      { rotation: best.rotation, mode: { ...best.mode, segmentation: 'block', binarization: 'sauvola' } },
+      ...([90, 180, 270] as const).flatMap((quarter) => (['otsu', 'sauvola'] as const).map((binarization) => ({ rotation: ((best.rotation + quarter) % 360) as Reading['rotation'], mode: { ...best.mode, segmentation: 'auto' as const, binarization } }))),
     ];
     for (const way of ways) {
       if (sureWords(best.words) >= ALMOST_NOTHING || readings.length >= MAX_READINGS || !inTime()) break;
@@ -221,6 +230,7 @@ export function describe(reading: Pick<Reading, 'rotation' | 'mode'> & Partial<P
   const again = reading.linesReread;
   if (again) parts.push(`${again.taken} of ${again.lines} doubtful line${again.lines === 1 ? '' : 's'} from reading ${again.lines === 1 ? 'it' : 'them'} again${again.enlarged ? ' enlarged 2x' : ''}`);
   if (reading.enlargedPage) parts.push('enlarged 2x');
+  if (reading.mode.languages) parts.push(`models ${reading.mode.languages.join('+')}`);
   return parts.join(', ');
 }
 
@@ -259,19 +269,49 @@ async function readSmallPrint(engine: OcrEngine, base: Reading, dpi: number, rea
   return larger.quality > base.quality ? larger : base;
 }
 
-/** Lines sampled to tell whether a page is upside down: its longest. */
-const TURN_SAMPLE_LINES = 6;
+/** Lines sampled to tell whether a page is upside down, or which script it is in: its longest. */
+const SAMPLE_LINES = 6;
+
+function longestLines(words: OcrWord[]): TextLine[] {
+  const length = (line: TextLine) => line.words.reduce((n, w) => n + w.text.length, 0);
+  return textLines(words)
+    .sort((a, b) => length(b) - length(a))
+    .slice(0, SAMPLE_LINES);
+}
+
+/**
+ * The page read again with the models of the script its longest lines read most surely with, when
+ * those read them more surely than the page languages did and the whole page reads more surely so;
+ * null otherwise. Each script's models read the same few lines: which letters the engine is sure
+ * of tells the script better than its own script detection, which takes blurred Greek for
+ * Arabic or Cyrillic.
+ */
+async function readInItsScript(engine: OcrEngine, base: Reading, dpi: number, readings: string[], signal?: AbortSignal): Promise<Reading | null> {
+  const sample = longestLines(base.words);
+  if (sample.length === 0) return null;
+  // Small print is read enlarged, as when doubtful lines are read again (rereadDoubtfulLines).
+  const heights = sample.map((line) => line.box.y1 - line.box.y0).sort((a, b) => a - b);
+  const factor = heights[heights.length >> 1] < SMALL_TEXT_PX ? 2 : 1;
+  const sheet = await lineSheet(base.image, sample, factor);
+  let surest: { languages?: string[]; sure: number } = { sure: sureCharacters(sample.flatMap((line) => line.words)) };
+  for (const languages of Object.values(engine.scriptModels)) {
+    const words = await engine.recognize(sheet.image, dpi * factor, { mode: { ...base.mode, segmentation: 'block', languages }, signal });
+    const sure = sureCharacters(words);
+    if (sure > surest.sure) surest = { languages, sure };
+  }
+  if (!surest.languages) return null;
+  const other = noted(readings, await readAgain(engine, base, { ...base.mode, languages: surest.languages }, dpi, signal));
+  return other.sure > base.sure ? other : null;
+}
 
 /**
  * Whether the page's longest lines, cut out and turned over, read more surely than they did:
  * a tenth of a page read to decide whether the whole is read again upside down.
  */
 async function readsBetterTurnedOver(engine: OcrEngine, base: Reading, dpi: number, signal?: AbortSignal): Promise<boolean> {
-  const sample = textLines(base.words)
-    .sort((a, b) => b.words.reduce((n, w) => n + w.text.length, 0) - a.words.reduce((n, w) => n + w.text.length, 0))
-    .slice(0, TURN_SAMPLE_LINES);
+  const sample = longestLines(base.words);
   const sheet = await lineSheet(base.image, sample, 1);
-  const over = await engine.recognize(await turn(sheet.image, 180), dpi, { mode: { segmentation: 'block', binarization: base.mode.binarization }, signal });
+  const over = await engine.recognize(await turn(sheet.image, 180), dpi, { mode: { ...base.mode, segmentation: 'block' }, signal });
   return sureCharacters(over) > sureCharacters(sample.flatMap((line) => line.words));
 }
 
@@ -289,7 +329,7 @@ async function rereadDoubtfulLines(engine: OcrEngine, base: Reading, dpi: number
   const sheet = await lineSheet(base.image, doubtful, enlarged ? 2 : 1);
   // Small print is read again larger, at the threshold that read the page; print of a good size with the other threshold.
   const binarization = enlarged ? base.mode.binarization : base.mode.binarization === 'otsu' ? 'sauvola' : 'otsu';
-  const again = wordsFromSheet(await engine.recognize(sheet.image, dpi * sheet.factor, { mode: { segmentation: 'block', binarization }, signal }), sheet, doubtful);
+  const again = wordsFromSheet(await engine.recognize(sheet.image, dpi * sheet.factor, { mode: { ...base.mode, segmentation: 'block', binarization }, signal }), sheet, doubtful);
   const replaced = new Map<TextLine, OcrWord[]>();
   doubtful.forEach((line, i) => {
     if (again[i].length === 0 || sureCharacters(again[i]) <= sureCharacters(line.words)) return;

@@ -1,6 +1,7 @@
 // The engine's words as page-model words: each line's type size measured from its letters, a
 // hyphen ending a line marked as a break inside a word (as the PDF reader marks soft hyphens), and
-// lines the engine read up or down the page marked as turned.
+// lines the engine read up or down the page marked as turned, the micro sign in a Greek word read
+// as the letter it is, and the direction marks the engine adds left out.
 //
 // Tesseract finds text set up or down a page itself (a preprint's identifier in the margin, a
 // side tab, a table's sideways header) and reads it, but its word boxes stay in the page's frame:
@@ -72,6 +73,18 @@ export function lineSizes(words: OcrWord[], turned: ReadonlyMap<string, number> 
   return sizes;
 }
 
+/** Direction marks (LRM, RLM, embeddings, isolates): the Hebrew and Arabic models put them after Latin words in a right-to-left line; they are not print. */
+const BIDI_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The micro sign inside a Greek word is the letter mu: Tesseract's Greek model reads the two alike
+ * and often answers the sign ("ηµέρα"), which no search for the word finds. Beside digits it stays
+ * a unit ("5 µm").
+ */
+function greekMu(text: string): string {
+  return text.includes('\u00b5') && /\p{Script=Greek}/u.test(text.replace(/\u00b5/g, '')) ? text.replace(/\u00b5/g, '\u03bc') : text;
+}
+
 /** The engine's words, in its reading order, as page-model words in the page's units (`scale` converts pixels). */
 export function toWords(words: OcrWord[], scale: (v: number) => number): Word[] {
   const turns = turnedLines(words);
@@ -87,8 +100,9 @@ export function toWords(words: OcrWord[], scale: (v: number) => number): Word[] 
     const endsLine = words[i + 1]?.line !== w.line;
     const hyphenated = endsLine && i + 1 < words.length && /\p{L}[-‐]$/u.test(w.text);
     const turn = turns.get(w.line);
+    const text = greekMu(w.text.replace(BIDI_MARKS, ''));
     return {
-      text: hyphenated ? w.text.slice(0, -1) : w.text,
+      text: hyphenated ? text.slice(0, -1) : text,
       box: { x0: scale(w.x0), y0: scale(w.y0), x1: scale(w.x1), y1: scale(w.y1) },
       fontName: '',
       fontSize: scale(lineHeight.get(w.line) ?? (w.y1 - w.y0) * 0.95),
