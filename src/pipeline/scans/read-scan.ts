@@ -119,7 +119,8 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const rulings = new Map<GrayImage, Segment[]>();
   const rulingsOf = (picture: GrayImage, resolution: number) => rulings.get(picture) ?? rulings.set(picture, tableRulings(picture, resolution)).get(picture)!;
   // A page in another script than the page languages' reads as doubtful garbage: it is read again
-  // with the models of the script its longest lines read most surely with.
+  // with the models of the script its longest lines read most surely with. First, before the
+  // readings that would spend the page's time budget on models that cannot read it.
   if (broadlyDoubtful(best) && Object.keys(engine.scriptModels).length > 0 && inTime()) {
     best = (await readInItsScript(engine, best, assumed, readings, signal)) ?? best;
   }
@@ -295,11 +296,16 @@ async function readInItsScript(engine: OcrEngine, base: Reading, dpi: number, re
   const sheet = await lineSheet(base.image, sample, factor);
   let surest: { languages?: string[]; sure: number } = { sure: sureCharacters(sample.flatMap((line) => line.words)) };
   for (const languages of Object.values(engine.scriptModels)) {
+    // All of the script's models, English too: a page's longest lines often hold Latin names.
     const words = await engine.recognize(sheet.image, dpi * factor, { mode: { ...base.mode, segmentation: 'block', languages }, signal });
     const sure = sureCharacters(words);
     if (sure > surest.sure) surest = { languages, sure };
   }
   if (!surest.languages) return null;
+  // Upside down, Latin print reads more surely with the Cyrillic models than with the Latin ones:
+  // a script is taken only when it beats the page languages reading the lines turned over too.
+  const over = await engine.recognize(await turn(sheet.image, 180), dpi * factor, { mode: { ...base.mode, segmentation: 'block' }, signal });
+  if (sureCharacters(over) >= surest.sure) return null;
   const other = noted(readings, await readAgain(engine, base, { ...base.mode, languages: surest.languages }, dpi, signal));
   return other.sure > base.sure ? other : null;
 }
