@@ -113,7 +113,7 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   let best = await turned(linesRunVertically(image) ? 90 : 0, DEFAULT_MODE);
   const first = best;
   // Readings beyond the first share one budget of time, so no page costs more than a few readings.
-  const deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
+  let deadline = performance.now() + Math.max(MIN_EXTRA_MS, (performance.now() - started) * EXTRA_TIME);
   const inTime = () => performance.now() < deadline;
   // Table borders, found once per picture, for the ink left unread here and for the page's rulings at the end.
   const rulings = new Map<GrayImage, Segment[]>();
@@ -122,7 +122,12 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // with the models of the script its longest lines read most surely with. First, before the
   // readings that would spend the page's time budget on models that cannot read it.
   if (broadlyDoubtful(best) && Object.keys(engine.scriptModels).length > 0 && inTime()) {
-    best = (await readInItsScript(engine, best, assumed, readings, signal)) ?? best;
+    const trialStarted = performance.now();
+    const inItsScript = await readInItsScript(engine, best, assumed, readings, signal);
+    if (inItsScript) best = inItsScript;
+    // A trial that found no other script costs the page's budget nothing: on a loaded machine it
+    // would otherwise leave no time to turn a page read upside down.
+    else deadline += performance.now() - trialStarted;
   }
   const broad = broadlyDoubtful(best) || unreadInk(best, rulingsOf(best.image, dpi ?? measuredDpi(best.words) ?? 300)) > UNREAD_SHARE;
   if (broad) {
