@@ -18,8 +18,15 @@ export interface ModelSource {
   gzipped: boolean;
 }
 
+const sources = new Map<string, ModelSource | null>();
+
 /** The file a language's model is read from: its npm package's, else the system's; null when neither has it. */
 export function modelSource(language: string): ModelSource | null {
+  if (!sources.has(language)) sources.set(language, findModel(language));
+  return sources.get(language)!;
+}
+
+function findModel(language: string): ModelSource | null {
   const require = createRequire(import.meta.url);
   try {
     const folder = path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`));

@@ -296,8 +296,7 @@ async function readInItsScript(engine: OcrEngine, base: Reading, dpi: number, re
   const sample = longestLines(base.words);
   if (sample.length === 0) return null;
   // Small print is read enlarged, as when doubtful lines are read again (rereadDoubtfulLines).
-  const heights = sample.map((line) => line.box.y1 - line.box.y0).sort((a, b) => a - b);
-  const factor = heights[heights.length >> 1] < SMALL_TEXT_PX ? 2 : 1;
+  const factor = smallPrint(sample) ? 2 : 1;
   const sheet = await lineSheet(base.image, sample, factor);
   let surest: { languages?: string[]; sure: number } = { sure: sureCharacters(sample.flatMap((line) => line.words)) };
   for (const languages of Object.values(engine.scriptModels)) {
@@ -309,8 +308,7 @@ async function readInItsScript(engine: OcrEngine, base: Reading, dpi: number, re
   if (!surest.languages) return null;
   // Upside down, Latin print reads more surely with the Cyrillic models than with the Latin ones:
   // a script is taken only when it beats the page languages reading the lines turned over too.
-  const over = await engine.recognize(await turn(sheet.image, 180), dpi * factor, { mode: { ...base.mode, segmentation: 'block' }, signal });
-  if (sureCharacters(over) >= surest.sure) return null;
+  if ((await sureTurnedOver(engine, sheet.image, dpi * factor, base.mode, signal)) >= surest.sure) return null;
   const other = noted(readings, await readAgain(engine, base, { ...base.mode, languages: surest.languages }, dpi, signal));
   return other.sure > base.sure ? other : null;
 }
@@ -322,8 +320,18 @@ async function readInItsScript(engine: OcrEngine, base: Reading, dpi: number, re
 async function readsBetterTurnedOver(engine: OcrEngine, base: Reading, dpi: number, signal?: AbortSignal): Promise<boolean> {
   const sample = longestLines(base.words);
   const sheet = await lineSheet(base.image, sample, 1);
-  const over = await engine.recognize(await turn(sheet.image, 180), dpi, { mode: { ...base.mode, segmentation: 'block' }, signal });
-  return sureCharacters(over) > sureCharacters(sample.flatMap((line) => line.words));
+  return (await sureTurnedOver(engine, sheet.image, dpi, base.mode, signal)) > sureCharacters(sample.flatMap((line) => line.words));
+}
+
+/** The characters a sheet of lines reads surely turned over, read as one block with the models of `mode`. */
+async function sureTurnedOver(engine: OcrEngine, sheet: GrayImage, dpi: number, mode: ReadingMode, signal?: AbortSignal): Promise<number> {
+  return sureCharacters(await engine.recognize(await turn(sheet, 180), dpi, { mode: { ...mode, segmentation: 'block' }, signal }));
+}
+
+/** Whether the lines' print is small for the engine's models: their middle height under SMALL_TEXT_PX. */
+function smallPrint(lines: TextLine[]): boolean {
+  const heights = lines.map((line) => line.box.y1 - line.box.y0).sort((a, b) => a - b);
+  return heights[heights.length >> 1] < SMALL_TEXT_PX;
 }
 
 /**
@@ -335,8 +343,7 @@ async function rereadDoubtfulLines(engine: OcrEngine, base: Reading, dpi: number
   const lines = textLines(base.words);
   const doubtful = lines.filter((line) => realWords(line.words).some((w) => w.confidence < SURE));
   if (doubtful.length === 0) return base;
-  const heights = doubtful.map((line) => line.box.y1 - line.box.y0).sort((a, b) => a - b);
-  const enlarged = heights[heights.length >> 1] < SMALL_TEXT_PX;
+  const enlarged = smallPrint(doubtful);
   const sheet = await lineSheet(base.image, doubtful, enlarged ? 2 : 1);
   // Small print is read again larger, at the threshold that read the page; print of a good size with the other threshold.
   const binarization = enlarged ? base.mode.binarization : base.mode.binarization === 'otsu' ? 'sauvola' : 'otsu';
