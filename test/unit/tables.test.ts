@@ -584,6 +584,45 @@ describe('tables found from aligned text', () => {
     expect(tablesBetweenProse(table, (text, c) => [60, 320 - text.length * 5, 420][c])).toEqual([table]);
   });
 
+  it("run across the gutter when the cell of a two-row head that spans both rows stands between them, on one side", () => {
+    // The head's top row names two groups of two columns each, one group in each page column, its
+    // second row the columns; "Region" spans both rows, set at their middle: a row of its own, with
+    // text on the left of the gutter only.
+    const x = [60, 160, 230, 400, 480];
+    const head = [...lineWords('Retail', 180, 200), ...lineWords('Online', 420, 200), ...lineWords('Region', 60, 210), ...['Units', 'Share', 'Units', 'Share'].flatMap((text, c) => lineWords(text, x[c + 1], 220))];
+    const body = [
+      ['North', '120', '40%', '80', '20%'],
+      ['South', '90', '30%', '60', '15%'],
+      ['East', '90', '30%', '70', '18%'],
+    ];
+    const bodyWords = body.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, x[c], 236 + r * 16)));
+    const tables = findTables(page([...twoColumnProse(150), ...head, ...bodyWords, ...twoColumnProse(300)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+    expect(tables).toHaveLength(1);
+    expect(tables[0].slice(-3)).toEqual(body);
+    expect(tables[0].flat()).toEqual(expect.arrayContaining(['Retail', 'Online', 'Region', 'Units', 'Share']));
+  });
+
+  it('read two columns of words as a table under a caption that names one, and as text without it', () => {
+    // Both columns hold short phrases of words, as a list set in two columns does.
+    const cells = [
+      ['Product', 'Method'],
+      ['Strategic issue', 'total reach'],
+      ['Public design', 'good great get'],
+      ['Transfer item', 'years shows supplier'],
+      ['Full service', 'assumes first system'],
+    ].flatMap((row, r) => row.flatMap((text, c) => lineWords(text, [100, 250][c], 220 + r * 14)));
+    const caption = lineWords('Table 8: Old analysis in item', 100, 204);
+    expect(findTables(page(cells), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    const [table] = findTables(page([...caption, ...cells]), NO_GRAPHICS, new Set(), false).tables;
+    expect(tableRows(table)).toEqual([
+      ['Product', 'Method'],
+      ['Strategic issue', 'total reach'],
+      ['Public design', 'good great get'],
+      ['Transfer item', 'years shows supplier'],
+      ['Full service', 'assumes first system'],
+    ]);
+  });
+
   it("keep the rows of a symbol list apart where a math symbol's loose box reaches into the next row", () => {
     // PDF readers give a math symbol the font's full ascent and descent: on GeoTopo's list of
     // symbols (page 112) cmsy's "×" is 19 pt tall at a 13.6 pt line pitch, and the rows here copy

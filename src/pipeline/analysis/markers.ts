@@ -13,6 +13,9 @@ export const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|pl
  */
 export const CAPTION_LABEL = /^(?:fig(?:ure)?|table|tab|abbildung|abb|tabelle|tableau|tabla|figura)\.?\s*\d+(?:\.\d+)*\s*[:.](?:\s|$)/i;
 
+/** A caption's label that names a table ("Table 3:", "Tabelle 2."), the kinds CAPTION_LABEL knows. */
+export const TABLE_CAPTION_LABEL = /^(?:table|tab|tabelle|tableau|tabla)\.?\s*\d+(?:\.\d+)*\s*[:.](?:\s|$)/i;
+
 /** A word of leader dots, which lead the eye from an entry across to its page number or value. */
 export const LEADER = /^[.·…]+$/;
 

@@ -6,7 +6,7 @@
 // its rows run across the gutter as a table's do (acrossGutters); the gutters are gutters.ts's.
 import { type Box, type Segment, type Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
-import { CAPTION_LABEL, LIST_MARKER } from '../markers.js';
+import { CAPTION_LABEL, LIST_MARKER, TABLE_CAPTION_LABEL } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
@@ -68,14 +68,17 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
     // Its rows follow each other: a line of prose between two of them belongs to a page column.
     if (prose.some((r) => centerY(r.box) > grid.box.y0 && centerY(r.box) < grid.box.y1)) return false;
     // Each of its rows, its wrapped lines with it, holds text on both sides of every gutter it
-    // crosses; the first may stand on one side alone (a header's line of units over one column).
+    // crosses; the first may stand on one side alone (a header's line of units over one column),
+    // and so may a row between two that do (a label, a cell spanning two header rows set between
+    // them): lines of two page columns out of step leave runs of such rows.
     const rowsOfGrid = Array.from({ length: grid.rowCount }, (_, r) => {
       const band = grid.cells.find((c) => c.row === r)!.box;
       return plain.filter((line) => centerY(line.box) > band.y0 && centerY(line.box) < band.y1).flatMap((line) => line.chunks);
     });
     // (A cell standing across the gutter holds text on both sides: no line of prose does.)
     const bothSides = (chunks: Chunk[], x: number) => chunks.some((c) => c.x0 < x && c.x1 > x) || (chunks.some((c) => c.x1 < x) && chunks.some((c) => c.x0 > x));
-    if (!rowsOfGrid.every((chunks, r) => r === 0 || crossed.every((x) => bothSides(chunks, x)))) return false;
+    const spread = rowsOfGrid.map((chunks) => crossed.every((x) => bothSides(chunks, x)));
+    if (!spread.every((both, r) => both || r === 0 || (spread[r - 1] && spread[r + 1] === true))) return false;
     // In each page column its pieces are cells, not lines of text (mostlyLines), in the type of
     // the others (short lines of prose or of code beside a table in the next page column are not).
     const bounds = [-Infinity, ...crossed, Infinity];
@@ -102,7 +105,9 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
   const code = rows.map((r) => r.chunks.every((c) => c.words.every((w) => codeFace(words[w]))));
   // Nor is a caption ("Table 2: ...") a row: it heads or closes a table, and two tables stacked
   // in one column with the second one's caption between them are two.
-  const caption = rows.map((r) => CAPTION_LABEL.test(r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).join(' ')));
+  const rowText = rows.map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).join(' '));
+  const caption = rowText.map((text) => CAPTION_LABEL.test(text));
+  const tableCaption = rowText.map((text) => TABLE_CAPTION_LABEL.test(text));
   let i = 0;
   while (i < rows.length) {
     if (rows[i].chunks.length < 2 || caption[i]) {
@@ -136,8 +141,11 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       }
       break;
     }
-    const grid = gridOf(rows.slice(headAbove(rows, i, close, words), end + 1), words, horizontalRules, page.width);
-    if (grid) grids.push(grid);
+    const start = headAbove(rows, i, close, words);
+    const grid = gridOf(rows.slice(start, end + 1), words, horizontalRules, page.width);
+    // A table's caption right above or below the run says what the run is.
+    const captionAt = (k: number, a: number, b: number) => k >= 0 && k < rows.length && tableCaption[k] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
+    if (grid) grids.push(captionAt(start - 1, start - 1, start) || captionAt(end + 1, end, end + 1) ? { ...grid, captioned: true } : grid);
     i = end + 1;
   }
   return grids;

@@ -28,6 +28,8 @@ export interface GridTable {
   halves?: boolean;
   /** For grids found by alignment: what told their header rows, a rule drawn across under them or their bold type. */
   headerFrom?: 'rule' | 'bold';
+  /** For grids found by alignment: a table's caption ("Table 3:") stands right above or below them. */
+  captioned?: boolean;
 }
 
 /**
@@ -165,7 +167,8 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
     if (rowCount < (grid.headerFrom === 'rule' || overFigures ? 2 : 3) || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
-    if (columnCount === 2 && (alikeColumns(cells, 0.25) || (grid.halves && alikeColumns(cells, 0.4)))) return null;
+    // Unless the page says it is a table: a caption naming one is set right above or below it.
+    if (columnCount === 2 && !grid.captioned && (alikeColumns(cells, 0.25) || (grid.halves && alikeColumns(cells, 0.4)))) return null;
   }
   cells.sort((a, b) => a.row - b.row || a.column - b.column);
   // Header rows, unless the drawing told: leading rows set in bold when the body is not; else a
