@@ -684,6 +684,22 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
+  it('run across three narrow page columns and stop at the lines of prose that follow right under them', () => {
+    // A table across the page (x 60-570) over three page columns of prose (x 60, 240, 420) whose
+    // lines hold four words, fewer than a long cell: each such line runs on level with its
+    // neighbours in the other page columns, a row of three chunks that looks like a table's.
+    const table = [
+      ['Region', 'Units', 'Share', 'Sales', 'Costs', 'Margin'],
+      ['North', '120', '40%', '4,520', '985', '8.1%'],
+      ['South', '90', '30%', '2,683', '3,803', '9.3%'],
+      ['East coast', '75', '25%', '1,150', '402', '7.7%'],
+    ];
+    const cells = table.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, [60, 150, 250, 340, 430, 520][c], 300 + r * 14)));
+    const prose = [60, 240, 420].flatMap((x) => Array.from({ length: 6 }, (_, r) => lineWords(r % 2 ? 'over the lazy dog' : 'the quick brown fox', x, 372 + r * 14)).flat());
+    const above = threeColumns((r, x, y) => lineWords(r % 2 ? 'over the lazy dog' : 'the quick brown fox', x, y));
+    expect(findTables(page([...above, ...cells, ...prose]), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([table]);
+  });
+
   it("are not made of a list's justified lines, the marker at the list's own indent", () => {
     // Justified in a 200-wide column: the spaces widened past a font size; the last line of the
     // first item is short, and the second item's marker stands 4 pt before its first word.

@@ -56,10 +56,17 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
  */
 function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
   // A line of prose fills its page column, and its neighbour across the gutter another; a table's
-  // row may hold one long cell among short ones.
+  // row may hold one long cell among short ones. Narrow page columns hold fewer words a line than
+  // a long cell: there, a row whose text in every page column it meets is one line of words
+  // spaced alike (justifiedLine) is prose, where a table's row holds cells apart or figures.
+  const bounds = [-Infinity, ...gutters, Infinity];
+  const linesOfText = (r: Row) => {
+    const pieces = bounds.slice(1).map((to, b) => r.chunks.flatMap((c) => c.words).filter((w) => centerX(words[w].box) > bounds[b] && centerX(words[w].box) < to)).filter((piece) => piece.length > 0);
+    return pieces.length >= 2 && pieces.every((piece) => justifiedLine(piece, words));
+  };
   const plain = rows.filter((r) => {
     const long = r.chunks.filter((c) => c.words.length >= PROSE_WORDS).length;
-    return long === 0 || (long === 1 && r.chunks.length >= 3);
+    return (long === 0 || (long === 1 && r.chunks.length >= 3)) && !linesOfText(r);
   });
   const prose = rows.filter((r) => !plain.includes(r));
   return gridsIn(plain, words, horizontalRules, page, codeFace).filter((grid) => {
