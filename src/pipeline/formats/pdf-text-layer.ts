@@ -8,8 +8,9 @@
 // picture's. A page whose layer is its text has its ruling lines found in the picture too, as a
 // scan read by OCR has.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import type { RawPage, Segment, Word } from '../page-model.js';
+import type { RawPage, Rect, Segment, Word } from '../page-model.js';
 import { tableRulings } from '../scans/measure.js';
+import { tintedFills } from '../scans/fills.js';
 import { drawnGrey } from './pdf-render.js';
 
 /** Pages whose characters are at least this share invisible are checked; a stray hidden word is not a layer. */
@@ -30,6 +31,8 @@ export interface LayerCheck {
   implausible: boolean;
   /** A scanner's page read from its layer: the ruling lines of its picture, in the page's units. */
   rulings: Segment[];
+  /** And the tinted cell backgrounds of its picture (scans/fills.ts), in the page's units. */
+  fills: Rect[];
 }
 
 function invisibleShare(words: Word[]): number {
@@ -44,7 +47,7 @@ function invisibleShare(words: Word[]): number {
 
 /** Checks a page's invisible text layer against the ink of the page as drawn; pages without one pass unchanged. */
 export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], words: Word[]): LayerCheck {
-  if (invisibleShare(words) < LAYER_SHARE) return { words, implausible: false, rulings: [] };
+  if (invisibleShare(words) < LAYER_SHARE) return { words, implausible: false, rulings: [], fills: [] };
   const grey = drawnGrey(lib, page, rotation, CHECK_DPI / 72);
   const onInk = wordsOnInk(grey, CHECK_DPI / 72, words);
   let layer = 0;
@@ -56,18 +59,21 @@ export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation:
     return onInk[i];
   });
   const implausible = inked < layer * PLAUSIBLE_SHARE;
-  return { words: kept, implausible, rulings: implausible ? [] : pictureRulings(lib, page, rotation) };
+  return { words: kept, implausible, ...(implausible ? { rulings: [], fills: [] } : pictureDrawing(lib, page, rotation)) };
 }
 
 /**
- * The ruling lines of a scanner's page, found in its picture as OCR finds a scan's
- * (scans/measure.ts): its text comes from the layer, but its tables' rules are only in the
- * pixels, and without them a table ruled only by lines, or a grid, is told by alignment alone.
+ * The ruling lines and cell fills of a scanner's page, found in its picture as OCR finds a scan's
+ * (scans/measure.ts, scans/fills.ts): its text comes from the layer, but its tables' rules and
+ * shading are only in the pixels, and without them a table ruled only by lines, a grid or a table
+ * of shaded rows is told by alignment alone.
  */
-function pictureRulings(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation']): Segment[] {
+function pictureDrawing(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation']): { rulings: Segment[]; fills: Rect[] } {
   const grey = drawnGrey(lib, page, rotation, RULING_DPI / 72);
   const toPoints = (v: number) => Math.round(((v * 72) / RULING_DPI) * 100) / 100;
-  return tableRulings(grey, RULING_DPI).map((s) => ({ x0: toPoints(s.x0), y0: toPoints(s.y0), x1: toPoints(s.x1), y1: toPoints(s.y1) }));
+  const inPoints = <T extends { x0: number; y0: number; x1: number; y1: number }>(b: T) => ({ ...b, x0: toPoints(b.x0), y0: toPoints(b.y0), x1: toPoints(b.x1), y1: toPoints(b.y1) });
+  const rulings = tableRulings(grey, RULING_DPI);
+  return { rulings: rulings.map(inPoints), fills: tintedFills(grey, RULING_DPI, rulings).map((f) => ({ ...f, box: inPoints(f.box) })) };
 }
 
 /**

@@ -47,7 +47,7 @@ export async function readPdf(bytes: Uint8Array, range?: PageSpan, key?: string)
           const layer = checkTextLayer(lib, page, rotation, textPage ? readWords(lib, textPage, transform, scratch, fonts) : []);
           const words = layer.words;
           const graphics = readGraphics(lib, page, transform, width, height, scratch);
-          if (layer.rulings.length > 0) Object.assign(graphics, { segments: [...graphics.segments, ...layer.rulings], rulingsFromPicture: true });
+          if (layer.rulings.length > 0 || layer.fills.length > 0) Object.assign(graphics, { segments: [...graphics.segments, ...layer.rulings], rects: [...graphics.rects, ...layer.fills], rulingsFromPicture: true });
           const ocr = layer.implausible || needsOcr(words, graphics, width, height);
           pages.push({
             number: index + 1,

@@ -1,4 +1,4 @@
-// Reading a scanned page: turn it upright, straighten it, OCR it, and find its ruling lines; the
+// Reading a scanned page: turn it upright, straighten it, OCR it, and find its ruling lines and cell fills; the
 // words come back as page-model words in the page's own units. Which quarter turn is upright is
 // guessed from the shape of the ink (lines running across or up and down) and checked by the OCR
 // itself: words taller than wide mean the lines still run up and down, and a page read upside
@@ -25,7 +25,8 @@
 // way reads surely (handwriting, scribbles, a photograph) is illegible: only the words read surely
 // are kept, so noise is not passed off as text, and the page says so (ScanReading.illegible).
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
-import { SURE_CONFIDENCE, type RawPage, type Segment, type Word } from '../page-model.js';
+import { SURE_CONFIDENCE, type RawPage, type Rect, type Segment, type Word } from '../page-model.js';
+import { tintedFills } from './fills.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
 import { toWords, withoutRulingGlyphs } from './scan-words.js';
@@ -41,6 +42,8 @@ export interface ScanReading {
   height: number;
   /** Ruling lines found in the picture, in the page's units. */
   segments: Segment[];
+  /** Tinted cell backgrounds found in the picture (fills.ts), in the page's units. */
+  fills: Rect[];
   /** Resolution the page was read at (measured from its text when the file did not say). */
   dpi: number;
   /** Every reading made of the page, in order, and the one kept (as `describe` names them). */
@@ -185,6 +188,7 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     width: best.image.width * unitsPerPixel,
     height: best.image.height * unitsPerPixel,
     segments: segments.map((s) => ({ x0: scale(s.x0), y0: scale(s.y0), x1: scale(s.x1), y1: scale(s.y1) })),
+    fills: tintedFills(best.image, resolution, segments).map((f) => ({ ...f, box: { x0: scale(f.box.x0), y0: scale(f.box.y0), x1: scale(f.box.x1), y1: scale(f.box.y1) } })),
     dpi: resolution,
     readings,
     kept: describe(best),
@@ -203,9 +207,9 @@ export function readInto(page: RawPage, reading: ScanReading): void {
     height: reading.height,
     rotation: reading.rotation,
     skew: reading.skew,
-    // What is drawn on a scan is in its pixels: the rulings found there replace any vector
-    // drawing, which would sit in the frame before turning and straightening.
-    graphics: { segments: reading.segments, rects: [], shapes: [], images: [], rulingsFromPicture: true },
+    // What is drawn on a scan is in its pixels: the rulings and fills found there replace any
+    // vector drawing, which would sit in the frame before turning and straightening.
+    graphics: { segments: reading.segments, rects: reading.fills, shapes: [], images: [], rulingsFromPicture: true },
     ...(page.unit === 'px' ? { dpi: reading.dpi } : {}),
   });
 }
