@@ -353,6 +353,31 @@ describe('ruled tables', () => {
     const { tables } = findTables(page([...listing, ...cells]), { ...NO_GRAPHICS, segments, rects: [shade] }, new Set(), false, 1, (w) => w.fontName === 'DejaVuSansMono');
     expect(tables.map(tableRows)).toEqual([table]);
   });
+
+  it('start a row at each line of a ruled body whose lines stand further apart than the prose around them', () => {
+    // Rules drawn cell by cell (joints at x 175) over the header and under it; the body's lines,
+    // set in 8 points, stand 15 apart, the paragraphs' 10-point lines 12: no cell's text wraps
+    // there, though each label's next word would not have fitted on the line above ("Karin" after
+    // "Elena Fischer") and each amount reads on.
+    const small = { size: 8 };
+    const paragraph = (y0: number) => Array.from({ length: 4 }, (_, r) => lineWords('the quick brown fox jumps over the lazy dog', 100, y0 + r * 12)).flat();
+    const body = [
+      ['Elena Fischer', 'CHF 15,027.65'],
+      ['Karin Andersen', 'CHF925'],
+      ['Ben Hansen', '929'],
+    ];
+    const words = [
+      ...paragraph(100),
+      ...lineWords('Inventory', 100, 183, small),
+      ...lineWords('Large shipment', 180, 183, small),
+      ...body.flatMap(([label, value], r) => [...lineWords(label, 100, 200 + r * 15, small), ...lineWords(value, 180, 200 + r * 15, small)]),
+      ...paragraph(280),
+    ];
+    const segments = [h(180, 95, 175), h(180, 175, 260), h(196, 95, 175), h(196, 175, 260), h(244, 95, 175), h(244, 175, 260)];
+    const tables = findTables(page(words), graphics(segments), new Set(), false).tables.map(tableRows);
+    expect(tables).toEqual([[['Inventory', 'Large shipment'], ...body]]);
+  });
+
 });
 
 describe('tables found from aligned text', () => {

@@ -17,12 +17,22 @@ import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledVa
 
 export type { Chunk, Row };
 
+/** The page the tables are searched on: its size, and its prose leading as a share of the type size (visual-rows.ts proseLeading). */
+export interface TablePage {
+  width: number;
+  height: number;
+  leading: number | null;
+}
+
+/** Lines this many times the page's leading apart, or more, are not one cell's (a cell's text wraps at the leading of the text around it). */
+export const ROW_SPACING = 1.2;
+
 /** Rows further apart than this many line heights do not belong to one table. */
 const ROW_GAP = 2.2;
 /** Pieces whose type sizes differ by more than this share of the larger are not of one table. */
 const SAME_SIZE = 0.15;
 
-export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace = () => false): GridTable[] {
+export function alignedGrids(words: Word[], available: number[], horizontalRules: Segment[], page: TablePage, codeFace: CodeFace = () => false): GridTable[] {
   // Running headers and footers (a page number across from a title) are not table rows.
   const inBody = (r: Row) => r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94;
   const rows = visualRows(words, available).filter(inBody);
@@ -54,7 +64,7 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
  * (lines of two page columns that merely share their baselines fall out of step with each other
  * within a few rows), set as cells in each page column.
  */
-function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
+function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontalRules: Segment[], page: TablePage, codeFace: CodeFace): GridTable[] {
   // A line of prose fills its page column, and its neighbour across the gutter another; a table's
   // row may hold one long cell among short ones. Narrow page columns hold fewer words a line than
   // a long cell: there, a row whose text in every page column it meets is one line of words
@@ -105,7 +115,7 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
   });
 }
 
-function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: { width: number; height: number }, codeFace: CodeFace): GridTable[] {
+function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: TablePage, codeFace: CodeFace): GridTable[] {
   const grids: GridTable[] = [];
   // A listing's lines and the rows of a table beside it are never one run: a row set wholly in
   // the code face and a row that is not stand apart however closely they follow each other.
@@ -149,7 +159,7 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: {
       break;
     }
     const start = headAbove(rows, i, close, words);
-    const grid = gridOf(rows.slice(start, end + 1), words, horizontalRules, page.width);
+    const grid = gridOf(rows.slice(start, end + 1), words, horizontalRules, page);
     // A table's caption right above or below the run says what the run is.
     const captionAt = (k: number, a: number, b: number) => k >= 0 && k < rows.length && tableCaption[k] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
     if (grid) grids.push(captionAt(start - 1, start - 1, start) || captionAt(end + 1, end, end + 1) ? { ...grid, captioned: true } : grid);
@@ -333,7 +343,8 @@ function withinColumns(run: Row[], words: Word[], size: number): Row[] {
 }
 
 /** Column separators of a run of rows, its grid, or null when it does not look like a table. */
-function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number): GridTable | null {
+function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): GridTable | null {
+  const pageWidth = page.width;
   const size = median(run.map((r) => r.size));
   const rows = withinColumns(run, words, size);
   const multi = rows.filter((r) => r.chunks.length >= 2);
@@ -378,7 +389,9 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], pageWidth: number):
   }
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
-    const continues = wrapped ? wrapped.has(i - 1) : previous && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
+    // A line further from the one above than the page's prose leading allows starts a row (withTextRows).
+    const apart = !wrapped && page.leading !== null && i > 0 && centerY(row.box) - centerY(cutRows[i - 1].box) > page.leading * size * ROW_SPACING;
+    const continues = wrapped ? wrapped.has(i - 1) : !apart && previous && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
     if (previous && continues) previous.push(row);
     else logical.push([row]);
   });

@@ -19,7 +19,7 @@ import type { Rulings } from './ruled.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
-import { SHORT_SHARE, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { ROW_SPACING, SHORT_SHARE, wrappedLines, type Chunk, type Row } from './aligned.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
@@ -29,7 +29,7 @@ import { median } from './gutters.js';
  * own (see above); each added border runs through the columns no word of which it would cut. Null
  * when the text adds no row.
  */
-export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], free: number[], rightToLeft = false): Rulings | null {
+export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], free: number[], rightToLeft = false, leading: number | null = null): Rulings | null {
   const cellOf = cellsOfWords(grid, words, free);
   if (cellOf.size === 0) return null;
   // The labels' column: the first in the page's direction (the rightmost in a right-to-left one).
@@ -96,6 +96,9 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below) }));
   const size = median(held.map((i) => words[i].fontSize));
   const wrapped = wrappedLines(pairs, size);
+  // Where they do not, a line standing further from the one above than the page's prose leading
+  // allows (by a fifth) is a row's: a cell's text wraps at the leading of the text around it.
+  const rowApart = (k: number) => wrapped === null && leading !== null && pairs[k].pitch > leading * size * ROW_SPACING;
   const runs: { label: CellRegion; through: number[][] }[] = [];
   for (const label of labels) {
     for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
@@ -161,6 +164,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const cells = new Set(below.map((i) => cellOf.get(i)!));
       const starts =
         heads ||
+        rowApart(k) ||
         (told
           ? !wrapped.has(k)
           : [...cells].some((cell) => {

@@ -6,7 +6,7 @@
 // between rows only) gets its columns from the alignment of its text.
 import { intersectionArea, verticalOverlap, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGapsUnderHead, type Row } from './aligned.js';
-import { visualRows } from './visual-rows.js';
+import { proseLeading, visualRows } from './visual-rows.js';
 import { LIST_MARKER, NOTE_LABEL, isCheckBox } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
@@ -47,6 +47,7 @@ export function findTables(
     for (const i of filled.claimed) taken.add(i);
   };
   const boxes = words.map((w) => w.box);
+  const leading = proseLeading(visualRows(words, free()));
   const drawing = withoutListingShades(withoutBleeds(graphics, page.width, page.height, scale), words, codeFace);
   const rulings = pageRulings(drawing, scale, boxes);
   const drawnGrids = ruledFrames(rulings, drawing.shapes, scale)
@@ -59,10 +60,10 @@ export function findTables(
     const [frame, grid] = beside && besideGrid ? [beside, besideGrid] : [drawn, drawnGrid];
     const refined = withTextColumns(frame, grid, words, free(), scale);
     const columned = (refined && frameGrid(refined, scale, boxes)) || grid;
-    const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free(), rightToLeft);
+    const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free(), rightToLeft, leading);
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
-  for (const grid of alignedGrids(words, free(), rulings.horizontal, page, codeFace)) {
+  for (const grid of alignedGrids(words, free(), rulings.horizontal, { width: page.width, height: page.height, leading }, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
     const inside = wordsInside(grid.box, words);

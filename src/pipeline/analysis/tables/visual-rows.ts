@@ -3,7 +3,7 @@
 // beside a cell wrapped over two lines joins that row (betweenLines).
 import type { Box, Word } from '../../page-model.js';
 import { centerY } from '../lines.js';
-import { median, type Chunk, type Row } from './gutters.js';
+import { median, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 
 /** A gap wider than this many font sizes separates cells. */
 const CELL_GAP = 1.0;
@@ -110,4 +110,25 @@ function band(word: Word): Box {
   if (box.y1 - box.y0 <= fontSize * TALL_BOX) return box;
   const middle = centerY(box);
   return { x0: box.x0, y0: middle - fontSize * 0.5, x1: box.x1, y1: middle + fontSize * 0.5 };
+}
+
+/** Pairs of lines of prose below which the page's leading is not told. */
+const LEADING_PAIRS = 5;
+
+/**
+ * The page's leading, as a share of the type size: the median pitch of two lines of prose one
+ * under the other (rows holding a piece of PROSE_WORDS words or more, overlapping across, in one
+ * size, less than two sizes apart); null where the page holds too little prose to tell.
+ */
+export function proseLeading(rows: Row[]): number | null {
+  const prose = (r: Row) => r.chunks.some((c) => c.words.length >= PROSE_WORDS);
+  const ratios: number[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const [above, below] = [rows[i - 1], rows[i]];
+    if (!prose(above) || !prose(below) || Math.abs(above.size - below.size) > above.size * 0.1) continue;
+    if (Math.min(above.box.x1, below.box.x1) <= Math.max(above.box.x0, below.box.x0)) continue;
+    const pitch = centerY(below.box) - centerY(above.box);
+    if (pitch < 2 * above.size) ratios.push(pitch / above.size);
+  }
+  return ratios.length >= LEADING_PAIRS ? median(ratios) : null;
 }
