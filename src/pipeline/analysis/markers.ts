@@ -11,10 +11,16 @@ export const CAPTION_START = /^(?:fig(?:ure)?|image|photo|chart|graph|diagram|pl
  * A figure's or a table's numbered label opening a caption ("Table 8: Costs", "Figure 2. Map",
  * "Abb. 3: Lage"): the label, its number, then a colon or full stop.
  */
-export const CAPTION_LABEL = /^(?:fig(?:ure)?|table|tab|abbildung|abb|tabelle|tableau|tabla|figura)\.?\s*\d+(?:\.\d+)*\s*[:.](?:\s|$)/i;
+export const CAPTION_LABEL = captionLabel('fig(?:ure)?|table|tab|abbildung|abb|tabelle|tableau|tabla|figura');
 
 /** A caption's label that names a table ("Table 3:", "Tabelle 2."), the kinds CAPTION_LABEL knows. */
-export const TABLE_CAPTION_LABEL = /^(?:table|tab|tabelle|tableau|tabla)\.?\s*\d+(?:\.\d+)*\s*[:.](?:\s|$)/i;
+export const TABLE_CAPTION_LABEL = captionLabel('table|tab|tabelle|tableau|tabla');
+
+/** A caption's label of one of `kinds` (alternatives of a regular expression), its number, then a colon or full stop. */
+function captionLabel(kinds: string): RegExp {
+  return new RegExp(`^(?:${kinds})\\.?\\s*\\d+(?:\\.\\d+)*\\s*[:.](?:\\s|$)`, 'i');
+}
+
 
 /** A word of leader dots, which lead the eye from an entry across to its page number or value. */
 export const LEADER = /^[.·…]+$/;

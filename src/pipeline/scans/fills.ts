@@ -60,7 +60,7 @@ function withoutMosaics(fills: Rect[], gap: number): Rect[] {
 }
 
 /** The fills no ruling runs through, more than `inset` inside their edges and across half their width or height. */
-export function unruledFills(fills: Rect[], rulings: Segment[], inset: number): Rect[] {
+function unruledFills(fills: Rect[], rulings: Segment[], inset: number): Rect[] {
   return fills.filter(({ box }) =>
     !rulings.some((r) =>
       r.y0 === r.y1
@@ -202,17 +202,18 @@ function lineLevel(image: GrayImage, horizontal: boolean, at: number, from: numb
  * gap between two shaded cells, narrower than a block, that the blocks' tints ran over.
  */
 function partedAtPaper(image: GrayImage, box: Box, depth: number): Box[] {
-  // Lighter than the fill a few pixels to either side by half the fill's depth: compared there,
-  // not with the fill's mean, as the light on a page changes across a wide fill.
-  const paperAt = (horizontal: boolean, at: number, from: number, to: number) =>
-    lineLevel(image, horizontal, at, from, to) - Math.max(lineLevel(image, horizontal, at - GAP_REACH, from, to), lineLevel(image, horizontal, at + GAP_REACH, from, to)) >= depth / 2;
   const spans = (horizontal: boolean, from: number, to: number, across: [number, number]): [number, number][] => {
+    // Each line's level once, from..to-1; a line lighter than the fill a few pixels to either side
+    // by half the fill's depth is paper: compared there, not with the fill's mean, as the light on
+    // a page changes across a wide fill.
+    const levels = Array.from({ length: to - from }, (_, k) => lineLevel(image, horizontal, from + k, ...across));
+    const paperAt = (at: number) => levels[at - from] - Math.max(levels[at - from - GAP_REACH], levels[at - from + GAP_REACH]) >= depth / 2;
     const out: [number, number][] = [];
     let start = from;
     for (let at = from + GAP_REACH; at < to - GAP_REACH; at++) {
-      if (!paperAt(horizontal, at, ...across)) continue;
+      if (!paperAt(at)) continue;
       let end = at;
-      while (end < to - GAP_REACH && paperAt(horizontal, end, ...across)) end++;
+      while (end < to - GAP_REACH && paperAt(end)) end++;
       out.push([start, at]);
       start = end;
       at = end;

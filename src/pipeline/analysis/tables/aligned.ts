@@ -69,9 +69,8 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
   // row may hold one long cell among short ones. Narrow page columns hold fewer words a line than
   // a long cell: there, a row whose text in every page column it meets is one line of words
   // spaced alike (justifiedLine) is prose, where a table's row holds cells apart or figures.
-  const bounds = [-Infinity, ...gutters, Infinity];
   const linesOfText = (r: Row) => {
-    const pieces = bounds.slice(1).map((to, b) => r.chunks.flatMap((c) => c.words).filter((w) => centerX(words[w].box) > bounds[b] && centerX(words[w].box) < to)).filter((piece) => piece.length > 0);
+    const pieces = piecesBetween(r, gutters, words).filter((piece) => piece.length > 0);
     return pieces.length >= 2 && pieces.every((piece) => justifiedLine(piece, words));
   };
   const plain = rows.filter((r) => {
@@ -104,15 +103,20 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
     // Nor are most of its rows justified lines on either side (runningText): the gutter between
     // two such lines is wider than their spaces, so the row as a whole does not look justified.
     const lines = plain.filter((line) => centerY(line.box) > grid.box.y0 && centerY(line.box) < grid.box.y1);
-    const justified = lines.filter((line) =>
-      bounds.slice(1).some((to, b) => justifiedLine(line.chunks.flatMap((c) => c.words).filter((w) => centerX(words[w].box) > bounds[b] && centerX(words[w].box) < to), words)),
-    );
+    const justified = lines.filter((line) => piecesBetween(line, crossed, words).some((piece) => justifiedLine(piece, words)));
     return (
       Math.max(...sizes) - Math.min(...sizes) <= Math.max(...sizes) * SAME_SIZE &&
       sides.every((pieces) => !mostlyLines(pieces.map((c) => c.words.length))) &&
       justified.length < lines.length * 0.6
     );
   });
+}
+
+/** A row's words in each page column between the gutters (x positions), by the words' middles, left to right. */
+function piecesBetween(row: Row, gutters: number[], words: Word[]): number[][] {
+  const bounds = [-Infinity, ...gutters, Infinity];
+  const all = row.chunks.flatMap((c) => c.words);
+  return bounds.slice(1).map((to, b) => all.filter((w) => centerX(words[w].box) > bounds[b] && centerX(words[w].box) < to));
 }
 
 function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: TablePage, codeFace: CodeFace): GridTable[] {
@@ -344,7 +348,6 @@ function withinColumns(run: Row[], words: Word[], size: number): Row[] {
 
 /** Column separators of a run of rows, its grid, or null when it does not look like a table. */
 function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): GridTable | null {
-  const pageWidth = page.width;
   const size = median(run.map((r) => r.size));
   const rows = withinColumns(run, words, size);
   const multi = rows.filter((r) => r.chunks.length >= 2);
@@ -437,7 +440,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
     }
   });
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
-  const halves = columns === 2 && xs[1] - xs[0] > pageWidth * 0.25 && xs[2] - xs[1] > pageWidth * 0.25 && Math.abs(xs[1] - pageWidth / 2) < pageWidth * 0.1;
+  const halves = columns === 2 && xs[1] - xs[0] > page.width * 0.25 && xs[2] - xs[1] > page.width * 0.25 && Math.abs(xs[1] - page.width / 2) < page.width * 0.1;
   const header = headerRows(logical, rules, box);
   return { box, rowCount: logical.length, columnCount: columns, cells, source: 'aligned', headerRows: header.rows, headerFrom: header.from, halves };
 }
