@@ -25,7 +25,12 @@ export interface TablePage {
 }
 
 /** Lines this many times the page's leading apart, or more, are not one cell's (a cell's text wraps at the leading of the text around it). */
-export const ROW_SPACING = 1.2;
+const ROW_SPACING = 1.2;
+
+/** Whether two lines of a table, `pitch` apart in type of `size`, stand further apart than the page's prose `leading` lets one cell's lines stand. */
+export function apartByLeading(pitch: number, size: number, leading: number | null): boolean {
+  return leading !== null && pitch > leading * size * ROW_SPACING;
+}
 
 /** Rows further apart than this many line heights do not belong to one table. */
 const ROW_GAP = 2.2;
@@ -393,7 +398,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
     // A line further from the one above than the page's prose leading allows starts a row (withTextRows).
-    const apart = !wrapped && page.leading !== null && i > 0 && centerY(row.box) - centerY(cutRows[i - 1].box) > page.leading * size * ROW_SPACING;
+    const apart = !wrapped && i > 0 && apartByLeading(centerY(row.box) - centerY(cutRows[i - 1].box), size, page.leading);
     const continues = wrapped ? wrapped.has(i - 1) : !apart && previous && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
     if (previous && continues) previous.push(row);
     else logical.push([row]);

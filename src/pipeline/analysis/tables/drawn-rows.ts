@@ -19,7 +19,7 @@ import type { Rulings } from './ruled.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
-import { ROW_SPACING, SHORT_SHARE, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { apartByLeading, SHORT_SHARE, wrappedLines, type Chunk, type Row } from './aligned.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
@@ -98,7 +98,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const wrapped = wrappedLines(pairs, size);
   // Where they do not, a line standing further from the one above than the page's prose leading
   // allows (by a fifth) is a row's: a cell's text wraps at the leading of the text around it.
-  const rowApart = (k: number) => wrapped === null && leading !== null && pairs[k].pitch > leading * size * ROW_SPACING;
+  const rowApart = (k: number) => wrapped === null && apartByLeading(pairs[k].pitch, size, leading);
   const runs: { label: CellRegion; through: number[][] }[] = [];
   for (const label of labels) {
     for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
