@@ -725,6 +725,23 @@ describe('tables found from aligned text', () => {
     expect(findTables(page([...above, ...cells, ...prose]), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([table]);
   });
 
+  it('are not made of justified lines of a narrow page column that hold a figure among their words', () => {
+    // In the third page column, three lines of three words justified across it, the first and
+    // last with a figure: each line's words stand under the words of the next, as cells do.
+    const spreadLines = [
+      ['national', '279', 'français'],
+      ['review', 'are', 'large'],
+      ['parameter', 'from', '19.2%'],
+    ];
+    // Justified: every space of a line alike, its words filling the column's 150.
+    const justify = (texts: string[], x0: number, y0: number) => {
+      const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
+      return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (150 - width)) / (texts.length - 1), y0));
+    };
+    const words = threeColumns((r, x, y) => (x === 420 && r >= 3 && r < 6 ? justify(spreadLines[r - 3], x, y) : lineWords('the quick brown fox jumps over', x, y)));
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
   it("are not made of a list's justified lines, the marker at the list's own indent", () => {
     // Justified in a 200-wide column: the spaces widened past a font size; the last line of the
     // first item is short, and the second item's marker stands 4 pt before its first word.

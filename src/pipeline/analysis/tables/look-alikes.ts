@@ -56,12 +56,14 @@ export function runningText(columns: string[][][], rows: Row[], words: Word[]): 
 }
 
 /**
- * Words, left to right, of a justified line: three words or more, spaced all alike. A list item's
- * marker stands at the list's own indent; the spaces after it are the line's.
+ * Words, left to right, of a justified line: three words or more, spaced all alike, two of them
+ * at least words of letters (a narrow column's line may hold a figure among two words; a table's
+ * row of figures, set in columns of one width, is spaced alike too). A list item's marker stands
+ * at the list's own indent; the spaces after it are the line's.
  */
 export function justifiedLine(line: number[], words: Word[]): boolean {
   const ordered = line.length > 0 && LIST_MARKER.test(words[line[0]].text) ? line.slice(1) : line;
-  if (ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 3) return false;
+  if (ordered.length < 3 || ordered.filter((i) => /\p{L}{2}/u.test(words[i].text)).length < 2) return false;
   const spaces = ordered.slice(1).map((w, k) => words[w].box.x0 - words[ordered[k]].box.x1);
   return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
 }
