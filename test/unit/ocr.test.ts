@@ -89,6 +89,22 @@ describe('measurements on scans', () => {
     expect(words).toEqual([]);
   });
 
+  it('find a thin ruling drawn between two rows (or columns) of pixels, half its ink in each', async () => {
+    // A page with some text (the threshold is Otsu's), and a frame of lines 200 pixels long whose
+    // ink is split between two neighbouring pixel lines, neither of them dark enough alone.
+    const page = await textPicture(['Some words above a faint frame']);
+    const { width, data } = page;
+    const paint = (x: number, y: number, grey: number) => (data[y * width + x] = grey);
+    for (let i = 0; i < 200; i++) {
+      for (const [y, grey] of [[300, 190], [301, 175], [500, 185], [501, 180]] as const) paint(100 + i, y, grey);
+      for (const [x, grey] of [[100, 180], [101, 185], [300, 175], [301, 190]] as const) paint(x, 300 + i, grey);
+    }
+    const segments = rulingSegments(page, 118, 6);
+    const at = (axis: 'h' | 'v') => segments.filter((s) => (axis === 'h' ? s.y0 === s.y1 : s.x0 === s.x1)).map((s) => (axis === 'h' ? s.y0 : s.x0)).sort((a, b) => a - b);
+    expect(at('h')).toEqual([300.5, 500.5]);
+    expect(at('v')).toEqual([100.5, 300.5]);
+  });
+
   it('see the ink of a two-level scan (black 0 on white 255) as of a grey one', async () => {
     const grey = await textPicture(['A scan in black and white only'], { ruledTable: [['a', 'b'], ['c', 'd']] });
     const twoLevel = { ...grey, data: grey.data.map((v) => (v < 128 ? 0 : 255)) };

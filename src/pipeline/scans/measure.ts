@@ -281,55 +281,90 @@ export function tableRulings(image: GrayImage, dpi: number): Segment[] {
  * Horizontal and vertical ruling lines of a scanned page, as long straight runs of ink: at least
  * `minLength` pixels and at most `maxThickness` thick. Runs of neighbouring rows (columns) that
  * overlap join into one line, so a line a few pixels thick or slightly broken is one segment.
+ * A thin line drawn between two rows of pixels (at a low resolution, or blurred) leaves part of
+ * its ink in each, neither dark enough alone; it is found where the two rows' ink together is,
+ * as one row's would be, and added where the rows one by one found no line.
  */
 export function rulingSegments(image: GrayImage, minLength: number, maxThickness: number): Segment[] {
   const threshold = Math.min(otsu(image), 160);
+  const whole = [...linesAlong(image, 'h', threshold, minLength, maxThickness), ...linesAlong(image, 'v', threshold, minLength, maxThickness)];
+  const split = [...linesAlong(sharedInk(image, 'h'), 'h', threshold, minLength, maxThickness), ...linesAlong(sharedInk(image, 'v'), 'v', threshold, minLength, maxThickness)];
+  const alongside = (a: Segment, b: Segment) => {
+    const horizontal = a.y0 === a.y1;
+    if (horizontal !== (b.y0 === b.y1)) return false;
+    const [at, from, to] = horizontal ? [a.y0, a.x0, a.x1] : [a.x0, a.y0, a.y1];
+    const [bAt, bFrom, bTo] = horizontal ? [b.y0, b.x0, b.x1] : [b.x0, b.y0, b.y1];
+    return Math.abs(at - bAt) <= maxThickness && Math.min(to, bTo) - Math.max(from, bFrom) > (to - from) / 2;
+  };
+  return [...whole, ...split.filter((line) => !whole.some((found) => alongside(line, found)))];
+}
+
+/**
+ * Each pixel's ink together with its neighbour's across lines along `axis` (below it for
+ * horizontal lines, right of it for vertical ones), as a grey level: the paper's white less both
+ * pixels' darkness. A line of the pair's own position sits half a pixel past the first of them.
+ */
+function sharedInk(image: GrayImage, axis: 'h' | 'v'): GrayImage & { offset: number } {
   const { width, height, data } = image;
+  const out = new Uint8Array(width * height).fill(255);
+  const step = axis === 'h' ? width : 1;
+  for (let y = 0; y < height - (axis === 'h' ? 1 : 0); y++) {
+    for (let x = 0, i = y * width; x < width - (axis === 'v' ? 1 : 0); x++, i++) out[i] = Math.max(0, data[i] + data[i + step] - 255);
+  }
+  return { width, height, data: out, offset: 0.5 };
+}
+
+/**
+ * The ruling lines along `axis`: runs of pixels of `runsIn` (the picture, or its pixels' ink
+ * shared with their neighbours) darker than `threshold`, with the pixels three beside them mostly
+ * light in the same terms (a dark stretch of the picture, its edge in a shadow, is dark there).
+ */
+function linesAlong(runsIn: GrayImage & { offset?: number }, axis: 'h' | 'v', threshold: number, minLength: number, maxThickness: number): Segment[] {
+  const { width, height, data } = runsIn;
   const out: Segment[] = [];
   const dark = (x: number, y: number) => data[y * width + x] < threshold;
-  const runs = { h: rowRuns(image, threshold, minLength), v: columnRuns(image, threshold, minLength) };
-  for (const axis of ['h', 'v'] as const) {
-    const lines = axis === 'h' ? height : width;
-    // Open runs from the previous line, to be extended by overlapping runs of this one.
-    let open: { from: number; to: number; first: number; last: number }[] = [];
-    // A ruling is a thin line on paper: the pixels just beside it are mostly light (in a photo or
-    // a block of dark print long runs of ink have ink beside them too).
-    const lightBeside = (run: { from: number; to: number; first: number; last: number }) => {
-      let light = 0;
-      let total = 0;
-      for (const line of [run.first - 3, run.last + 3]) {
-        if (line < 0 || line >= lines) continue;
-        for (let i = run.from; i <= run.to; i += 2) {
-          total++;
-          if (!(axis === 'h' ? dark(i, line) : dark(line, i))) light++;
-        }
+  const found = axis === 'h' ? rowRuns(runsIn, threshold, minLength) : columnRuns(runsIn, threshold, minLength);
+  const lines = axis === 'h' ? height : width;
+  const offset = runsIn.offset ?? 0;
+  // Open runs from the previous line, to be extended by overlapping runs of this one.
+  let open: { from: number; to: number; first: number; last: number }[] = [];
+  // A ruling is a thin line on paper: the pixels just beside it are mostly light (in a photo or
+  // a block of dark print long runs of ink have ink beside them too).
+  const lightBeside = (run: { from: number; to: number; first: number; last: number }) => {
+    let light = 0;
+    let total = 0;
+    for (const line of [run.first - 3, run.last + 3]) {
+      if (line < 0 || line >= lines) continue;
+      for (let i = run.from; i <= run.to; i += 2) {
+        total++;
+        if (!(axis === 'h' ? dark(i, line) : dark(line, i))) light++;
       }
-      return total > 0 && light >= total * 0.75;
-    };
-    const close = (run: { from: number; to: number; first: number; last: number }) => {
-      if (run.last - run.first + 1 > maxThickness || !lightBeside(run)) return;
-      const at = (run.first + run.last) / 2;
-      out.push(axis === 'h' ? { x0: run.from, y0: at, x1: run.to, y1: at } : { x0: at, y0: run.from, x1: at, y1: run.to });
-    };
-    for (let line = 0; line < lines; line++) {
-      const found = runs[axis][line];
-      if (!found && open.length === 0) continue;
-      const next: typeof open = [];
-      for (const run of found ?? []) {
-        const joined = open.find((o) => Math.min(o.to, run.to) - Math.max(o.from, run.from) > minLength * 0.5);
-        if (joined) {
-          joined.from = Math.min(joined.from, run.from);
-          joined.to = Math.max(joined.to, run.to);
-          joined.last = line;
-          next.push(joined);
-          open = open.filter((o) => o !== joined);
-        } else next.push({ ...run, first: line, last: line });
-      }
-      for (const run of open) close(run);
-      open = next;
+    }
+    return total > 0 && light >= total * 0.75;
+  };
+  const close = (run: { from: number; to: number; first: number; last: number }) => {
+    if (run.last - run.first + 1 > maxThickness || !lightBeside(run)) return;
+    const at = (run.first + run.last) / 2 + offset;
+    out.push(axis === 'h' ? { x0: run.from, y0: at, x1: run.to, y1: at } : { x0: at, y0: run.from, x1: at, y1: run.to });
+  };
+  for (let line = 0; line < lines; line++) {
+    const runs = found[line];
+    if (!runs && open.length === 0) continue;
+    const next: typeof open = [];
+    for (const run of runs ?? []) {
+      const joined = open.find((o) => Math.min(o.to, run.to) - Math.max(o.from, run.from) > minLength * 0.5);
+      if (joined) {
+        joined.from = Math.min(joined.from, run.from);
+        joined.to = Math.max(joined.to, run.to);
+        joined.last = line;
+        next.push(joined);
+        open = open.filter((o) => o !== joined);
+      } else next.push({ ...run, first: line, last: line });
     }
     for (const run of open) close(run);
+    open = next;
   }
+  for (const run of open) close(run);
   return out;
 }
 
