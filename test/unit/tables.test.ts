@@ -685,6 +685,11 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows]);
   });
 
+  /** Words justified across `measure` from x0: every space between them alike, the last word ending at the measure's end. */
+  const justified = (texts: string[], x0: number, y0: number, measure: number) => {
+    const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
+    return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (measure - width)) / (texts.length - 1), y0));
+  };
   /** Words spread across a 150-wide page column, as a justified line sets a few long words. */
   const spreadAcross = (texts: string[], x0: number, y0: number) => texts.map((t, i) => word(t, x0 + (i * (150 - texts[texts.length - 1].length * 5)) / (texts.length - 1), y0));
   /** A title across three narrow page columns (x 60, 240, 420; 150 wide), each of nine lines made by `line`. */
@@ -733,22 +738,14 @@ describe('tables found from aligned text', () => {
       ['review', 'are', 'large'],
       ['parameter', 'from', '19.2%'],
     ];
-    // Justified: every space of a line alike, its words filling the column's 150.
-    const justify = (texts: string[], x0: number, y0: number) => {
-      const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
-      return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (150 - width)) / (texts.length - 1), y0));
-    };
-    const words = threeColumns((r, x, y) => (x === 420 && r >= 3 && r < 6 ? justify(spreadLines[r - 3], x, y) : lineWords('the quick brown fox jumps over', x, y)));
+    const words = threeColumns((r, x, y) => (x === 420 && r >= 3 && r < 6 ? justified(spreadLines[r - 3], x, y, 150) : lineWords('the quick brown fox jumps over', x, y)));
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
   it("are not made of a list's justified lines, the marker at the list's own indent", () => {
     // Justified in a 200-wide column: the spaces widened past a font size; the last line of the
     // first item is short, and the second item's marker stands 4 pt before its first word.
-    const justify = (texts: string[], x0: number, y0: number) => {
-      const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
-      return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (200 - width)) / (texts.length - 1), y0));
-    };
+    const justify = (texts: string[], x0: number, y0: number) => justified(texts, x0, y0, 200);
     const words = [
       ...lineWords('3.', 300, 100),
       ...justify(['Must', 'gross', 'by', 'final', 'review'], 314, 100),
@@ -763,10 +760,7 @@ describe('tables found from aligned text', () => {
   it('are not made of justified lines that stand level across the gutter of a two-column page', () => {
     // Two page columns (x 60 and 320, 230 wide) of justified prose: on three lines running level
     // on both sides the setter widened the spaces past a font size, so each breaks into words.
-    const spread = (texts: string[], x0: number, y0: number) => {
-      const width = texts.reduce((sum, t) => sum + t.length * 5, 0);
-      return texts.map((t, i) => word(t, x0 + texts.slice(0, i).reduce((sum, u) => sum + u.length * 5, 0) + (i * (230 - width)) / (texts.length - 1), y0));
-    };
+    const spread = (texts: string[], x0: number, y0: number) => justified(texts, x0, y0, 230);
     const words: Word[] = [];
     for (const x of [60, 320]) {
       for (let r = 0; r < 9; r++) {

@@ -21,7 +21,6 @@ function captionLabel(kinds: string): RegExp {
   return new RegExp(`^(?:${kinds})\\.?\\s*\\d+(?:\\.\\d+)*\\s*[:.](?:\\s|$)`, 'i');
 }
 
-
 /** A word of leader dots, which lead the eye from an entry across to its page number or value. */
 export const LEADER = /^[.·…]+$/;
 

@@ -287,45 +287,47 @@ export function tableRulings(image: GrayImage, dpi: number): Segment[] {
  */
 export function rulingSegments(image: GrayImage, minLength: number, maxThickness: number): Segment[] {
   const threshold = Math.min(otsu(image), 160);
-  const whole = [...linesAlong(image, 'h', threshold, minLength, maxThickness), ...linesAlong(image, 'v', threshold, minLength, maxThickness)];
-  const split = [...linesAlong(sharedInk(image, 'h'), 'h', threshold, minLength, maxThickness), ...linesAlong(sharedInk(image, 'v'), 'v', threshold, minLength, maxThickness)];
-  const alongside = (a: Segment, b: Segment) => {
-    const horizontal = a.y0 === a.y1;
-    if (horizontal !== (b.y0 === b.y1)) return false;
-    const [at, from, to] = horizontal ? [a.y0, a.x0, a.x1] : [a.x0, a.y0, a.y1];
-    const [bAt, bFrom, bTo] = horizontal ? [b.y0, b.x0, b.x1] : [b.x0, b.y0, b.y1];
-    return Math.abs(at - bAt) <= maxThickness && Math.min(to, bTo) - Math.max(from, bFrom) > (to - from) / 2;
+  const along = (axis: 'h' | 'v') => {
+    const whole = linesAlong(image, 0, axis, threshold, minLength, maxThickness);
+    // A line of a pair of pixel lines sits half a pixel past the first of them.
+    const split = linesAlong(sharedInk(image, axis), 0.5, axis, threshold, minLength, maxThickness);
+    const position = (s: Segment): [number, number, number] => (axis === 'h' ? [s.y0, s.x0, s.x1] : [s.x0, s.y0, s.y1]);
+    const alongside = (line: Segment, found: Segment) => {
+      const [[at, from, to], [foundAt, foundFrom, foundTo]] = [position(line), position(found)];
+      return Math.abs(at - foundAt) <= maxThickness && Math.min(to, foundTo) - Math.max(from, foundFrom) > (to - from) / 2;
+    };
+    return [...whole, ...split.filter((line) => !whole.some((found) => alongside(line, found)))];
   };
-  return [...whole, ...split.filter((line) => !whole.some((found) => alongside(line, found)))];
+  return [...along('h'), ...along('v')];
 }
 
 /**
  * Each pixel's ink together with its neighbour's across lines along `axis` (below it for
  * horizontal lines, right of it for vertical ones), as a grey level: the paper's white less both
- * pixels' darkness. A line of the pair's own position sits half a pixel past the first of them.
+ * pixels' darkness.
  */
-function sharedInk(image: GrayImage, axis: 'h' | 'v'): GrayImage & { offset: number } {
+function sharedInk(image: GrayImage, axis: 'h' | 'v'): GrayImage {
   const { width, height, data } = image;
   const out = new Uint8Array(width * height).fill(255);
   const step = axis === 'h' ? width : 1;
   for (let y = 0; y < height - (axis === 'h' ? 1 : 0); y++) {
     for (let x = 0, i = y * width; x < width - (axis === 'v' ? 1 : 0); x++, i++) out[i] = Math.max(0, data[i] + data[i + step] - 255);
   }
-  return { width, height, data: out, offset: 0.5 };
+  return { width, height, data: out };
 }
 
 /**
  * The ruling lines along `axis`: runs of pixels of `runsIn` (the picture, or its pixels' ink
  * shared with their neighbours) darker than `threshold`, with the pixels three beside them mostly
- * light in the same terms (a dark stretch of the picture, its edge in a shadow, is dark there).
+ * light in the same terms (a dark stretch of the picture, its edge in a shadow, is dark there);
+ * each line's position moved by `offset` pixels across it.
  */
-function linesAlong(runsIn: GrayImage & { offset?: number }, axis: 'h' | 'v', threshold: number, minLength: number, maxThickness: number): Segment[] {
+function linesAlong(runsIn: GrayImage, offset: number, axis: 'h' | 'v', threshold: number, minLength: number, maxThickness: number): Segment[] {
   const { width, height, data } = runsIn;
   const out: Segment[] = [];
   const dark = (x: number, y: number) => data[y * width + x] < threshold;
   const found = axis === 'h' ? rowRuns(runsIn, threshold, minLength) : columnRuns(runsIn, threshold, minLength);
   const lines = axis === 'h' ? height : width;
-  const offset = runsIn.offset ?? 0;
   // Open runs from the previous line, to be extended by overlapping runs of this one.
   let open: { from: number; to: number; first: number; last: number }[] = [];
   // A ruling is a thin line on paper: the pixels just beside it are mostly light (in a photo or
