@@ -10,10 +10,11 @@ const LINES = ['Invoice number 4711 for the period', 'Total amount due within th
 
 /**
  * A scanner's page: the lines pictured (rendered at 300 dpi, as textPicture sets them), with a
- * text layer of `layer` lines at the same places, invisible over the picture or in ink under it.
+ * text layer of `layer` lines at the same places, invisible over the picture or in ink under it
+ * (or, `over`, in ink over it: a born-digital page printed on a picture).
  * `blank` lines of the picture are painted white (as a redaction of the picture alone would).
  */
-async function scannedWithLayer(layer: string[], how: 'invisible' | 'under', blank: number[] = [], ruleAt: number | null = null): Promise<Uint8Array> {
+async function scannedWithLayer(layer: string[], how: 'invisible' | 'under' | 'over', blank: number[] = [], ruleAt: number | null = null): Promise<Uint8Array> {
   const picture = await textPicture(LINES, { widthPt: WIDTH, heightPt: HEIGHT, size: SIZE });
   const scale = picture.width / WIDTH;
   // A rule a point thick across the picture from x 20 to 400 (points), `ruleAt` points from the top.
@@ -37,7 +38,7 @@ async function scannedWithLayer(layer: string[], how: 'invisible' | 'under', bla
   };
   if (how === 'under') text();
   page.drawImage(png, { x: 0, y: 0, width: WIDTH, height: HEIGHT });
-  if (how === 'invisible') text();
+  if (how !== 'under') text();
   return doc.save();
 }
 
@@ -66,10 +67,26 @@ describe('a scanned page with a text layer', () => {
     expect(layerless.graphics.segments).toHaveLength(0);
   });
 
-  it('reads a layer drawn under an opaque picture as the page text', async () => {
-    const [page] = await readPdf(await scannedWithLayer(LINES, 'under'));
+  it('reads a layer drawn under an opaque picture as the page text, and as a layer: hidden, the rulings found in the picture', async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'under', [], 150));
     expect(page.textSource).toBe('text_layer');
     expect(pageText(page.words)).toBe(LINES.join(' '));
+    expect(page.words.every((w) => w.invisible)).toBe(true);
+    expect(page.graphics.segments.filter((s) => s.y0 === s.y1)).toHaveLength(1);
+    expect(page.graphics.rulingsFromPicture).toBe(true);
+  });
+
+  it('leaves out the words of a layer under the picture that lie on blank paper, as those of an invisible one', async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'under', [1]));
+    expect(pageText(page.words)).toBe(`${LINES[0]} ${LINES[2]}`);
+  });
+
+  it('keeps text printed over a picture as what the page shows, with no rulings from its pixels', async () => {
+    const [page] = await readPdf(await scannedWithLayer(LINES, 'over', [], 150));
+    expect(page.textSource).toBe('text_layer');
+    expect(pageText(page.words)).toBe(LINES.join(' '));
+    expect(page.words.some((w) => w.invisible)).toBe(false);
+    expect(page.graphics.rulingsFromPicture).toBeUndefined();
   });
 
   it('leaves out the invisible words that lie on blank paper: the picture was painted over after the layer was written', async () => {

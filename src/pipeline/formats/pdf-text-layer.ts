@@ -6,12 +6,18 @@
 // all, and the page is read by OCR instead. Whether a word lies on ink is measured on the page
 // drawn at a low resolution, as it shows: an invisible layer paints nothing, so the ink is the
 // picture's. A page whose layer is its text has its ruling lines found in the picture too, as a
-// scan read by OCR has.
+// scan read by OCR has. Some OCR programs write the layer in ink under the picture instead of
+// invisibly over it: text that an opaque picture drawn after it covers shows no more than an
+// invisible layer does, and is read as one (textUnderPictures).
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import type { RawPage, Rect, Segment, Word } from '../page-model.js';
+import type { Box, RawPage, Rect, Segment, Word } from '../page-model.js';
 import { tableRulings } from '../scans/measure.js';
 import { tintedFills } from '../scans/fills.js';
 import { drawnGrey } from './pdf-render.js';
+import { clipPaths, native, type Scratch } from './pdfium.js';
+
+const OBJECT_TEXT = 1;
+const OBJECT_IMAGE = 3;
 
 /** Pages whose characters are at least this share invisible are checked; a stray hidden word is not a layer. */
 const LAYER_SHARE = 0.5;
@@ -23,6 +29,48 @@ const INK_SHARE = 0.02;
 const PLAUSIBLE_SHARE = 0.5;
 /** Resolution a scanner's page is drawn at to find its rulings: a half-point rule is a pixel thick. */
 const RULING_DPI = 150;
+
+/**
+ * The page's text objects that an opaque picture drawn after them covers (the middle of the
+ * text's bounds lies within the picture's, as its clip leaves it), in PDF user space. Only the
+ * page's own objects are looked at: a layer is written there, not inside a form.
+ */
+export function textUnderPictures(lib: WrappedPdfiumModule, page: number, scratch: Scratch): Set<number> {
+  const count = native(lib).FPDFPage_CountObjects(page);
+  const pictures: { index: number; box: Box }[] = [];
+  for (let i = 0; i < count; i++) {
+    const object = native(lib).FPDFPage_GetObject(page, i);
+    if (!object || native(lib).FPDFPageObj_GetType(object) !== OBJECT_IMAGE || lib.FPDFPageObj_HasTransparency(object)) continue;
+    let box = bounds(lib, object, scratch);
+    for (const points of clipPaths(lib, object, (x, y) => [x, y], scratch)) {
+      if (points.length === 0 || !box) continue;
+      const xs = points.map(([x]) => x);
+      const ys = points.map(([, y]) => y);
+      box = { x0: Math.max(box.x0, Math.min(...xs)), y0: Math.max(box.y0, Math.min(...ys)), x1: Math.min(box.x1, Math.max(...xs)), y1: Math.min(box.y1, Math.max(...ys)) };
+    }
+    if (box && box.x1 > box.x0 && box.y1 > box.y0) pictures.push({ index: i, box });
+  }
+  const hidden = new Set<number>();
+  if (pictures.length === 0) return hidden;
+  const lastPicture = pictures[pictures.length - 1].index;
+  for (let i = 0; i < lastPicture; i++) {
+    const object = native(lib).FPDFPage_GetObject(page, i);
+    if (!object || native(lib).FPDFPageObj_GetType(object) !== OBJECT_TEXT) continue;
+    const box = bounds(lib, object, scratch);
+    if (!box) continue;
+    const x = (box.x0 + box.x1) / 2;
+    const y = (box.y0 + box.y1) / 2;
+    if (pictures.some((p) => p.index > i && x >= p.box.x0 && x <= p.box.x1 && y >= p.box.y0 && y <= p.box.y1)) hidden.add(object);
+  }
+  return hidden;
+}
+
+/** An object's bounds in user space (y up). */
+function bounds(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Box | null {
+  const p = scratch.ptr;
+  if (!lib.FPDFPageObj_GetBounds(object, p, p + 4, p + 8, p + 12)) return null;
+  return { x0: scratch.f32(0), y0: scratch.f32(1), x1: scratch.f32(2), y1: scratch.f32(3) };
+}
 
 export interface LayerCheck {
   /** The page's words without the invisible ones that lie on blank paper. */

@@ -95,8 +95,9 @@ interface PendingAccent {
 }
 
 /** The words of a page's text layer, in the order the file draws them. */
-export function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scratch: Scratch, fonts: FontCache): Word[] {
-  return new WordReader(lib, textPage, t, scratch, fonts).read();
+/** `hidden`: text objects drawn visibly but covered (pdf-text-layer.ts textUnderPictures), whose words are marked invisible too. */
+export function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scratch: Scratch, fonts: FontCache, hidden: ReadonlySet<number> = new Set()): Word[] {
+  return new WordReader(lib, textPage, t, scratch, fonts, hidden).read();
 }
 
 /**
@@ -121,7 +122,7 @@ class WordReader {
   private lastTracking = 0;
   /** The quarter turns that make the text object being read run left to right; its glyphs are read in that turned frame. */
   private turn: Word['turn'] = undefined;
-  /** The text object being read is drawn invisibly (render modes 3 and 7: a scanner's OCR layer). */
+  /** The text object being read is drawn invisibly (render modes 3 and 7: a scanner's OCR layer) or under a picture. */
   private invisible = false;
   /** Characters of one glyph (a ligature) share its box; where it started in the word. */
   private glyphStart = -1;
@@ -137,6 +138,7 @@ class WordReader {
     private readonly t: Transform,
     private readonly scratch: Scratch,
     private readonly fonts: FontCache,
+    private readonly hidden: ReadonlySet<number>,
   ) {}
 
   read(): Word[] {
@@ -232,7 +234,7 @@ class WordReader {
     this.scale = textScale(lib, textPage, index, scratch);
     this.turn = TURNS[baselineDirection(lib, textPage, index, t, scratch)];
     this.tracking = letterSpacing(lib, textPage, index, object, t, this.turn, scratch);
-    this.invisible = object !== 0 && INVISIBLE_MODES.has(lib.FPDFTextObj_GetTextRenderMode(object));
+    this.invisible = object !== 0 && (INVISIBLE_MODES.has(lib.FPDFTextObj_GetTextRenderMode(object)) || this.hidden.has(object));
     this.lastObject = object;
   }
 

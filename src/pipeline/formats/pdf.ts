@@ -6,7 +6,7 @@ import { boxArea, type PageGraphics, type PageSpan, type RawPage, type Word } fr
 import { turned, uprightRotation } from './pdf-direction.js';
 import { readFormFields } from './pdf-forms.js';
 import { readGraphics } from './pdf-graphics.js';
-import { checkTextLayer } from './pdf-text-layer.js';
+import { checkTextLayer, textUnderPictures } from './pdf-text-layer.js';
 import { FontCache, readWords } from './pdf-words.js';
 import { openPdf, PdfDocument, pageTransform, Scratch } from './pdfium.js';
 
@@ -44,7 +44,7 @@ export async function readPdf(bytes: Uint8Array, range?: PageSpan, key?: string)
           const display = pageTransform(lib, page, displayWidth, displayHeight, scratch);
           const rotation = textPage ? uprightRotation(lib, textPage, display, scratch) : 0;
           const { transform, width, height } = turned(display, rotation, displayWidth, displayHeight);
-          const layer = checkTextLayer(lib, page, rotation, textPage ? readWords(lib, textPage, transform, scratch, fonts) : []);
+          const layer = checkTextLayer(lib, page, rotation, textPage ? readWords(lib, textPage, transform, scratch, fonts, textUnderPictures(lib, page, scratch)) : []);
           const words = layer.words;
           const graphics = readGraphics(lib, page, transform, width, height, scratch);
           if (layer.rulings.length > 0 || layer.fills.length > 0) Object.assign(graphics, { segments: [...graphics.segments, ...layer.rulings], rects: [...graphics.rects, ...layer.fills], rulingsFromPicture: true });
