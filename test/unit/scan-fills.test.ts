@@ -63,6 +63,18 @@ describe('cell fills of a scanned page', () => {
     expect(tintedFills(await page(cells, []), 200)).toEqual([]);
   });
 
+  it('are only those of a ruled table that fill their cell from column ruling to column ruling', async () => {
+    const column = (x: number) => ({ x0: x, y0: 250, x1: x, y1: 600 });
+    const rulings = [column(200), column(700), column(1500)];
+    // A shaded cell between the first two rulings, and a shaded stretch that stops halfway
+    // across the next cell: a piece of a paler shading, whose right side is no border.
+    const cell = { x0: 201, y0: 300, x1: 699, y1: 380, grey: 220 };
+    const piece = { x0: 701, y0: 460, x1: 1000, y1: 520, grey: 220 };
+    const fills = tintedFills(await page([cell, piece], []), 200, rulings);
+    expect(fills).toHaveLength(1);
+    for (const side of ['x0', 'y0', 'x1', 'y1'] as const) expect(Math.abs(fills[0].box[side] - cell[side])).toBeLessThanOrEqual(4);
+  });
+
   it('are none on a page of text on paper, however unevenly lit', async () => {
     expect(tintedFills(await page([], [200, 260, 320, 380, 440, 500, 560, 620]), 200)).toEqual([]);
   });

@@ -14,6 +14,9 @@
 // parted where a thin line of paper crosses it. Fills level side by side (cells shaded one by one)
 // and fills a ruling runs through are left out: their edges, found to a pixel or two, would cut a
 // table into cells its text does not hold, where its rulings or alignment tell its cells better.
+// So are fills between a table's column rulings that do not run from one to the next: a cell's
+// background fills its cell, and a fill that stops short of its borders is a piece of one, cut
+// where print or a paler stretch hid the tint, with a side that is no border.
 import type { GrayImage } from '../../models/ocr/engine.js';
 import type { Box, Rect, Segment } from '../page-model.js';
 
@@ -21,6 +24,8 @@ import type { Box, Rect, Segment } from '../page-model.js';
 const MOSAIC_GAP = 0.1;
 /** A ruling this far inside a fill's edge (inches) runs through it. */
 const RULED_THROUGH = 0.02;
+/** A fill's side this close (inches) to a column ruling lies on it: past a cell's padding. */
+const ON_BORDER = 0.1;
 /** Blocks per inch: about 1 mm each, larger than a stroke, smaller than a table row. */
 const BLOCKS_PER_INCH = 25;
 /** A block this many grey levels darker than the paper around it is tinted (the palest fills Office and browsers use, #f2f2f2, lie 13 below white). */
@@ -46,7 +51,21 @@ const MIN_HEIGHT = 0.1;
  * join into fills across rows and columns, whose edges would cut the table's own cells.
  */
 export function tintedFills(image: GrayImage, dpi: number, rulings: Segment[] = []): Rect[] {
-  return withoutMosaics(unruledFills(findFills(image, dpi), rulings, RULED_THROUGH * dpi), MOSAIC_GAP * dpi);
+  return bordered(withoutMosaics(unruledFills(findFills(image, dpi), rulings, RULED_THROUGH * dpi), MOSAIC_GAP * dpi), rulings, ON_BORDER * dpi);
+}
+
+/**
+ * The fills but those that lie between two column rulings (each running along more than half the
+ * fill's height) and do not reach them, within `reach`, on both sides.
+ */
+function bordered(fills: Rect[], rulings: Segment[], reach: number): Rect[] {
+  return fills.filter(({ box }) => {
+    const alongside = rulings.filter((r) => r.x0 === r.x1 && Math.min(r.y1, box.y1) - Math.max(r.y0, box.y0) > (box.y1 - box.y0) / 2).map((r) => r.x0);
+    const left = Math.max(...alongside.filter((x) => x < box.x0 + reach));
+    const right = Math.min(...alongside.filter((x) => x > box.x1 - reach));
+    if (!Number.isFinite(left) || !Number.isFinite(right)) return true;
+    return box.x0 - left <= reach && right - box.x1 <= reach;
+  });
 }
 
 /**
