@@ -22,6 +22,10 @@ export interface TablePage {
   width: number;
   height: number;
   leading: number | null;
+  /** The lines of the page's table notes ("Note: ..."), each of which closes the table above it. */
+  notes?: Box[];
+  /** The page's horizontal lines as drawn (rules, not the edges of fills). */
+  lines?: Segment[];
 }
 
 /** Lines this many times the page's leading apart, or more, are not one cell's (a cell's text wraps at the leading of the text around it). */
@@ -130,7 +134,11 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: T
   // the code face and a row that is not stand apart however closely they follow each other.
   const code = rows.map((r) => r.chunks.every((c) => c.words.every((w) => codeFace(words[w]))));
   // Nor is a caption ("Table 2: ...") a row: it heads or closes a table, and two tables stacked
-  // in one column with the second one's caption between them are two.
+  // in one column with the second one's caption between them are two. A note ("Note: ...", not
+  // among the rows) closes the table above it: the rows below it start another. So do two rules
+  // with no text between them, apart by more than a double rule's or two cells' borders are (half
+  // the text's size): the foot of one table and the head of the next; one table rules the space
+  // between two of its rows once.
   const rowText = rows.map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).join(' '));
   const caption = rowText.map((text) => CAPTION_LABEL.test(text));
   const tableCaption = rowText.map((text) => TABLE_CAPTION_LABEL.test(text));
@@ -142,7 +150,14 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: T
     }
     // A run of rows that stay close together, most with several chunks.
     let end = i;
-    const close = (a: number, b: number) => code[a] === code[b] && !caption[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
+    const noteBetween = (a: number, b: number) => page.notes?.some((n) => centerY(n) > rows[a].box.y1 && centerY(n) < rows[b].box.y0) ?? false;
+    const rulesBetween = (a: number, b: number) => {
+      const [top, bottom] = [rows[a].box.y1, rows[b].box.y0];
+      const across = { x0: Math.min(rows[a].box.x0, rows[b].box.x0), x1: Math.max(rows[a].box.x1, rows[b].box.x1) };
+      const ys = (page.lines ?? []).filter((l) => l.y0 > top && l.y0 < bottom && overlapsX(l, across)).map((l) => l.y0);
+      return ys.length >= 2 && Math.max(...ys) - Math.min(...ys) > Math.min(rows[a].size, rows[b].size) / 2;
+    };
+    const close = (a: number, b: number) => code[a] === code[b] && !caption[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP && !noteBetween(a, b) && !rulesBetween(a, b);
     while (end + 1 < rows.length && close(end, end + 1)) {
       if (rows[end + 1].chunks.length >= 2) {
         end++;

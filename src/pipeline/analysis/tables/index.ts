@@ -37,7 +37,8 @@ export function findTables(
   const { words } = page;
   const tables: Table[] = [];
   const held: number[][] = [];
-  const taken = new Set<number>([...excluded, ...noteLines(words, excluded)]);
+  const notes = noteLines(words, excluded);
+  const taken = new Set<number>([...excluded, ...notes]);
   const free = () => words.map((_, i) => i).filter((i) => !taken.has(i));
   const keep = (grid: GridTable) => {
     const filled = fillGrid(grid, words, free(), rightToLeft);
@@ -63,7 +64,7 @@ export function findTables(
     const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free(), rightToLeft, leading);
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
-  for (const grid of alignedGrids(words, free(), rulings.horizontal, { width: page.width, height: page.height, leading }, codeFace)) {
+  for (const grid of alignedGrids(words, free(), rulings.horizontal, { width: page.width, height: page.height, leading, notes: notes.map((i) => words[i].box), lines: drawing.segments.filter((s) => s.y0 === s.y1) }, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
     const inside = wordsInside(grid.box, words);
