@@ -785,44 +785,39 @@ describe('tables found from aligned text', () => {
     expect(findTables(page([...cells, ...note]), rules, new Set(), false).tables.map(tableRows)).toEqual([rows]);
   });
 
-  it('end at a note: two unruled tables stacked with the first one\'s note between them are two tables', () => {
-    const first = [
+  // Two tables stacked in one column, the second narrower, each row `pitch` below the last.
+  const stacked = {
+    first: [
       ['Region', 'Units', 'Share', 'Trend'],
       ['North', '12', '40%', 'up'],
       ['South', '18', '60%', 'down'],
-    ];
-    const second = [
+    ],
+    second: [
       ['Item', 'Cost'],
       ['Paper', '3,176'],
       ['Ink', '4,447'],
-    ];
-    const cells = (rows: string[][], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, [60, 160, 230, 300][c], top + r * 12)));
+    ],
+    cells: (rows: string[][], top: number, pitch: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, [60, 160, 230, 300][c], top + r * pitch))),
+  };
+
+  it("end at a note: two unruled tables stacked with the first one's note between them are two tables", () => {
+    const { first, second, cells } = stacked;
     // The note's line and the second table follow at the rows' own spacing.
     const note = lineWords('Note: units in thousands.', 60, 236);
-    const tables = findTables(page([...cells(first, 200), ...note, ...cells(second, 254)]), NO_GRAPHICS, new Set(), false).tables;
+    const tables = findTables(page([...cells(first, 200, 12), ...note, ...cells(second, 254, 12)]), NO_GRAPHICS, new Set(), false).tables;
     expect(tables.map(tableRows)).toEqual([first, second]);
   });
 
   it('end at a rule that another rule follows with no text between: two tables ruled across, stacked', () => {
-    const first = [
-      ['Region', 'Units', 'Share', 'Trend'],
-      ['North', '12', '40%', 'up'],
-      ['South', '18', '60%', 'down'],
-    ];
-    const second = [
-      ['Item', 'Cost'],
-      ['Paper', '3,176'],
-      ['Ink', '4,447'],
-    ];
-    const cells = (rows: string[][], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, [60, 160, 230, 300][c], top + r * 14)));
+    const { first, second, cells } = stacked;
     // Each table ruled over and under its header and under its last row; the first one's foot
     // and the second one's head 6 points apart, the tables at their rows' own spacing.
     const lines = [h(198, 55, 340), h(211, 55, 340), h(240, 55, 340), h(246, 55, 200), h(259, 55, 200), h(288, 55, 200)];
-    const tables = findTables(page([...cells(first, 200), ...cells(second, 248)]), graphics(lines), new Set(), false).tables;
+    const tables = findTables(page([...cells(first, 200, 14), ...cells(second, 248, 14)]), graphics(lines), new Set(), false).tables;
     expect(tables.map(tableRows)).toEqual([first, second]);
     // One rule between two rows (or a cell's border over the next one's, two points apart) is a
     // row's border: the rows stay one table.
-    const one = findTables(page(cells([...first, ...second], 200)), graphics([h(198, 55, 340), h(211, 55, 340), h(240, 55, 340), h(242, 55, 340)]), new Set(), false).tables;
+    const one = findTables(page(cells([...first, ...second], 200, 14)), graphics([h(198, 55, 340), h(211, 55, 340), h(240, 55, 340), h(242, 55, 340)]), new Set(), false).tables;
     expect(one).toHaveLength(1);
     expect(tableRows(one[0])).toHaveLength(6);
   });
