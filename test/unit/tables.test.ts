@@ -521,6 +521,17 @@ describe('tables found from aligned text', () => {
     expect(tableRows(table)).toEqual([['Change', 'Net fund'], ['Direct revenue', '431'], ['Reduces costs where possible', '1,004'], ['Previous asset', ''], ['Median asset', '4,161']]);
   });
 
+  it("are not a table of contents set in a narrow column, whose last entry's title wraps under its section's number", () => {
+    // "4.2.1" stands alone beside its page number; its title runs on in the lines below it.
+    const entries: [string, string][] = [['1 Financial process', '4'], ['2 Partial transfer', '7'], ['3 Absolute member', '11'], ['4.1 External transfer', '12'], ['4.2.1', '13']];
+    const words = [
+      ...entries.flatMap(([entry, number], r) => [...lineWords(entry, 60, 200 + r * 16), ...lineWords(number, 190, 200 + r * 16)]),
+      ...lineWords('External decline', 90, 280),
+      ...lineWords('for query', 90, 292),
+    ];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+  });
+
   it("are not a scanned table of contents whose page numbers go down only where OCR read one with doubt", () => {
     // "11" misread as "31": read with doubt, the order is judged without it; read surely, the column goes down and stays a table's.
     const entries: [string, string][] = [['1 Fixed process', '6'], ['1.1 Global budget', '7'], ['1.2 Main tax', '9'], ['2 Positive dose', '31'], ['2.1 Key patient', '11'], ['2.2 Total period', '12']];

@@ -68,13 +68,16 @@ export function justifiedLine(line: number[], words: Word[]): boolean {
   return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
 }
 
+/** A section's number of two levels or more, as an outline prints it: "4.2", "4.2.1.". */
+const SECTION_NUMBER = /^\d{1,3}(?:\.\d{1,3})+\.?$/;
+
 /**
  * A table of contents (or an index set the same way), whose lines read as lines, not as a table
  * of two columns: entries led by leader dots to a page number at the end of their row (the
- * number standing apart from the dots or not); or, set
- * without leaders, one column of entries (each with a letter) beside a column of page numbers
- * that never go down (but for numbers OCR read with doubt), on three rows or more: to the
- * entries' right, or, in a right-to-left script, to their left.
+ * number standing apart from the dots or not); or, set without leaders, one column of entries
+ * (each with a letter, or a section's number alone, its title wrapped below) beside a column of
+ * page numbers that never go down (but for numbers OCR read with doubt), on three rows or more:
+ * to the entries' right, or, in a right-to-left script, to their left.
  */
 export function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolean {
   const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).slice(-2));
@@ -87,7 +90,8 @@ export function contents(rows: Row[], words: Word[], columnWords: number[][][]):
     const pages = cells.filter(([w]) => words[w].confidence >= SURE_CONFIDENCE).map(([w]) => Number(words[w].text));
     return pages.length >= 3 && pages.every((n, i) => i === 0 || n >= pages[i - 1]);
   };
-  const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)));
+  // An entry holds its title, or only its section's number where the title wrapped onto the lines below ("4.2.1").
+  const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)) || (cell.length === 1 && SECTION_NUMBER.test(words[cell[0]].text)));
   return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
 }
 
