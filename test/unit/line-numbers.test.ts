@@ -40,6 +40,16 @@ describe('line-number rulers (analysis/line-numbers.ts)', () => {
   const body = Array.from({ length: 12 }, (_, i) => lineWords(`${BODY} ${i}`, 80, 120 + i * 14)).flat();
   const numbers = ruler(20, 41, 70, 78, 13);
 
+  it('a ruler that leaves lines unnumbered (where a figure stands) is one ruler, its short runs across the gaps included', () => {
+    // 41 and 42, 45, 47, then 48 to 60: no run but the last counts five numbers on its own.
+    const gapped = numbers.filter((w) => ![43, 44, 46].includes(Number(w.text)));
+    const words = [...gapped, ...title, ...body];
+    expect([...lineNumberRulers(words, new Set())].sort((a, b) => a - b)).toEqual(gapped.map((_, i) => i));
+    // A number standing off the ruler's count (a figure's label level with no line) stays out.
+    const label = word('44', 70 - 7, 78 + 3.6 * 13, 7);
+    expect(lineNumberRulers([...gapped, label, ...title, ...body], new Set()).has(gapped.length)).toBe(false);
+  });
+
   it('a column of smaller numbers counting down the margin is a ruler, apart from the text and out of it', () => {
     const words = [...numbers, ...title, ...body];
     expect([...lineNumberRulers(words, new Set())].sort((a, b) => a - b)).toEqual(numbers.map((_, i) => i));

@@ -1,7 +1,8 @@
 // Line-number rulers: the column of numbers a review copy, a preprint or a manuscript sets down its
 // margin to number its lines. A ruler is five or more bare numbers in one column (their right or
 // left edges aligned) that count up by a constant step down the page, set smaller than the text
-// beside them, with none of that text further out towards the page's edge. Its numbers belong to
+// beside them, with none of that text further out towards the page's edge; numbers of the column
+// that stand where its count puts them join it across lines it leaves unnumbered. Its numbers belong to
 // the page, not to any line of text: they are found before tables and lines, never joined to the
 // words beside them (which sit at the ruler's pitch, not the text's, so joining them cuts the
 // text into the ruler's rows) and typed marginal notes (page-furniture.ts). Numbers set at the
@@ -32,7 +33,7 @@ export function lineNumberRulers(words: Word[], excluded: Set<number>, scale = 1
   if (numbers.length < MIN_NUMBERS) return ruler;
   for (const side of ['x1', 'x0'] as const) {
     for (const column of columns(words, numbers, side, ALIGN * scale)) {
-      for (const run of countingRuns(words, column.members)) {
+      for (const run of withUnnumberedLines(words, column.members, countingRuns(words, column.members))) {
         if (beside(words, run, excluded) && !run.some((i) => ruler.has(i))) for (const i of run) ruler.add(i);
       }
     }
@@ -75,6 +76,28 @@ function countingRuns(words: Word[], members: number[]): number[][] {
   }
   if (run.length >= MIN_NUMBERS) runs.push(run);
   return runs;
+}
+
+/**
+ * Each run with the numbers of its column that stand where its count puts them (as many pitches
+ * below its first number as they count past it, within half a pitch): a ruler numbers its lines at
+ * one pitch, and where a figure or a table stands it leaves lines unnumbered, breaking its count
+ * into runs too short to tell alone.
+ */
+function withUnnumberedLines(words: Word[], members: number[], runs: number[][]): number[][] {
+  const value = (i: number) => Number(words[i].text);
+  const taken = new Set(runs.flat());
+  return runs.map((run) => {
+    const [first, second, last] = [run[0], run[1], run[run.length - 1]];
+    const step = value(second) - value(first);
+    const pitch = (words[last].box.y0 - words[first].box.y0) / (value(last) - value(first));
+    const fits = (i: number) => {
+      const count = value(i) - value(first);
+      return !taken.has(i) && count % step === 0 && Math.abs(words[i].box.y0 - (words[first].box.y0 + count * pitch)) <= pitch / 2;
+    };
+    const more = members.filter(fits);
+    return more.length === 0 ? run : [...run, ...more].sort((a, b) => words[a].box.y0 - words[b].box.y0);
+  });
 }
 
 /**
