@@ -54,16 +54,20 @@ function columns(words: Word[], numbers: number[], side: 'x0' | 'x1', align: num
   return out.filter((c) => c.members.length >= MIN_NUMBERS);
 }
 
+/** The number word `i` counts. */
+function numberAt(words: Word[], i: number): number {
+  return Number(words[i].text);
+}
+
 /** Runs of MIN_NUMBERS or more of a column's numbers, top to bottom, each one more than the last by the same step. */
 function countingRuns(words: Word[], members: number[]): number[][] {
   const down = [...members].sort((a, b) => words[a].box.y0 - words[b].box.y0);
   const runs: number[][] = [];
   let run: number[] = [];
   let step = 0;
-  const value = (i: number) => Number(words[i].text);
   for (const i of down) {
     const last = run[run.length - 1];
-    const next = last === undefined ? 0 : value(i) - value(last);
+    const next = last === undefined ? 0 : numberAt(words, i) - numberAt(words, last);
     const below = last !== undefined && words[i].box.y0 >= words[last].box.y1 - 0.5 * (words[last].box.y1 - words[last].box.y0);
     if (last !== undefined && below && next > 0 && (run.length === 1 || next === step)) {
       if (run.length === 1) step = next;
@@ -85,14 +89,13 @@ function countingRuns(words: Word[], members: number[]): number[][] {
  * into runs too short to tell alone.
  */
 function withUnnumberedLines(words: Word[], members: number[], runs: number[][]): number[][] {
-  const value = (i: number) => Number(words[i].text);
   const taken = new Set(runs.flat());
   return runs.map((run) => {
     const [first, second, last] = [run[0], run[1], run[run.length - 1]];
-    const step = value(second) - value(first);
-    const pitch = (words[last].box.y0 - words[first].box.y0) / (value(last) - value(first));
+    const step = numberAt(words, second) - numberAt(words, first);
+    const pitch = (words[last].box.y0 - words[first].box.y0) / (numberAt(words, last) - numberAt(words, first));
     const fits = (i: number) => {
-      const count = value(i) - value(first);
+      const count = numberAt(words, i) - numberAt(words, first);
       return !taken.has(i) && count % step === 0 && Math.abs(words[i].box.y0 - (words[first].box.y0 + count * pitch)) <= pitch / 2;
     };
     const more = members.filter(fits);

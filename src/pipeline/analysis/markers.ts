@@ -24,6 +24,12 @@ function captionLabel(kinds: string): RegExp {
 /** A word of leader dots, which lead the eye from an entry across to its page number or value. */
 export const LEADER = /^[.·…]+$/;
 
+/**
+ * A subsection's number, two levels or more, as an outline prints it ("4.2", "4.2.1."); unlike a
+ * section number (block-types.ts), never a bare "4", which a column of counts holds as well.
+ */
+export const SUBSECTION_NUMBER = /^\d{1,3}(?:\.\d{1,3})+\.?$/;
+
 /** A page number as contents and indexes print it: arabic, or roman for the front matter. */
 export const PAGE_NUMBER = /^(?:\d{1,4}|[ivxlcdm]{1,7})$/i;
 

@@ -4,7 +4,7 @@
 // form XObjects are followed, with their matrices composed.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { boxArea, intersectionArea, type Box, type PageGraphics, type Rect, type Segment } from '../page-model.js';
-import { apply, clipPaths, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, round2, roundBox, type Matrix, type Scratch, type Transform } from './pdfium.js';
+import { apply, boundsOf, clip, clipBounds, compose, heaps, IDENTITY_MATRIX, native, objectMatrix, round2, roundBox, type Matrix, type Scratch, type Transform } from './pdfium.js';
 
 const OBJECT_PATH = 2;
 const OBJECT_IMAGE = 3;
@@ -141,17 +141,6 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
     }
   };
 
-  /** The bounds of an object's clip path on the page (its paths intersect), or null when it has none. */
-  const clipBounds = (object: number, m: Matrix): Box | null => {
-    let bounds: Box | null = null;
-    for (const points of clipPaths(lib, object, (x, y) => toPage(m, x, y), scratch)) {
-      if (points.length < 2) continue;
-      const box = boundsOf(points);
-      bounds = bounds ? (clip(bounds, box) ?? { x0: 0, y0: 0, x1: 0, y1: 0 }) : box;
-    }
-    return bounds;
-  };
-
   // An image is drawn into the unit square of its matrix.
   const imageBox = (m: Matrix): Box | null =>
     clip(boundsOf([toPage(m, 0, 0), toPage(m, 1, 0), toPage(m, 0, 1), toPage(m, 1, 1)]), pageBox);
@@ -167,7 +156,7 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
       } else if (type === OBJECT_IMAGE) {
         const drawn = imageBox(compose(objectMatrix(lib, object, scratch), m));
         // A picture cropped by its frame shows only what the clip leaves of it.
-        const frame = clipBounds(object, m);
+        const frame = clipBounds(lib, object, (x, y) => toPage(m, x, y), scratch);
         const box = drawn && frame ? clip(drawn, frame) : drawn;
         if (box && boxArea(box) >= width * height * 0.001) out.images.push(box);
       } else if (type === OBJECT_FORM && depth < MAX_FORM_DEPTH) {
@@ -184,21 +173,7 @@ export function readGraphics(lib: WrappedPdfiumModule, page: number, t: Transfor
   return out;
 }
 
-function boundsOf(points: [number, number][]): Box {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const [x, y] of points) {
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
-  }
-  return { x0, y0, x1, y1 };
-}
 
-/** The box of a closed four-sided path whose sides are horizontal and vertical, else null. */
 /** The box of a closed four-sided path whose sides are horizontal and vertical, else null. */
 function asRectangle(points: [number, number][], closed: boolean): Box | null {
   if (!closed) return null;
@@ -223,15 +198,6 @@ function asRectangle(points: [number, number][], closed: boolean): Box | null {
   return boundsOf(corners);
 }
 
-function clip(box: Box, bounds: Box): Box | null {
-  const clipped = {
-    x0: Math.max(box.x0, bounds.x0),
-    y0: Math.max(box.y0, bounds.y0),
-    x1: Math.min(box.x1, bounds.x1),
-    y1: Math.min(box.y1, bounds.y1),
-  };
-  return clipped.x1 >= clipped.x0 && clipped.y1 >= clipped.y0 ? clipped : null;
-}
 
 /** Touching or overlapping tiles of one picture become one region. */
 export function mergeOverlapping(boxes: Box[]): Box[] {

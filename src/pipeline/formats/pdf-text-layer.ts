@@ -14,7 +14,7 @@ import type { Box, RawPage, Rect, Segment, Word } from '../page-model.js';
 import { tableRulings } from '../scans/measure.js';
 import { tintedFills } from '../scans/fills.js';
 import { drawnGrey } from './pdf-render.js';
-import { clipPaths, native, type Scratch } from './pdfium.js';
+import { clip, clipBounds, native, type Scratch } from './pdfium.js';
 
 const OBJECT_TEXT = 1;
 const OBJECT_IMAGE = 3;
@@ -41,13 +41,9 @@ export function textUnderPictures(lib: WrappedPdfiumModule, page: number, scratc
   for (let i = 0; i < count; i++) {
     const object = native(lib).FPDFPage_GetObject(page, i);
     if (!object || native(lib).FPDFPageObj_GetType(object) !== OBJECT_IMAGE || lib.FPDFPageObj_HasTransparency(object)) continue;
-    let box = bounds(lib, object, scratch);
-    for (const points of clipPaths(lib, object, (x, y) => [x, y], scratch)) {
-      if (points.length === 0 || !box) continue;
-      const xs = points.map(([x]) => x);
-      const ys = points.map(([, y]) => y);
-      box = { x0: Math.max(box.x0, Math.min(...xs)), y0: Math.max(box.y0, Math.min(...ys)), x1: Math.min(box.x1, Math.max(...xs)), y1: Math.min(box.y1, Math.max(...ys)) };
-    }
+    const drawn = bounds(lib, object, scratch);
+    const frame = clipBounds(lib, object, (x, y) => [x, y], scratch);
+    const box = drawn && frame ? clip(drawn, frame) : drawn;
     if (box && box.x1 > box.x0 && box.y1 > box.y0) pictures.push({ index: i, box });
   }
   const hidden = new Set<number>();
@@ -65,10 +61,10 @@ export function textUnderPictures(lib: WrappedPdfiumModule, page: number, scratc
   return hidden;
 }
 
-/** An object's bounds in user space (y up). */
+/** An object's bounds in user space (y up); asked of each text object under a picture, so through the raw export. */
 function bounds(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Box | null {
   const p = scratch.ptr;
-  if (!lib.FPDFPageObj_GetBounds(object, p, p + 4, p + 8, p + 12)) return null;
+  if (!native(lib).FPDFPageObj_GetBounds(object, p, p + 4, p + 8, p + 12)) return null;
   return { x0: scratch.f32(0), y0: scratch.f32(1), x1: scratch.f32(2), y1: scratch.f32(3) };
 }
 

@@ -94,8 +94,11 @@ interface PendingAccent {
   follows: Word | null;
 }
 
-/** The words of a page's text layer, in the order the file draws them. */
-/** `hidden`: text objects drawn visibly but covered (pdf-text-layer.ts textUnderPictures), whose words are marked invisible too. */
+/**
+ * The words of a page's text layer, in the order the file draws them; the words of `hidden` text
+ * objects (drawn in ink but covered: pdf-text-layer.ts textUnderPictures) are marked invisible,
+ * as those drawn invisibly are.
+ */
 export function readWords(lib: WrappedPdfiumModule, textPage: number, t: Transform, scratch: Scratch, fonts: FontCache, hidden: ReadonlySet<number> = new Set()): Word[] {
   return new WordReader(lib, textPage, t, scratch, fonts, hidden).read();
 }

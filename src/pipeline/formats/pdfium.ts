@@ -42,6 +42,7 @@ export interface NativeExports {
   FPDFFormObj_GetObject(form: number, index: number): number;
   FPDFPageObj_GetType(object: number): number;
   FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+  FPDFPageObj_GetBounds(object: number, left: number, bottom: number, right: number, top: number): number;
   FPDFPageObj_GetFillColor(object: number, r: number, g: number, b: number, a: number): number;
   FPDFPageObj_GetStrokeColor(object: number, r: number, g: number, b: number, a: number): number;
   FPDFPath_CountSegments(path: number): number;
@@ -289,6 +290,45 @@ export function clipPaths(lib: WrappedPdfiumModule, object: number, map: (x: num
     paths.push(points);
   }
   return paths;
+}
+
+/**
+ * The bounds of an object's clip on the page (where its paths overlap, each mapped by `map`), or
+ * null when it has none; an empty box when they do not overlap.
+ */
+export function clipBounds(lib: WrappedPdfiumModule, object: number, map: (x: number, y: number) => [number, number], scratch: Scratch): Box | null {
+  let bounds: Box | null = null;
+  for (const points of clipPaths(lib, object, map, scratch)) {
+    if (points.length < 2) continue;
+    const box = boundsOf(points);
+    bounds = bounds ? (clip(bounds, box) ?? { x0: 0, y0: 0, x1: 0, y1: 0 }) : box;
+  }
+  return bounds;
+}
+
+export function boundsOf(points: [number, number][]): Box {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [x, y] of points) {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** The part of `box` inside `bounds`, or null when they do not meet. */
+export function clip(box: Box, bounds: Box): Box | null {
+  const clipped = {
+    x0: Math.max(box.x0, bounds.x0),
+    y0: Math.max(box.y0, bounds.y0),
+    x1: Math.min(box.x1, bounds.x1),
+    y1: Math.min(box.y1, bounds.y1),
+  };
+  return clipped.x1 >= clipped.x0 && clipped.y1 >= clipped.y0 ? clipped : null;
 }
 
 export function objectMatrix(lib: WrappedPdfiumModule, object: number, scratch: Scratch): Matrix {

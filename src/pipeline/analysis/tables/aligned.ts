@@ -142,6 +142,15 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: T
   const rowText = rows.map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).join(' '));
   const caption = rowText.map((text) => CAPTION_LABEL.test(text));
   const tableCaption = rowText.map((text) => TABLE_CAPTION_LABEL.test(text));
+  const noteBetween = (a: number, b: number) => page.notes?.some((n) => centerY(n) > rows[a].box.y1 && centerY(n) < rows[b].box.y0) ?? false;
+  const rulesBetween = (a: number, b: number) => {
+    const [top, bottom] = [rows[a].box.y1, rows[b].box.y0];
+    const across = { x0: Math.min(rows[a].box.x0, rows[b].box.x0), x1: Math.max(rows[a].box.x1, rows[b].box.x1) };
+    const ys = (page.lines ?? []).filter((l) => l.y0 > top && l.y0 < bottom && overlapsX(l, across)).map((l) => l.y0);
+    return ys.length >= 2 && Math.max(...ys) - Math.min(...ys) > Math.min(rows[a].size, rows[b].size) / 2;
+  };
+  // Two rows, a above b, that may be rows of one run.
+  const close = (a: number, b: number) => code[a] === code[b] && !caption[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP && !noteBetween(a, b) && !rulesBetween(a, b);
   let i = 0;
   while (i < rows.length) {
     if (rows[i].chunks.length < 2 || caption[i]) {
@@ -150,14 +159,6 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: T
     }
     // A run of rows that stay close together, most with several chunks.
     let end = i;
-    const noteBetween = (a: number, b: number) => page.notes?.some((n) => centerY(n) > rows[a].box.y1 && centerY(n) < rows[b].box.y0) ?? false;
-    const rulesBetween = (a: number, b: number) => {
-      const [top, bottom] = [rows[a].box.y1, rows[b].box.y0];
-      const across = { x0: Math.min(rows[a].box.x0, rows[b].box.x0), x1: Math.max(rows[a].box.x1, rows[b].box.x1) };
-      const ys = (page.lines ?? []).filter((l) => l.y0 > top && l.y0 < bottom && overlapsX(l, across)).map((l) => l.y0);
-      return ys.length >= 2 && Math.max(...ys) - Math.min(...ys) > Math.min(rows[a].size, rows[b].size) / 2;
-    };
-    const close = (a: number, b: number) => code[a] === code[b] && !caption[b] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP && !noteBetween(a, b) && !rulesBetween(a, b);
     while (end + 1 < rows.length && close(end, end + 1)) {
       if (rows[end + 1].chunks.length >= 2) {
         end++;

@@ -2,7 +2,7 @@
 // (aligned.ts): lines of labelled values, numbered lines, prose set in page columns, and tables of
 // contents. Each test takes the grid's columns (each a list of its pieces of text) or its rows.
 import { SURE_CONFIDENCE, type Word } from '../../page-model.js';
-import { LEADER, LIST_MARKER } from '../markers.js';
+import { LEADER, LIST_MARKER, SUBSECTION_NUMBER } from '../markers.js';
 import { RTL } from '../lines.js';
 import type { Chunk, Row } from './gutters.js';
 
@@ -68,9 +68,6 @@ export function justifiedLine(line: number[], words: Word[]): boolean {
   return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
 }
 
-/** A section's number of two levels or more, as an outline prints it: "4.2", "4.2.1.". */
-const SECTION_NUMBER = /^\d{1,3}(?:\.\d{1,3})+\.?$/;
-
 /**
  * A table of contents (or an index set the same way), whose lines read as lines, not as a table
  * of two columns: entries led by leader dots to a page number at the end of their row (the
@@ -91,7 +88,7 @@ export function contents(rows: Row[], words: Word[], columnWords: number[][][]):
     return pages.length >= 3 && pages.every((n, i) => i === 0 || n >= pages[i - 1]);
   };
   // An entry holds its title, or only its section's number where the title wrapped onto the lines below ("4.2.1").
-  const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)) || (cell.length === 1 && SECTION_NUMBER.test(words[cell[0]].text)));
+  const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)) || (cell.length === 1 && SUBSECTION_NUMBER.test(words[cell[0]].text)));
   return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
 }
 
