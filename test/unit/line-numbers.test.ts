@@ -72,6 +72,27 @@ describe('line-number rulers (analysis/line-numbers.ts)', () => {
     expect(lineNumberRulers([...amounts, ...body], new Set()).size).toBe(0);
   });
 
+  it('on a scanned page too, a ruler beside a table is no column of it', () => {
+    // Read by OCR: each line of text and each number of the ruler a line of the engine's.
+    const rows = [
+      ['Project', 'Change', 'Threshold', 'Region'],
+      ['Initial', '87,276.24', '51,272.27', '4,239'],
+      ['Final', '21', '97,170.65', '3,809'],
+      ['Internal', '21,134.38', '266', '2,281'],
+      ['Total', '108,431.62', '148,709.00', '10,329'],
+    ];
+    const table = rows.flatMap((cells, r) => cells.flatMap((cell, c) => lineWords(cell, 80 + c * 110, 200 + r * 14)));
+    const prose = [...Array.from({ length: 6 }, (_, i) => lineWords(BODY, 80, 78 + i * 14)), ...Array.from({ length: 6 }, (_, i) => lineWords(BODY, 80, 284 + i * 14))];
+    const numbers = ruler(22, 1, 70, 78, 14);
+    const lines = [...numbers.map((w) => [w]), ...prose, ...table.map((w) => [w])];
+    const words = lines.flatMap((line, l) => line.map((w) => ({ ...w, ocrLine: l, ocrParagraph: l, confidence: 95 })));
+    const [page] = analyzeDocument([{ ...rawPage(words), textSource: 'ocr' }]);
+    expect(page.tables).toHaveLength(1);
+    const [found] = page.tables;
+    expect(found.columnCount).toBe(4);
+    expect(found.cells.filter((c) => c.row === 0).map((c) => c.text)).toEqual(rows[0]);
+  });
+
   it('a ruler drawn apart from its lines (in runs of numbers, as a text layer may write them) joins no block of the text', () => {
     // A ruler set tight (12 points a line) is one block of numbers. Short lines beside it (a
     // heading, a label) are no prose; drawn between two runs of its numbers, they would interleave

@@ -244,8 +244,9 @@ export function analyzePage(raw: RawPage, stats: DocumentStats, analysis: 'layou
   const codeFace = codeFaceOf(stats);
   // OCR pages keep the engine's page segmentation (ocr-layout.ts).
   const ocr = raw.textSource === 'ocr';
-  // A margin's line numbers are neither a table's column nor the start of the lines beside them.
-  const ruler = layout && !ocr ? lineNumberRulers(words, inDrawings, scale) : new Set<number>();
+  // A margin's line numbers are neither a table's column nor the start of the lines beside them,
+  // on a scan as in a text layer.
+  const ruler = layout ? lineNumberRulers(words, inDrawings, scale) : new Set<number>();
   // Nor is text turned up the page's outer margin (a preprint's stamp, a side tab: page-furniture.ts).
   const stamps = turnedMarginWords(words, raw.width);
   const notForTables = ruler.size || stamps.length ? new Set([...inDrawings, ...ruler, ...stamps]) : inDrawings;
