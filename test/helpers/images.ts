@@ -118,13 +118,13 @@ function crc32(bytes: Uint8Array): number {
  * Debian's fonts-dejavu-core, which .ci/run installs) at 300 dpi in grey: pdf-lib's standard fonts
  * hold Latin letters only.
  */
-export async function scriptPicture(lines: string[], options: { size?: number; widthPx?: number } = {}): Promise<GreyPicture> {
+export async function scriptPicture(lines: string[], options: { size?: number; widthPx?: number; paper?: string; ink?: string } = {}): Promise<GreyPicture> {
   const size = options.size ?? 50;
   const width = options.widthPx ?? 1800;
   const height = Math.round(100 + lines.length * size * 1.6);
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const text = lines.map((line, i) => `<text x="60" y="${Math.round(80 + i * size * 1.6)}" font-family="DejaVu Sans" font-size="${size}">${escape(line)}</text>`).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  const text = lines.map((line, i) => `<text x="60" y="${Math.round(80 + i * size * 1.6)}" font-family="DejaVu Sans" font-size="${size}" fill="${options.ink ?? 'black'}">${escape(line)}</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${options.paper ?? 'white'}"/>${text}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data) };
 }

@@ -216,6 +216,20 @@ describe('reading only what was read with doubt', () => {
     expect(back[1].map((w) => [w.text, w.x0, w.y0, w.x1, w.y1])).toEqual([['third', 100, 400, 280, 440]]);
   });
 
+  it('stacks the lines of tinted paper on that paper, not on white', async () => {
+    // Grey paper with a band of ink across each line's middle.
+    const page = { width: 400, height: 200, data: new Uint8Array(400 * 200).fill(190) };
+    for (const y of [50, 120]) for (let row = y + 8; row < y + 14; row++) page.data.fill(30, row * 400 + 40, row * 400 + 300);
+    const lines = textLines([
+      { ...ocrWord('one', 40, 50, 260, 20), line: 'a' },
+      { ...ocrWord('two', 40, 120, 260, 20), line: 'b' },
+    ]);
+    const sheet = await lineSheet(page, lines, 1);
+    // The margin round the stack and the gap between its lines are the paper's grey.
+    expect(sheet.image.data[0]).toBe(190);
+    expect(sheet.image.data[(sheet.slots[1].top - 2) * sheet.image.width + sheet.image.width / 2]).toBe(190);
+  });
+
   it('reads the doubtful line again on its own, and keeps the surer reading of it', async () => {
     // Ink only where the engine says its words are: nothing is left unread.
     const page = striped(1200, 600, [40, 100, 160].map((y) => ({ x0: 40, y0: y, x1: 40 + 4 * 90 + 80, y1: y + 30 })));

@@ -1,8 +1,9 @@
 // Some text lines of a page read again, and nothing else: the lines are cut out of the page's
-// picture, stacked one under another on white, a (typical) line's height apart, and the stack (a "sheet",
-// a fraction of the page) is read in one call to the engine; each word it finds goes back to the
-// line it was cut from, in the page's pixels. One call, not one per line, because every call to the
-// engine pays for loading its models; a sheet of ten lines costs little more than one line.
+// picture, stacked one under another on the page's own paper, a (typical) line's height apart, and
+// the stack (a "sheet", a fraction of the page) is read in one call to the engine; each word it
+// finds goes back to the line it was cut from, in the page's pixels. One call, not one per line,
+// because every call to the engine pays for loading its models; a sheet of ten lines costs little
+// more than one line.
 import type { GrayImage, OcrWord } from '../../models/ocr/engine.js';
 import { enlarge } from './grey-pictures.js';
 
@@ -43,7 +44,11 @@ export interface LineSheet {
 /** Around a line's box, this share of its height is cut out with it: its accents and descenders, not its neighbours' print. */
 const PAD = 0.3;
 
-/** The lines cut from `page`, stacked on white a line apart, the whole `factor` times larger (Lanczos). */
+/**
+ * The lines cut from `page`, stacked a line apart on the tone of their paper, the whole `factor`
+ * times larger (Lanczos). Not on white: on a tinted page, strips of grey paper between bands of
+ * white split a global threshold between paper and white, and the engine reads the strips as ink.
+ */
 export async function lineSheet(page: GrayImage, lines: TextLine[], factor: number): Promise<LineSheet> {
   const slots: Slot[] = [];
   const heights = lines.map((l) => l.box.y1 - l.box.y0).sort((a, b) => a - b);
@@ -57,7 +62,7 @@ export async function lineSheet(page: GrayImage, lines: TextLine[], factor: numb
     top += crop.y1 - crop.y0 + gap;
     width = Math.max(width, crop.x1 - crop.x0 + 2 * gap);
   }
-  const data = new Uint8Array(width * top).fill(255);
+  const data = new Uint8Array(width * top).fill(paperTone(page, slots.map((slot) => slot.crop)));
   for (const { crop, top: y, left } of slots) {
     const cropWidth = crop.x1 - crop.x0;
     for (let row = crop.y0; row < crop.y1; row++) data.set(page.data.subarray(row * page.width + crop.x0, row * page.width + crop.x0 + cropWidth), (y + row - crop.y0) * width + left);
@@ -65,6 +70,24 @@ export async function lineSheet(page: GrayImage, lines: TextLine[], factor: numb
   const sheet = { width, height: top, data };
   if (factor === 1) return { image: sheet, factor, slots };
   return { image: await enlarge(sheet, factor), factor, slots };
+}
+
+/** The middle grey of the crops' pixels: most of a text line's box is its paper. */
+function paperTone(page: GrayImage, crops: PixelBox[]): number {
+  const counts = new Array<number>(256).fill(0);
+  let total = 0;
+  for (const crop of crops) {
+    for (let row = crop.y0; row < crop.y1; row++) {
+      for (let i = row * page.width + crop.x0; i < row * page.width + crop.x1; i++) counts[page.data[i]]++;
+      total += crop.x1 - crop.x0;
+    }
+  }
+  let seen = 0;
+  for (let tone = 0; tone < 256; tone++) {
+    seen += counts[tone];
+    if (seen * 2 >= total) return tone;
+  }
+  return 255;
 }
 
 /**
