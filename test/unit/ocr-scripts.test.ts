@@ -38,6 +38,17 @@ describe('a page in another script', () => {
     }
   }, 120_000);
 
+  it('is read with the Greek models on tinted paper printed dim, its lines tried on a sheet of the same paper', async () => {
+    const ocr = await engine('auto');
+    try {
+      const reading = await readScan(ocr, await scriptPicture(GREEK, { paper: '#c8c8c8', ink: '#606060' }), 300, 1);
+      expect(reading.kept).toContain('models ell+eng');
+      expect(reading.words.map((w) => w.text).join(' ')).toBe(GREEK.join(' '));
+    } finally {
+      await ocr.close();
+    }
+  }, 120_000);
+
   it('is read with the Hebrew models by the WebAssembly engine too, and a Latin page after it with the page languages', async () => {
     const ocr = await engine('wasm');
     try {
@@ -116,6 +127,40 @@ describe('choosing the script', () => {
     const reading = await readScan(ocr, printedLine(), 300, 1);
     expect(ocr.calls.slice(1, 3)).toEqual(['ell', 'heb']);
     expect(reading.kept).not.toContain('models');
+  });
+});
+
+/**
+ * An engine for a page lying on its side that the shape of its ink does not give away: read as
+ * given, its words stand taller than wide and are read with doubt; turned a quarter (or cut out of
+ * the page so turned), they lie across and read surely with the Greek models alone.
+ */
+class SidewaysGreekEngine implements OcrEngine {
+  readonly name = 'sideways greek';
+  readonly concurrency = 1;
+  readonly scriptModels = { Cyrillic: ['rus'], Greek: ['ell'] };
+  readonly calls: string[] = [];
+  async recognize(image: GrayImage, _dpi: number, { mode }: RecognizeOptions = {}): Promise<OcrWord[]> {
+    const models = mode?.languages?.join('+') ?? 'page';
+    const asGiven = image.width === 1000 && image.height === 140;
+    this.calls.push(`${models}${asGiven ? ' as given' : ''}`);
+    const sure = !asGiven && models === 'ell';
+    return ['ημέρα', 'πόλη', 'νερό', 'σπίτι'].map((text, i) => {
+      const box = asGiven ? { x0: 40 + i * 200, y0: 20, x1: 80 + i * 200, y1: 120 } : { x0: 5 + i * 32, y0: 40, x1: 35 + i * 32, y1: 52 };
+      return { text: sure ? text : 'nuepa', ...box, confidence: sure ? 93 : 40, paragraph: '1.1.1', line: '1.1.1.1' };
+    });
+  }
+  async close(): Promise<void> {}
+}
+
+describe('choosing the script of a page lying on its side', () => {
+  it('turns the page first, then tries the scripts on its lines running across', async () => {
+    const ocr = new SidewaysGreekEngine();
+    const reading = await readScan(ocr, printedLine(), 300, 1);
+    // As given, the page turned a quarter, the sample with each script and turned over, the page with Greek.
+    expect(ocr.calls.slice(0, 6)).toEqual(['page as given', 'page', 'rus', 'ell', 'page', 'ell']);
+    expect(reading.kept).toContain('turned 90');
+    expect(reading.kept).toContain('models ell');
   });
 });
 

@@ -121,6 +121,15 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   // Table borders, found once per picture, for the ink left unread here and for the page's rulings at the end.
   const rulings = new Map<GrayImage, Segment[]>();
   const rulingsOf = (picture: GrayImage, resolution: number) => rulings.get(picture) ?? rulings.set(picture, tableRulings(picture, resolution)).get(picture)!;
+  // Words taller than wide mean the lines still run up and down: a quarter turn was missed (the
+  // shape of the ink misleads on narrow pages such as receipts, whose columns of figures look
+  // like vertical bands, and on tables whose columns do). Settled first: every later reading, and
+  // the lines cut out to try other scripts, need the page's lines running across.
+  const upright = uprightShare(best.words);
+  if (upright !== null && upright < 0.5 && inTime()) {
+    const other = await turned(best.rotation === 0 ? 90 : 0, best.mode);
+    if ((uprightShare(other.words) ?? 0) > upright) best = other;
+  }
   // A page in another script than the page languages' reads as doubtful garbage: it is read again
   // with the models of the script its longest lines read most surely with. First, before the
   // readings that would spend the page's time budget on models that cannot read it.
@@ -139,14 +148,6 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     const [base, other] = local.sure > best.sure ? [local, best] : [best, local];
     const merged = surerLines(base.words, other.words);
     best = reading(base, base.mode, merged.words, merged.taken);
-  }
-  // Words taller than wide mean the lines still run up and down: a quarter turn was missed (the
-  // shape of the ink misleads on narrow pages such as receipts, whose columns of figures look
-  // like vertical bands).
-  const upright = uprightShare(best.words);
-  if (upright !== null && upright < 0.5 && inTime()) {
-    const other = await turned(best.rotation === 0 ? 90 : 0, best.mode);
-    if ((uprightShare(other.words) ?? 0) > upright) best = other;
   }
   // Upside down, most words are read with doubt; a page read surely for the most part is upright,
   // and one read with doubt is read turned over only when a few of its lines read better so.
