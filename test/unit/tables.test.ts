@@ -833,6 +833,42 @@ describe('tables found from aligned text', () => {
     expect(tableRows(one[0])).toHaveLength(6);
   });
 
+  it('part where the columns change: two unruled tables stacked with nothing between them are two', () => {
+    // At the rows' own spacing, no rule, note or caption between. The second one's descriptions
+    // run right across the first one's column gaps, and the first one's office names across the
+    // second one's gap after its items.
+    const first = [
+      ['Office', 'Units', 'Share', 'Trend'],
+      ['Northern region', '12', '40%', 'up'],
+      ['Southern region', '18', '60%', 'down'],
+      ['Eastern region', '9', '30%', 'flat'],
+    ];
+    const second = [
+      ['Item', 'Description', 'Qty', 'Cost'],
+      ['Paper', 'stock for spring print', '40', '3,176'],
+      ['Ink', 'black and four colours', '12', '4,447'],
+      ['Toner', 'cartridges for printers', '6', '1,210'],
+      ['Card', 'white for the covers', '25', '2,020'],
+    ];
+    const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
+    const words = [...at(first, [60, 160, 230, 300], 200), ...at(second, [60, 110, 250, 300], 256)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
+  });
+
+  it('stay one where a column\'s text is short in some rows and long in others, or a column is empty in the first rows', () => {
+    const rows = [
+      ['Item', 'Notes', 'Qty', 'Cost'],
+      ['Paper', 'stock', '', '3,176'],
+      ['Ink', 'black', '', '4,447'],
+      ['Card', 'white', '', '2,020'],
+      ['Toner', 'cartridges for printers', '12', '1,210'],
+      ['Labels', 'sheets of forty-eight', '40', '310'],
+      ['Folders', 'blue with two pockets', '25', '575'],
+    ];
+    const words = rows.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 110, 250, 290][c], 200 + r * 14)] : [])));
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows]);
+  });
+
   it('are not a listing read from a scan, its words at one width per character and carrying program syntax', () => {
     // No font names a code face (the words are OCR's): the test's words are all set at one width
     // per character, and the listing's lines carry braces, semicolons and calls.

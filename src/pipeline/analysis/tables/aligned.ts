@@ -13,6 +13,7 @@ import type { CodeFace } from '../code-and-formulas.js';
 import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 import { flushGaps, isFlushSpace } from './flush-columns.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
+import { partsByColumns } from './column-breaks.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
@@ -184,10 +185,14 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: T
       break;
     }
     const start = headAbove(rows, i, close, words);
-    const grid = gridOf(rows.slice(start, end + 1), words, horizontalRules, page);
     // A table's caption right above or below the run says what the run is.
     const captionAt = (k: number, a: number, b: number) => k >= 0 && k < rows.length && tableCaption[k] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
-    if (grid) grids.push(captionAt(start - 1, start - 1, start) || captionAt(end + 1, end, end + 1) ? { ...grid, captioned: true } : grid);
+    const run = rows.slice(start, end + 1);
+    for (const [from, to] of partsByColumns(run, median(run.map((r) => r.size)))) {
+      const grid = gridOf(run.slice(from, to + 1), words, horizontalRules, page);
+      const [first, last] = [start + from, start + to];
+      if (grid) grids.push(captionAt(first - 1, first - 1, first) || captionAt(last + 1, last, last + 1) ? { ...grid, captioned: true } : grid);
+    }
     i = end + 1;
   }
   return grids;

@@ -1,0 +1,69 @@
+// Two tables of aligned text set one straight under the other, with nothing between them to part
+// them (no caption, note, heading or double rule), read as one run of rows: the run is parted
+// where its columns change. Each table's rows keep their own column gaps open, and where the
+// second table starts, its rows run right across gaps the rows above all kept open, as the rows
+// above run across its own. Within one table no cell's text runs from one column into the next:
+// however its cells' lengths vary from row to row, a column's text stays within the column. One
+// table's rows may leave part of a column empty (a gap above that text below fills), or start
+// under a header whose cells span columns (a gap below that a header row or two cross): the
+// change must hold both ways, in several rows of each part.
+import type { Row } from './gutters.js';
+
+/** Each part holds at least this many rows of two cells or more: fewer tell no columns. */
+const MIN_ROWS = 3;
+/** A column gap is at least this many font sizes wide. */
+const MIN_GAP = 0.4;
+/** At least this share of a part's rows (and MIN_ROWS of them) run across a gap of the other part. */
+const CROSSING = 0.25;
+
+/**
+ * The run of rows (top to bottom, of one page column) in parts, each [first, last] index into
+ * `rows`, cut where its columns change; the whole run when they do not.
+ */
+export function partsByColumns(rows: Row[], size: number): [number, number][] {
+  const cut = bestCut(rows, size);
+  if (cut === null) return [[0, rows.length - 1]];
+  const shift = ([a, b]: [number, number]): [number, number] => [a + cut, b + cut];
+  return [...partsByColumns(rows.slice(0, cut), size), ...partsByColumns(rows.slice(cut), size).map(shift)];
+}
+
+/** The row the second table starts at, where the change of columns is clearest; null where none. */
+function bestCut(rows: Row[], size: number): number | null {
+  const celled = rows.map((r) => r.chunks.length >= 2);
+  let best: { at: number; score: number } | null = null;
+  for (let at = 1; at < rows.length; at++) {
+    const above = rows.slice(0, at).filter((_, i) => celled[i]);
+    const below = rows.slice(at).filter((_, i) => celled[at + i]);
+    if (above.length < MIN_ROWS || below.length < MIN_ROWS) continue;
+    const down = crossedShare(gapsOf(above, size), below);
+    const up = crossedShare(gapsOf(below, size), above);
+    if (down < CROSSING || up < CROSSING) continue;
+    const score = down + up;
+    if (!best || score > best.score) best = { at, score };
+  }
+  return best?.at ?? null;
+}
+
+/** The gaps, as [from, to], between the leftmost and rightmost text of the rows, that no chunk of theirs covers. */
+function gapsOf(rows: Row[], size: number): [number, number][] {
+  const left = Math.min(...rows.map((r) => r.box.x0));
+  const right = Math.max(...rows.map((r) => r.box.x1));
+  const spans = rows.flatMap((r) => r.chunks).sort((a, b) => a.x0 - b.x0);
+  const gaps: [number, number][] = [];
+  let reach = left;
+  for (const span of spans) {
+    if (span.x0 - reach >= size * MIN_GAP) gaps.push([reach, span.x0]);
+    reach = Math.max(reach, span.x1);
+  }
+  return gaps.filter(([, to]) => to < right);
+}
+
+/** The largest share of `rows` whose text runs right across one of the gaps; 0 where fewer than MIN_ROWS do. */
+function crossedShare(gaps: [number, number][], rows: Row[]): number {
+  let most = 0;
+  for (const [from, to] of gaps) {
+    const crossing = rows.filter((r) => r.chunks.some((c) => c.x0 <= from && c.x1 >= to)).length;
+    if (crossing >= MIN_ROWS) most = Math.max(most, crossing / rows.length);
+  }
+  return most;
+}
