@@ -180,10 +180,11 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const illegible = sure.length < ALMOST_NOTHING && sure.length < best.words.length && hasInk(best.image);
   if (illegible) best = { ...best, words: sure };
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
-  const segments = rulingsOf(best.image, resolution);
+  const read = withoutRulingGlyphs(best.words, rulingsOf(best.image, resolution));
+  const segments = read.segments;
   const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
   return {
-    words: toWords(withoutRulingGlyphs(best.words, segments), scale),
+    words: toWords(read.words, scale),
     rotation: best.rotation,
     skew: best.skew,
     width: best.image.width * unitsPerPixel,

@@ -120,15 +120,43 @@ export function toWords(words: OcrWord[], scale: (v: number) => number): Word[] 
 /** Glyphs the engine reads a stretch of vertical ruling as. */
 const BAR_GLYPHS = /^[|[\]!Il1]+$/;
 
+/** Bar glyphs follow one another up a rule this many of their heights apart at most (a row's padding between two lines' bars). */
+const BAR_STEP = 2;
+
 /**
- * The words that are not a ruling read as text: the engine reads a table's vertical rule, where it
- * passes a line of text, as a bar ("|", "[", "l"), which then stands in a cell as a word. A word
- * of bar glyphs whose box a vertical ruling found in the picture runs through, over its height,
- * is that ruling; print never lies on a rule.
+ * The words that are not a ruling read as text, and the vertical rulings with the stretches only
+ * the engine saw: it reads a table's vertical rule, where it passes a line of text, as a bar
+ * ("|", "[", "l"), which then stands in a cell as a word. A word of bar glyphs whose box a
+ * vertical ruling found in the picture runs through, over most of its height, is that ruling;
+ * print never lies on a rule. So are bars standing one above another in line with a ruling, each within
+ * BAR_STEP of its heights of the ruling or of the next bar on to it: a faint stretch of the rule
+ * that the picture's measure lost and the engine still read, which the ruling is drawn on through.
  */
-export function withoutRulingGlyphs(words: OcrWord[], segments: Segment[]): OcrWord[] {
+export function withoutRulingGlyphs(words: OcrWord[], segments: Segment[]): { words: OcrWord[]; segments: Segment[] } {
+  if (!segments.some((s) => s.x0 === s.x1)) return { words, segments };
   const vertical = segments.filter((s) => s.x0 === s.x1);
-  if (vertical.length === 0) return words;
-  const onRuling = (w: OcrWord) => vertical.some((s) => s.x0 >= w.x0 - 1 && s.x0 <= w.x1 + 1 && s.y0 <= w.y0 + 1 && s.y1 >= w.y1 - 1);
-  return words.filter((w) => !(BAR_GLYPHS.test(w.text) && onRuling(w)));
+  const inLineWith = (s: Segment, w: OcrWord) => s.x0 >= w.x0 - 1 && s.x0 <= w.x1 + 1;
+  const onRuling = (w: OcrWord) => vertical.some((s) => inLineWith(s, w) && Math.min(s.y1, w.y1) - Math.max(s.y0, w.y0) >= (w.y1 - w.y0) / 2);
+  const bars = words.filter((w) => BAR_GLYPHS.test(w.text));
+  const taken = new Set<OcrWord>(bars.filter(onRuling));
+  const drawn = segments.map((s) => {
+    if (s.x0 !== s.x1) return s;
+    // Bars on or touching another ruling are that ruling's: the stretch between two rulings in
+    // line (two tables' column borders) stays open.
+    const another = (w: OcrWord) => vertical.some((r) => r !== s && inLineWith(r, w) && r.y0 <= w.y1 + 1 && r.y1 >= w.y0 - 1);
+    const inLine = bars.filter((w) => !taken.has(w) && inLineWith(s, w) && !another(w)).sort((a, b) => a.y0 - b.y0);
+    let [top, bottom] = [s.y0, s.y1];
+    // On up the page from the ruling's top, and down from its foot, bar by bar.
+    for (const w of inLine.filter((b) => b.y1 <= top + 1).reverse()) {
+      if (top - w.y1 > (w.y1 - w.y0) * BAR_STEP) break;
+      top = w.y0;
+    }
+    for (const w of inLine.filter((b) => b.y0 >= bottom - 1)) {
+      if (w.y0 - bottom > (w.y1 - w.y0) * BAR_STEP) break;
+      bottom = w.y1;
+    }
+    for (const w of inLine) if (w.y0 >= top - 1 && w.y1 <= bottom + 1) taken.add(w);
+    return top === s.y0 && bottom === s.y1 ? s : { ...s, y0: top, y1: bottom };
+  });
+  return { words: words.filter((w) => !taken.has(w)), segments: drawn };
 }
