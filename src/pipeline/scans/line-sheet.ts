@@ -82,6 +82,7 @@ function paperTone(page: GrayImage, crops: PixelBox[]): number {
       total += crop.x1 - crop.x0;
     }
   }
+  if (total === 0) return 255;
   let seen = 0;
   for (let tone = 0; tone < 256; tone++) {
     seen += counts[tone];
