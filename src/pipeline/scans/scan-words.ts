@@ -133,8 +133,8 @@ const BAR_STEP = 2;
  * that the picture's measure lost and the engine still read, which the ruling is drawn on through.
  */
 export function withoutRulingGlyphs(words: OcrWord[], segments: Segment[]): { words: OcrWord[]; segments: Segment[] } {
-  if (!segments.some((s) => s.x0 === s.x1)) return { words, segments };
   const vertical = segments.filter((s) => s.x0 === s.x1);
+  if (vertical.length === 0) return { words, segments };
   const inLineWith = (s: Segment, w: OcrWord) => s.x0 >= w.x0 - 1 && s.x0 <= w.x1 + 1;
   const onRuling = (w: OcrWord) => vertical.some((s) => inLineWith(s, w) && Math.min(s.y1, w.y1) - Math.max(s.y0, w.y0) >= (w.y1 - w.y0) / 2);
   const bars = words.filter((w) => BAR_GLYPHS.test(w.text));
