@@ -853,6 +853,12 @@ describe('tables found from aligned text', () => {
     const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
     const words = [...at(first, [60, 160, 230, 300], 200), ...at(second, [60, 110, 250, 300], 256)];
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
+    // The first one's last office name wraps onto a line of its own, closer to its row than to
+    // the second table: it stays in the first.
+    const wrapped = [...at(first, [60, 160, 230, 300], 200), word('office', 60, 253), ...at(second, [60, 110, 250, 300], 270)];
+    const [upper, lower] = findTables(page(wrapped), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
+    expect(upper.flat()).toContain('Eastern region office');
+    expect(lower).toEqual(second);
   });
 
   it('stay one where a column\'s text is short in some rows and long in others, or a column is empty in the first rows', () => {

@@ -27,9 +27,14 @@ export function partsByColumns(rows: Row[], size: number): [number, number][] {
   return [...partsByColumns(rows.slice(0, cut), size), ...partsByColumns(rows.slice(cut), size).map(shift)];
 }
 
-/** The row the second table starts at, where the change of columns is clearest; null where none. */
+/**
+ * The row the second table starts at, where the change of columns is clearest; null where none.
+ * One-piece lines between the two tables' rows of cells (a cell's wrapped end, a header's
+ * spanning label) change no score: they go with the table they stand closer to.
+ */
 function bestCut(rows: Row[], size: number): number | null {
   const celled = rows.map((r) => r.chunks.length >= 2);
+  const space = (at: number) => rows[at].box.y0 - rows[at - 1].box.y1;
   let best: { at: number; score: number } | null = null;
   for (let at = 1; at < rows.length; at++) {
     const above = rows.slice(0, at).filter((_, i) => celled[i]);
@@ -39,7 +44,7 @@ function bestCut(rows: Row[], size: number): number | null {
     const up = crossedShare(gapsOf(below, size), above);
     if (down < CROSSING || up < CROSSING) continue;
     const score = down + up;
-    if (!best || score > best.score) best = { at, score };
+    if (!best || score > best.score || (score === best.score && space(at) > space(best.at))) best = { at, score };
   }
   return best?.at ?? null;
 }
