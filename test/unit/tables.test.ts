@@ -532,13 +532,19 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
-  it("are not a scanned table of contents whose page numbers go down only where OCR read one with doubt", () => {
-    // "11" misread as "31": read with doubt, the order is judged without it; read surely, the column goes down and stays a table's.
+  it("are not a scanned table of contents whose page numbers go down only where OCR read one with doubt, or once among entries numbered as sections", () => {
+    // "11" misread as "31": read with doubt, the order is judged without it.
     const entries: [string, string][] = [['1 Fixed process', '6'], ['1.1 Global budget', '7'], ['1.2 Main tax', '9'], ['2 Positive dose', '31'], ['2.1 Key patient', '11'], ['2.2 Total period', '12']];
-    const contents = (confidence: number) =>
-      entries.flatMap(([entry, number], r) => [...lineWords(entry, 100, 200 + r * 16, { confidence: 96 }), ...lineWords(number, 480, 200 + r * 16, { confidence: number === '31' ? confidence : 96 })]);
+    const contents = (confidence: number, numbered = true) =>
+      entries.flatMap(([entry, number], r) => [
+        ...lineWords(numbered ? entry : entry.replace(/^[\d.]+ /, ''), 100, 200 + r * 16, { confidence: 96 }),
+        ...lineWords(number, 480, 200 + r * 16, { confidence: number === '31' ? confidence : 96 }),
+      ]);
     expect(findTables(page(contents(70)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
-    expect(findTables(page(contents(95)), NO_GRAPHICS, new Set(), false).tables).toHaveLength(1);
+    // Read surely, the entries' sections' numbers still tell a table of contents with one number misread.
+    expect(findTables(page(contents(95)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    // Labels beside counts that rise but once are a table's.
+    expect(findTables(page(contents(95, false)), NO_GRAPHICS, new Set(), false).tables).toHaveLength(1);
   });
 
   it('are two where a caption stands between two tables stacked in one column', () => {

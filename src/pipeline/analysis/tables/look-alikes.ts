@@ -74,22 +74,34 @@ export function justifiedLine(line: number[], words: Word[]): boolean {
  * number standing apart from the dots or not); or, set without leaders, one column of entries
  * (each with a letter, or a section's number alone, its title wrapped below) beside a column of
  * page numbers that never go down (but for numbers OCR read with doubt), on three rows or more:
- * to the entries' right, or, in a right-to-left script, to their left.
+ * to the entries' right, or, in a right-to-left script, to their left. Where the entries are
+ * numbered as sections ("1", "1.1", "1.2", "2", a subsection among them), the numbers may go down
+ * once among six or more: OCR misread one it was sure of ("1" for "11"); a column of counts
+ * beside labels is not numbered so.
  */
+/** Among this many page numbers of entries numbered as sections, one may go down: OCR misread it. */
+const MISREAD_AMONG = 6;
+
 export function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolean {
   const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).slice(-2));
   const led = ends.filter(([leader, page]) => /^\d+$/.test(page) && LEADER.test(leader));
   if (ends.length > 0 && led.length >= ends.length / 2) return true;
   if (columnWords.length !== 2) return false;
-  const pageNumbers = (cells: number[][]) => {
+  const pageNumbers = (cells: number[][], outline: boolean) => {
     if (cells.length < 3 || !cells.every((cell) => cell.length === 1 && /^\d{1,4}$/.test(words[cell[0]].text))) return false;
     // A number OCR read with doubt may be misread ("31" for "11"): the order is judged on the others.
     const pages = cells.filter(([w]) => words[w].confidence >= SURE_CONFIDENCE).map(([w]) => Number(words[w].text));
-    return pages.length >= 3 && pages.every((n, i) => i === 0 || n >= pages[i - 1]);
+    const down = pages.filter((n, i) => i > 0 && n < pages[i - 1]).length;
+    return pages.length >= 3 && down <= (outline && pages.length >= MISREAD_AMONG ? 1 : 0);
+  };
+  // Entries led by sections' numbers, a subsection's among them.
+  const outline = (cells: number[][]) => {
+    const leads = cells.map((cell) => words[cell[0]]?.text ?? '');
+    return leads.every((text) => /^\d{1,3}$/.test(text) || SUBSECTION_NUMBER.test(text)) && leads.some((text) => SUBSECTION_NUMBER.test(text));
   };
   // An entry holds its title, or only its section's number where the title wrapped onto the lines below ("4.2.1").
   const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)) || (cell.length === 1 && SUBSECTION_NUMBER.test(words[cell[0]].text)));
-  return (pageNumbers(columnWords[1]) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0]) && entries(columnWords[1], RTL));
+  return (pageNumbers(columnWords[1], outline(columnWords[0])) && entries(columnWords[0], /\p{L}/u)) || (pageNumbers(columnWords[0], outline(columnWords[1])) && entries(columnWords[1], RTL));
 }
 
 /** Where one line of text ends and the line under it begins: the upper line's last word and the lower one's first. */
