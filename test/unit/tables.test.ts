@@ -336,6 +336,21 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('keep options a scan read without their check boxes in their cell: the same words on both sides in every row', () => {
+    // OCR lost some boxes and made letters or signs of others: "O yes   no", "yes   © no".
+    const segments = [100, 120, 140, 160, 180, 200].map((y) => h(y, 100, 400)).concat([100, 200, 400].map((x) => v(x, 100, 200)));
+    const marks = [['O', ''], ['', '©'], ['0', ''], ['', 'O']];
+    const choice = ([before, after]: string[], y: number) => [...(before ? [word(before, 205, y)] : []), word('yes', 217, y), ...(after ? [word(after, 280, y)] : []), word('no', 292, y)];
+    const names = ['North', 'South', 'East', 'West'];
+    const words = [word('Name', 105, 105), word('Member', 205, 105), ...names.flatMap((name, r) => [word(name, 105, 125 + r * 20), ...choice(marks[r], 125 + r * 20)])];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([[['Name', 'Member'], ['North', 'O yes no'], ['South', 'yes © no'], ['East', '0 yes no'], ['West', 'yes O no']]]);
+    // Where the words vary down the rows on one side, the text makes a column of its own (a currency's sign beside figures).
+    const figures = ['1,204', '87', '3,310', '455'];
+    const priced = [word('Name', 105, 105), word('Price', 205, 105), ...names.flatMap((name, r) => [word(name, 105, 125 + r * 20), word('EUR', 205, 125 + r * 20), word(figures[r], 292, 125 + r * 20)])];
+    expect(findTables(page(priced), graphics(segments), new Set(), false).tables.map(tableRows)[0][1]).toEqual(['North', 'EUR', '1,204']);
+  });
+
   it("leave out the shading behind a listing that touches the table's top rule", () => {
     // A grid of three columns (x 100-400) and three rows (y 200-260); a listing shaded at x
     // 250-500, y 150-198.5, its bottom edge within a snap of the table's top rule, as a browser

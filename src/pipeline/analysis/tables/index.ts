@@ -200,6 +200,23 @@ function holdsDrawing(box: Box, shapes: Box[], words: Word[], scale: number): bo
   );
 }
 
+/** Rows holding text between x0 and x1 in this share of them or more hold the same words there: the column repeats one text. */
+const REPEATED_SHARE = 0.8;
+
+/**
+ * Whether the words of two letters or more that the rows hold between x0 and x1 are the same in
+ * nearly every row (REPEATED_SHARE of those holding any, three at least).
+ */
+function sameInEveryRow(rows: Row[], x0: number, x1: number, words: Word[]): boolean {
+  const texts = rows
+    .map((r) => r.chunks.flatMap((c) => c.words).filter((w) => words[w].box.x0 >= x0 && words[w].box.x1 <= x1 && /\p{L}{2}/u.test(words[w].text)).map((w) => words[w].text.toLowerCase()).join(' '))
+    .filter((text) => text !== '');
+  if (texts.length < 3) return false;
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return Math.max(...counts.values()) >= texts.length * REPEATED_SHARE;
+}
+
 /**
  * The frame with column borders added where the text inside it lines up into columns that no
  * ruling separates; each added border runs through the grid rows no word of which it would cut.
@@ -239,6 +256,11 @@ function withTextColumns(frame: Rulings, grid: GridTable, words: Word[], free: n
     };
     const sides = rows.filter((r) => opensChoice(r, left, x) || opensChoice(r, x, right));
     if (sides.length > 0 && sides.every((r) => opensChoice(r, left, x) && opensChoice(r, x, right))) return false;
+    // So are pieces whose words (but for what is not a word: a check box the scan's reading made a
+    // letter or a sign of, or lost) are the same in every row on both sides: the same options
+    // offered in each row ("design   risk"). A table's columns vary down their rows; a column of
+    // one sign (a currency's) beside figures that vary is a column.
+    if (sameInEveryRow(rows, left, x, words) && sameInEveryRow(rows, x, right, words)) return false;
     // Most rows must hold text on both sides of it within the drawn column; text that merely
     // leaves part of a wide cell empty makes no column.
     const both = rows.filter((r) => {
