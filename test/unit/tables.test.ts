@@ -489,12 +489,12 @@ describe('tables found from aligned text', () => {
     expect(findTables(page([...chapter, ...words]), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
-  it('are two rows under a header only when a rule drawn across them separates the header', () => {
+  it('are two rows under a header of three columns only when a rule drawn across them separates the header', () => {
     // A header and one row (a table cut short by the page's end), then the same two lines with no
     // rule: authors' names over their affiliations line up as well.
     const two = [
-      ['Board', 'Supplier', 'Tree', 'Campaign'],
-      ['Primary region', '31.5%', '426', '57.2%'],
+      ['Board', 'Supplier', 'Campaign'],
+      ['Primary region', '31.5%', '57.2%'],
     ];
     const words = grid(two);
     const ruled = findTables(page(words), graphics([h(213, 95, 560)]), new Set(), false).tables;
@@ -503,6 +503,19 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
     // A rule under both lines (a signature line) separates no header from anything.
     expect(findTables(page(words), graphics([h(230, 95, 560)]), new Set(), false).tables).toEqual([]);
+  });
+
+  it('are two rows of four columns or more, labels over a row with figures in half its columns, with no rule and no bold (a scan\'s table of one row)', () => {
+    const two = [
+      ['Board', 'Supplier', 'Tree', 'Campaign'],
+      ['Primary region', '31.5%', '426', 'open'],
+    ];
+    expect(findTables(page(grid(two)), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([two]);
+    // Figures in fewer than half the columns, or a figure among the labels (two lines of a listing, of a form), stay text.
+    const fewFigures = [two[0], ['Primary region', '31.5%', 'shared', 'open']];
+    expect(findTables(page(grid(fewFigures)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
+    const figureAbove = [['Board', '2024', 'Tree', 'Campaign'], two[1]];
+    expect(findTables(page(grid(figureAbove)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
   it('are not the labels of a diagram drawn with arrows between them (a commutative diagram)', () => {
     // The same aligned words with a diagonal arrow drawn among them (25 units each way) are a

@@ -118,6 +118,9 @@ function rightToLeftOrder(line: Word[]): Word[] {
  * double rulings), re-indexing the cells. Null when fewer than two rows or columns, or fewer than
  * three filled cells, remain.
  */
+/** Two rows of aligned text parting into this many columns or more are a table's header and row where the header's cells are labels over figures. */
+const WIDE_PAIR = 4;
+
 function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null {
   const rowUsed = new Array<boolean>(grid.rowCount).fill(false);
   const columnUsed = new Array<boolean>(grid.columnCount).fill(false);
@@ -157,13 +160,16 @@ function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null 
   if (new Set(filled.map((c) => c.text)).size === 1) return null;
   // Text that merely lines up (formulas, diagram labels) leaves most of its grid empty; a table
   // found by alignment alone must fill at least half of it. Two rows of aligned text are a table
-  // only with a rule drawn between them, under the header, or with a header in bold over a row
-  // with digits (figures, dates) in half its columns or more: the piece of a table a page break
-  // leaves on one side, its header repeated. Two lines of names over affiliations line up as
-  // well, but hold no digits.
+  // only with a rule drawn between them, under the header, or with a header over a row with
+  // digits (figures, dates) in half its columns or more: the piece of a table a page break leaves
+  // on one side, its header repeated, or a table of one row. The header is told by its bold, or,
+  // where the rows part into WIDE_PAIR columns or more (two lines of anything else seldom part at
+  // three gaps in the same places), by labels in all its cells; a scan's words have no weight.
+  // Two lines of names over affiliations line up as well, but hold no digits.
   if (grid.source === 'aligned') {
     const area = filled.reduce((sum, c) => sum + c.rowSpan * c.columnSpan, 0);
-    const overFigures = grid.headerFrom === 'bold' && filled.filter((c) => c.row === 1 && /\d/.test(c.text)).length * 2 >= columnCount;
+    const labels = filled.filter((c) => c.row === 0).every((c) => /\p{L}/u.test(c.text));
+    const overFigures = (grid.headerFrom === 'bold' || (columnCount >= WIDE_PAIR && labels)) && filled.filter((c) => c.row === 1 && /\d/.test(c.text)).length * 2 >= columnCount;
     if (rowCount < (grid.headerFrom === 'rule' || overFigures ? 2 : 3) || area < rowCount * columnCount * 0.5) return null;
     // Display formulas line up too; their cells are full of relations and operators.
     if (filled.filter((c) => FORMULA.test(c.text)).length > filled.length * 0.25) return null;
