@@ -517,6 +517,20 @@ describe('tables found from aligned text', () => {
     const figureAbove = [['Board', '2024', 'Tree', 'Campaign'], two[1]];
     expect(findTables(page(grid(figureAbove)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
+  it("keep a header row set in the page's top margin band when rows of as many cells follow close under it, and leave a running head out", () => {
+    // 792 units tall: the top 6% ends at 47.5. The header stands at 40, its rows at 56 and 72.
+    const rows = [
+      ['Column', 'Measure', 'Product', 'Value'],
+      ['Direct liability', '965', '7 July 2023', '5,599.32'],
+      ['Nils Torres', '4,008', '10.04.2026', '55,359.64'],
+      ['Open cost', '12', '01.02.2027', '310.10'],
+    ];
+    expect(findTables(page(grid(rows, 40)), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows]);
+    // A running head (a title across from a page number) over the same rows is no row of theirs.
+    const head = [...lineWords('Annual report', 100, 30), ...lineWords('12', 500, 30)];
+    expect(findTables(page([...head, ...grid(rows.slice(1), 56)]), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows.slice(1)]);
+  });
+
   it('are not the labels of a diagram drawn with arrows between them (a commutative diagram)', () => {
     // The same aligned words with a diagonal arrow drawn among them (25 units each way) are a
     // diagram; a small icon (8 units) in a row leaves the table a table.
