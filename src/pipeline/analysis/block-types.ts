@@ -8,7 +8,7 @@ import type { Block, BlockType, Box, Line, Page, RawPage } from '../page-model.j
 import { verticalOverlap } from '../page-model.js';
 import { endsInPageReference, lineBold, startsBulleted, startsListItem } from './blocks.js';
 import { isCodeBlock, looksLikeFormula, type CodeFace } from './code-and-formulas.js';
-import { CAPTION_LABEL } from './markers.js';
+import { CAPTION_LABEL, SECTION_NUMBER } from './markers.js';
 import { HEADING_SIZE, type BodyEnvelope, type DocumentStats } from './document-stats.js';
 import { furnitureType, turned } from './page-furniture.js';
 
@@ -107,8 +107,6 @@ export function rowCells(blocks: Block[], lines: Line[]): Set<Block> {
 /** A section number at least two levels deep ("2.1", "4.3.2."), each part a number of at most two digits, then a title opening in a capital. */
 const SECTION_HEADING = /^\d{1,2}(?:\.\d{1,2})+\.?\s+\p{Lu}/u;
 
-/** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
-export const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
 
 /** Some line of the block has a gap between words wider than two of its font sizes (past a leading section number). */
 function spacedAsCells(block: Block, page: Pick<Page, 'lines' | 'words'>): boolean {

@@ -8,7 +8,8 @@
 // A numbered block stays a heading: numbering says it is a section, if an empty one. Told on each
 // page, in reading order, once its blocks are typed: pages are analysed in batches, apart.
 import type { Block, Page } from '../page-model.js';
-import { avgSize, SECTION_NUMBER } from './block-types.js';
+import { avgSize } from './block-types.js';
+import { SECTION_NUMBER } from './markers.js';
 
 /** How much larger the other heading must be set: more than the measure's rounding and OCR's wobble. */
 const LARGER = 1.1;

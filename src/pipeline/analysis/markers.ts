@@ -24,9 +24,12 @@ function captionLabel(kinds: string): RegExp {
 /** A word of leader dots, which lead the eye from an entry across to its page number or value. */
 export const LEADER = /^[.·…]+$/;
 
+/** A section number opening a heading ("2", "3.1.", "A.2"), which may stand a tab's width from its title. */
+export const SECTION_NUMBER = /^(?:\d+|[A-Z])(?:\.\d+)*\.?$/;
+
 /**
  * A subsection's number, two levels or more, as an outline prints it ("4.2", "4.2.1."); unlike a
- * section number (block-types.ts), never a bare "4", which a column of counts holds as well.
+ * section number, never a bare "4", which a column of counts holds as well.
  */
 export const SUBSECTION_NUMBER = /^\d{1,3}(?:\.\d{1,3})+\.?$/;
 

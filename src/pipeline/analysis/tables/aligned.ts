@@ -47,10 +47,12 @@ export function alignedGrids(words: Word[], available: number[], horizontalRules
   // A row of three cells or more in that band, set close over (or under) a row of as many, is a
   // table's first (or last) row on a page with narrow margins.
   const inBody = (r: Row, i: number, all: Row[]) => {
-    if (r.box.y0 > page.height * 0.06 && r.box.y1 < page.height * 0.94) return true;
-    const next = r.box.y0 <= page.height * 0.06 ? all[i + 1] : all[i - 1];
-    const gap = next ? Math.max(next.box.y0 - r.box.y1, r.box.y0 - next.box.y1) : Infinity;
-    return next !== undefined && r.chunks.length >= 3 && next.chunks.length === r.chunks.length && gap <= Math.max(r.size, next.size) * ROW_GAP;
+    const top = r.box.y0 <= page.height * 0.06;
+    if (!top && r.box.y1 < page.height * 0.94) return true;
+    const neighbour = top ? all[i + 1] : all[i - 1];
+    if (!neighbour || r.chunks.length < 3 || neighbour.chunks.length !== r.chunks.length) return false;
+    const gap = top ? neighbour.box.y0 - r.box.y1 : r.box.y0 - neighbour.box.y1;
+    return gap <= Math.max(r.size, neighbour.size) * ROW_GAP;
   };
   const rows = visualRows(words, available).filter(inBody);
   // A table keeps to its page column: each is searched alone, and tables across them apart.

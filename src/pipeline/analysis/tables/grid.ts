@@ -113,14 +113,14 @@ function rightToLeftOrder(line: Word[]): Word[] {
   return runs.reverse().flatMap((run) => (run.leftToRight ? run.words : run.words.reverse()));
 }
 
+/** Two rows of aligned text parting into this many columns or more are a table's header and row where the header's cells are labels over figures. */
+const WIDE_PAIR = 4;
+
 /**
  * Drops grid rows and columns in which no cell starts or ends with text of its own (spacer rows,
  * double rulings), re-indexing the cells. Null when fewer than two rows or columns, or fewer than
  * three filled cells, remain.
  */
-/** Two rows of aligned text parting into this many columns or more are a table's header and row where the header's cells are labels over figures. */
-const WIDE_PAIR = 4;
-
 function prune(grid: GridTable, texts: string[], bold: boolean[]): Table | null {
   const rowUsed = new Array<boolean>(grid.rowCount).fill(false);
   const columnUsed = new Array<boolean>(grid.columnCount).fill(false);

@@ -2,7 +2,7 @@
 // (aligned.ts): lines of labelled values, numbered lines, prose set in page columns, and tables of
 // contents. Each test takes the grid's columns (each a list of its pieces of text) or its rows.
 import { SURE_CONFIDENCE, type Word } from '../../page-model.js';
-import { LEADER, LIST_MARKER, SUBSECTION_NUMBER } from '../markers.js';
+import { LEADER, LIST_MARKER, SECTION_NUMBER, SUBSECTION_NUMBER } from '../markers.js';
 import { RTL } from '../lines.js';
 import type { Chunk, Row } from './gutters.js';
 
@@ -68,6 +68,9 @@ export function justifiedLine(line: number[], words: Word[]): boolean {
   return Math.min(...spaces) > 0 && Math.max(...spaces) <= Math.min(...spaces) * 1.3;
 }
 
+/** Among this many page numbers of entries numbered as sections, one may go down: OCR misread it. */
+const MISREAD_AMONG = 6;
+
 /**
  * A table of contents (or an index set the same way), whose lines read as lines, not as a table
  * of two columns: entries led by leader dots to a page number at the end of their row (the
@@ -79,9 +82,6 @@ export function justifiedLine(line: number[], words: Word[]): boolean {
  * once among six or more: OCR misread one it was sure of ("1" for "11"); a column of counts
  * beside labels is not numbered so.
  */
-/** Among this many page numbers of entries numbered as sections, one may go down: OCR misread it. */
-const MISREAD_AMONG = 6;
-
 export function contents(rows: Row[], words: Word[], columnWords: number[][][]): boolean {
   const ends = rows.filter((r) => r.chunks.length >= 2).map((r) => r.chunks.flatMap((c) => c.words.map((w) => words[w].text)).slice(-2));
   const led = ends.filter(([leader, page]) => /^\d+$/.test(page) && LEADER.test(leader));
@@ -96,8 +96,8 @@ export function contents(rows: Row[], words: Word[], columnWords: number[][][]):
   };
   // Entries led by sections' numbers, a subsection's among them.
   const outline = (cells: number[][]) => {
-    const leads = cells.map((cell) => words[cell[0]]?.text ?? '');
-    return leads.every((text) => /^\d{1,3}$/.test(text) || SUBSECTION_NUMBER.test(text)) && leads.some((text) => SUBSECTION_NUMBER.test(text));
+    const leads = cells.map((cell) => words[cell[0]].text);
+    return leads.every((text) => SECTION_NUMBER.test(text)) && leads.some((text) => SUBSECTION_NUMBER.test(text));
   };
   // An entry holds its title, or only its section's number where the title wrapped onto the lines below ("4.2.1").
   const entries = (cells: number[][], letter: RegExp) => cells.every((cell) => cell.some((w) => letter.test(words[w].text)) || (cell.length === 1 && SUBSECTION_NUMBER.test(words[cell[0]].text)));
