@@ -234,6 +234,76 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('part rows whose cells are set at the foot, a wrapped cell starting the row above its label, where the pitches tell', () => {
+    // Rules above and under the header and under the body only. A cell's lines stand 12 apart,
+    // rows 18: the first and last rows' dates wrap, their first lines standing alone above the
+    // rows' labels and figures, which are set level with the dates' last lines.
+    const segments = [h(100, 100, 340), h(118, 100, 340), h(195, 100, 340), ...[100, 150, 210, 270, 340].map((x) => v(x, 100, 195))];
+    const full = (cells: string[], y: number) => cells.flatMap((text, c) => lineWords(text, [105, 155, 215, 275][c], y));
+    const words = [
+      ...full(['Name', 'Amount', 'Count', 'Date'], 103),
+      ...lineWords('15 May', 275, 121),
+      ...full(['Alpha', '36.5', '42', '2024'], 133),
+      ...full(['Beta', '11.2', '9', '2017'], 151),
+      ...lineWords('3 June', 275, 169),
+      ...full(['Gamma', '8.1', '7', '2019'], 181),
+    ];
+    expect(findTables(page(words), graphics(segments), new Set(), false).tables.map(tableRows)).toEqual([
+      [
+        ['Name', 'Amount', 'Count', 'Date'],
+        ['Alpha', '36.5', '42', '15 May 2024'],
+        ['Beta', '11.2', '9', '2017'],
+        ['Gamma', '8.1', '7', '3 June 2019'],
+      ],
+    ]);
+  });
+
+  it("keep a stub's header set at the foot of a cell drawn down two header rows one cell, where the pitches part the rows beside it", () => {
+    // The header's drawn row holds two lines at the rows' pitch (18), its stub's name on the
+    // lower; a date wrapped at a cell's pitch (12) in the body lets the pitches tell.
+    const segments = [h(100, 100, 340), h(136, 100, 340), h(195, 100, 340), ...[100, 150, 210, 270, 340].map((x) => v(x, 100, 195))];
+    const full = (cells: string[], y: number) => cells.flatMap((text, c) => (text ? lineWords(text, [105, 155, 215, 275][c], y) : []));
+    const words = [
+      ...full(['', 'Charge', '2021', 'Index'], 103),
+      ...full(['Target', 'Closed', 'Trend', 'Key'], 121),
+      ...lineWords('15 May', 275, 139),
+      ...full(['Alpha', '36.5', '42', '2024'], 151),
+      ...full(['Beta', '11.2', '9', '2017'], 169),
+    ];
+    const [table] = findTables(page(words), graphics(segments), new Set(), false).tables;
+    expect(tableRows(table)).toEqual([
+      ['Target', 'Charge', '2021', 'Index'],
+      ['', 'Closed', 'Trend', 'Key'],
+      ['Alpha', '36.5', '42', '15 May 2024'],
+      ['Beta', '11.2', '9', '2017'],
+    ]);
+    expect(table.cells.find((c) => c.text === 'Target')).toMatchObject({ row: 0, rowSpan: 2 });
+  });
+
+  it('read two cells of a row wrapped side by side, their lines filling the same few cells, as one row by its pitches', () => {
+    // As above; the first row's note wraps over four lines and its label over three, both set at
+    // the foot: two lines hold both and nothing else, which tells no more or fewer cells filled.
+    const segments = [h(100, 100, 340), h(118, 100, 340), h(210, 100, 340), ...[100, 150, 210, 270, 340].map((x) => v(x, 100, 210))];
+    const full = (cells: string[], y: number) => cells.flatMap((text, c) => (text ? lineWords(text, [105, 155, 215, 275][c], y) : []));
+    const words = [
+      ...full(['Name', 'Amount', 'Count', 'Note'], 103),
+      ...full(['', '', '', 'runs'], 121),
+      ...full(['Alpha', '', '', 'on'], 133),
+      ...full(['beta', '', '', 'and'], 145),
+      ...full(['gamma', '36.5', '42', 'ends'], 157),
+      ...full(['Delta', '11.2', '9', 'kept'], 175),
+      ...full(['Omega', '8.1', '7', 'last'], 193),
+    ];
+    expect(findTables(page(words), graphics(segments), new Set(), false).tables.map(tableRows)).toEqual([
+      [
+        ['Name', 'Amount', 'Count', 'Note'],
+        ['Alpha beta gamma', '36.5', '42', 'runs on and ends'],
+        ['Delta', '11.2', '9', 'kept'],
+        ['Omega', '8.1', '7', 'last'],
+      ],
+    ]);
+  });
+
   it("read a group's name centred over three columns in the table's first line, inside one of them, as spanning the three", () => {
     // One drawn row holds both header lines; "2028" stands inside the middle column, centred over
     // the three it heads, and crosses no border.

@@ -521,11 +521,19 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   // Down one row the lines fill more cells and then fewer, never more again: a line filling more
   // after fewer starts a row, however close it stands.
   const within = (a: Set<unknown>, b: Set<unknown>) => a.size < b.size && [...a].every((c) => b.has(c));
+  // Two wrapped cells of a row run on side by side over lines that fill the same few cells; lines
+  // filling every cell the table fills, one right under the other, are rows.
+  const widest = Math.max(...pairs.flatMap((p) => [p.above.size, p.below.size]));
+  const sameFew = (a: Set<unknown>, b: Set<unknown>) => a.size === b.size && a.size < widest && [...a].every((c) => b.has(c));
   const tight = new Set<number>();
   let falling = false;
   for (const [i, { pitch, above, below }] of pairs.entries()) {
     if (pitch >= limit) {
       falling = false;
+      continue;
+    }
+    if (sameFew(above, below)) {
+      tight.add(i);
       continue;
     }
     const rises = within(above, below);

@@ -3,9 +3,11 @@
 // row with every cell a column of figures. Inside each drawn row, a text line starts a row of its
 // own where the first column (the rightmost in a right-to-left table) starts a new label. Where the
 // table's line pitches tell a cell's own lines from its rows (aligned.ts wrappedLines), a line at
-// the smaller pitch belongs to the row above; elsewhere a line whose label continues the one above
-// (its first word would not have fitted on the line above) or whose first column is empty does, as
-// wrapped cell text and multi-line headers do; but a line under a group's name that spans columns
+// the smaller pitch belongs to the row of the line it stands that close to (the row below where
+// cells are set at the foot, a wrapped cell's first line standing over the label); elsewhere a
+// line whose label continues the one above (its first word would not have fitted on the line
+// above) or whose first column is empty belongs to the row above, as wrapped cell text and
+// multi-line headers do; but a line under a group's name that spans columns
 // (it crosses a column border, or stands in the table's first line centred over two columns or
 // more) is a row of their own headers (the borders between them run down through it, and not up
 // through the name). A label cell drawn down past a border of the cells beside it (a header's
@@ -99,11 +101,15 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // Where they do not, a line standing further from the one above than the page's prose leading
   // allows (by a fifth) is a row's: a cell's text wraps at the leading of the text around it.
   const rowApart = (k: number) => wrapped === null && apartByLeading(pairs[k].pitch, size, leading);
+  const lineIndex = new Map(lines.map((line, k) => [line, k]));
   const runs: { label: CellRegion; through: number[][] }[] = [];
   for (const label of labels) {
     for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
-      // A cell whose first line holds no label (a header label set lower down) keeps its lines.
-      if (through.length < 2 || part(through[0], label).length === 0) continue;
+      // A cell whose first line holds no label (a header label set lower down) keeps its lines,
+      // unless the pitches tell its rows (below) and a label stands in it to start one; a header
+      // whose stub is empty holds nothing that starts a row.
+      const unlabelled = (line: number[]) => part(line, label).length === 0;
+      if (through.length < 2 || (unlabelled(through[0]) && (wrapped === null || through.every(unlabelled)))) continue;
       // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
       // other columns must hold short values, as in the rows of a table found from alignment.
       const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));
@@ -111,7 +117,6 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       runs.push({ label, through });
     }
   }
-  const lineIndex = new Map(lines.map((line, k) => [line, k]));
   // A word of the upper line across a column border under which the lower line fills both
   // columns is a group's name over the columns it heads, and the lower line a row of their own
   // headers, though nothing stands in its first column.
@@ -147,14 +152,20 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       for (const cell of new Set(line.map((i) => cellOf.get(i)!))) lastIn.set(cell, part(line, cell));
     };
     note(through[0]);
+    // Rows above the cell's first label (cells set at the foot or the middle of rows the label
+    // spans, as a stub's header beside two header rows) leave the label's column whole.
+    let labelled = false;
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
+      if (part(above, label).length > 0) labelled = true;
       const k = lineIndex.get(below)! - 1;
-      const spans = centredOver(above, below);
-      const heads = spans.length > 0 || crossesBorder(above, below);
       // Where the pitches tell, they tell rows apart whatever the line holds: a row whose cells
-      // are set at the foot starts with a wrapped cell's first line, its label lower down.
+      // are set at the foot starts with a wrapped cell's first line, its label lower down; and
+      // such a line, over the label's at a cell's own pitch, is that cell's, not a group's name.
       const told = wrapped !== null && lines[k] === above;
+      const overLabel = told && wrapped.has(k) && !labelled;
+      const spans = overLabel ? [] : centredOver(above, below);
+      const heads = spans.length > 0 || (!overLabel && crossesBorder(above, below));
       if (part(below, label).length === 0 && !heads && !(told && !wrapped.has(k))) {
         note(below);
         continue;
@@ -181,7 +192,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       for (const [a, b] of spans) for (const x of xs.slice(a + 1, b + 1)) openings.push({ x0: x, y0: label.box.y0, x1: x, y1: y });
       // Under a group's name, a column with no header of its own on the lower line keeps one
       // header cell down both lines ("Period" beside the group's columns).
-      rowBorder(y, (x0, x1) => heads && !below.some((i) => centerX(words[i].box) > x0 && centerX(words[i].box) < x1));
+      rowBorder(y, (x0, x1) => (!labelled && x0 >= label.box.x0 - 1 && x1 <= label.box.x1 + 1) || (heads && !below.some((i) => centerX(words[i].box) > x0 && centerX(words[i].box) < x1)));
       // Under a group's name its columns' border, which the name kept out of the drawn row,
       // runs down through the rest of the row wherever it cuts no word (and the drawing has none).
       if (heads) {
