@@ -1008,6 +1008,19 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 
+  it('are a small table whose words stand at one width per character, though OCR glued a unit to its name', () => {
+    // A header and one row under a rule, every word at one width per character as the test's
+    // words are; "Tax(CHF)" reads like a call, but one word is no listing.
+    const words = [...lineWords('Region name', 100, 200), word('Tax(CHF)', 200, 200), ...lineWords('Secondary fund', 280, 200), ...lineWords('Maria Hansen', 100, 220), word('89,383.24', 200, 220), word('87', 280, 220)];
+    const { tables } = findTables(page(words), graphics([h(196, 95, 360), h(214, 95, 360), h(234, 95, 360)]), new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Region name', 'Tax(CHF)', 'Secondary fund'],
+        ['Maria Hansen', '89,383.24', '87'],
+      ],
+    ]);
+  });
+
   it('are not made of two columns of prose, a bulleted list, or display formulas', () => {
     const prose: Word[] = [];
     for (let i = 0; i < 8; i++) {

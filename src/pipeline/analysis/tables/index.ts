@@ -168,8 +168,9 @@ const MONOSPACED_SPREAD = 0.1;
 /**
  * A listing where no font names the code face (a scan): its words stand at one width per
  * character (a monospaced face, measured from the words: a proportional face's "ill" and "mom"
- * differ by half), and one word in ten carries program syntax. A typewritten table is
- * monospaced too, but holds no syntax.
+ * differ by half), and one word in ten carries program syntax, two at least. A typewritten table
+ * is monospaced too, but holds no syntax; one word of a small table may look like it (a unit
+ * read glued to its name, "Tax(CHF)").
  */
 function measuredListing(inside: Word[]): boolean {
   const long = inside.filter((w) => w.text.length >= 3);
@@ -177,7 +178,7 @@ function measuredListing(inside: Word[]): boolean {
   const widths = long.map((w) => (w.box.x1 - w.box.x0) / w.text.length);
   const mean = widths.reduce((a, b) => a + b, 0) / widths.length;
   const spread = Math.sqrt(widths.reduce((a, b) => a + (b - mean) ** 2, 0) / widths.length) / mean;
-  return spread < MONOSPACED_SPREAD && inside.filter((w) => SYNTAX.test(w.text)).length >= inside.length * 0.1;
+  return spread < MONOSPACED_SPREAD && inside.filter((w) => SYNTAX.test(w.text)).length >= Math.max(2, inside.length * 0.1);
 }
 
 function wordsInside(box: Box, words: Word[]): Word[] {
