@@ -979,6 +979,25 @@ describe('tables found from aligned text', () => {
     expect(lower).toEqual(second);
   });
 
+  it('part a table of a header and one row from a table stacked under it in columns of its own', () => {
+    // At the rows' own spacing, nothing between. The lower one's labels run right across the
+    // upper one's column gaps; both upper lines set text in the gap after the lower one's labels.
+    const first = [
+      ['Sample', 'Method', 'Agency', 'Item', 'Record'],
+      ['Long design', '737', '15.9%', '41.5%', '(979)'],
+    ];
+    const second = [
+      ['Agency', 'Large customer', 'Transfer'],
+      ['Rosa Rossi', '23,985.80', '272'],
+      ['Then which method minor after', '56,832.39', '3,809'],
+      ['Assumes indicates supports', '6,345.60', '3,052'],
+      ['Global invoice', '42,821.12', '2,018'],
+    ];
+    const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
+    const words = [...at(first, [60, 130, 175, 225, 275], 200), ...at(second, [60, 340, 420], 228)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
+  });
+
   it('stay one where a column\'s text is short in some rows and long in others, or a column is empty in the first rows', () => {
     const rows = [
       ['Item', 'Notes', 'Qty', 'Cost'],

@@ -6,11 +6,15 @@
 // however its cells' lengths vary from row to row, a column's text stays within the column. One
 // table's rows may leave part of a column empty (a gap above that text below fills), or start
 // under a header whose cells span columns (a gap below that a header row or two cross): the
-// change must hold both ways, in several rows of each part.
+// change must hold both ways, in several rows of each part; a part of two rows (a header and one
+// row), too few to run across gaps in several, instead sets text in both inside a gap that every
+// row of the other part keeps open.
 import type { Row } from './gutters.js';
 
-/** Each part holds at least this many rows of two cells or more: fewer tell no columns. */
+/** One part holds at least this many rows of two cells or more: fewer tell no columns. */
 const MIN_ROWS = 3;
+/** The other may hold two: a table's header and one row, or the piece a page break leaves. */
+const MIN_PART = 2;
 /** A column gap is at least this many font sizes wide. */
 const MIN_GAP = 0.4;
 /** At least this share of a part's rows (and MIN_ROWS of them) run across a gap of the other part. */
@@ -39,9 +43,11 @@ function bestCut(rows: Row[], size: number): number | null {
   for (let at = 1; at < rows.length; at++) {
     const above = rows.slice(0, at).filter((_, i) => celled[i]);
     const below = rows.slice(at).filter((_, i) => celled[at + i]);
-    if (above.length < MIN_ROWS || below.length < MIN_ROWS) continue;
-    const down = crossedShare(gapsOf(above, size), below);
-    const up = crossedShare(gapsOf(below, size), above);
+    if (Math.min(above.length, below.length) < MIN_PART || Math.max(above.length, below.length) < MIN_ROWS) continue;
+    // A part of two rows is set in columns of its own: the other part's rows run across its gaps,
+    // and both its rows set text in a gap every row of the other part keeps open.
+    const down = below.length < MIN_ROWS ? occupiedShare(gapsOf(above, size), below) : crossedShare(gapsOf(above, size), below);
+    const up = above.length < MIN_ROWS ? occupiedShare(gapsOf(below, size), above) : crossedShare(gapsOf(below, size), above);
     if (down < CROSSING || up < CROSSING) continue;
     const score = down + up;
     if (!best || score > best.score || (score === best.score && space(at) > space(best.at))) best = { at, score };
@@ -71,4 +77,9 @@ function crossedShare(gaps: [number, number][], rows: Row[]): number {
     if (crossing >= MIN_ROWS) most = Math.max(most, crossing / rows.length);
   }
   return most;
+}
+
+/** 1 where every one of `rows` sets text inside one gap (a chunk's middle between its ends), else 0. */
+function occupiedShare(gaps: [number, number][], rows: Row[]): number {
+  return gaps.some(([from, to]) => rows.every((r) => r.chunks.some((c) => (c.x0 + c.x1) / 2 > from && (c.x0 + c.x1) / 2 < to))) ? 1 : 0;
 }
