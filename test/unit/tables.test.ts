@@ -258,6 +258,22 @@ describe('ruled tables', () => {
     ]);
   });
 
+  it('keep rows that leave the same cell empty apart, though they stand closer than the groups of rows do', () => {
+    // A receipt's totals: rows 12 apart in groups 20 apart, most leaving the middle column empty.
+    // Each starts a label of its own (capitalised), so none runs on from the row above.
+    const rows = [
+      ['Total RM Including GST', '', '22.00'],
+      ['Rounding Adj.', '', '0.00'],
+      ['Total Rounded', '', '22.00'],
+      ['Cash', '', '-22.00'],
+      ['6% GST SR', '22.00', '1.25'],
+      ['Amt. Excl. GST', '', '20.75'],
+    ];
+    const ys = [200, 212, 224, 244, 264, 276];
+    const words = rows.flatMap((cells, r) => cells.flatMap((text, c) => (text ? lineWords(text, [60, 200, 260][c], ys[r]) : [])));
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows]);
+  });
+
   it("keep a stub's header set at the foot of a cell drawn down two header rows one cell, where the pitches part the rows beside it", () => {
     // The header's drawn row holds two lines at the rows' pitch (18), its stub's name on the
     // lower; a date wrapped at a cell's pitch (12) in the body lets the pitches tell.

@@ -411,7 +411,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   const typicalGap = median(rowGaps);
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
   const wrapped = wrappedLines(
-    cutRows.slice(1).map((row, i) => ({ pitch: centerY(row.box) - centerY(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row) })),
+    cutRows.slice(1).map((row, i) => ({ pitch: centerY(row.box) - centerY(cutRows[i].box), above: columnsOf(cutRows[i]), below: columnsOf(row), newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words) })),
     size,
   );
   // Where the pitches do not tell: where each column's text ends at the widest, how far a cell's
@@ -497,6 +497,13 @@ export interface LinePair {
   pitch: number;
   above: Set<unknown>;
   below: Set<unknown>;
+  /** The lower line starts a label of its own: its text in the labels' column starts with a capital. */
+  newLabel?: boolean;
+}
+
+/** Whether the first of these words (a line's, in the labels' column, left to right) starts with a capital: a row's own label. */
+export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
+  return inLabelColumn.length > 0 && /^\p{Lu}/u.test(words[inLabelColumn[0]].text);
 }
 
 /**
@@ -522,9 +529,10 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   // after fewer starts a row, however close it stands.
   const within = (a: Set<unknown>, b: Set<unknown>) => a.size < b.size && [...a].every((c) => b.has(c));
   // Two wrapped cells of a row run on side by side over lines that fill the same few cells; lines
-  // filling every cell the table fills, one right under the other, are rows.
+  // filling every cell the table fills, one right under the other, are rows, as are rows that
+  // leave the same cells empty where the lower starts a label of its own (capitalised).
   const widest = Math.max(...pairs.flatMap((p) => [p.above.size, p.below.size]));
-  const sameFew = (a: Set<unknown>, b: Set<unknown>) => a.size === b.size && a.size < widest && [...a].every((c) => b.has(c));
+  const sameFew = ({ above: a, below: b, newLabel }: LinePair) => !newLabel && a.size === b.size && a.size < widest && [...a].every((c) => b.has(c));
   const tight = new Set<number>();
   let falling = false;
   for (const [i, { pitch, above, below }] of pairs.entries()) {
@@ -532,7 +540,7 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
       falling = false;
       continue;
     }
-    if (sameFew(above, below)) {
+    if (sameFew(pairs[i])) {
       tight.add(i);
       continue;
     }
