@@ -33,7 +33,7 @@ function colourAt(sketch: Pick<Sketch, 'width' | 'height' | 'channels' | 'data'>
 
 const near = (actual: number[], expected: number[]) => actual.every((v, i) => Math.abs(v - expected[i]) <= 12);
 
-describe('a scanned page\'s sketch', () => {
+describe('a scanned page\'s sketch', { timeout: 60_000 }, () => {
   const cases = [
     { name: "the scanner's own picture (300 dpi, PNG)", format: 'png', dpi: 300, text: false },
     { name: "the scanner's own picture (300 dpi, JPEG)", format: 'jpeg', dpi: 300, text: false },

@@ -14,6 +14,7 @@ import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutter
 import { flushGaps, isFlushSpace } from './flush-columns.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { partsByColumns } from './column-breaks.js';
+import { startsLabel, wrappedLines } from './line-pitches.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
@@ -490,66 +491,6 @@ function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
     (to - from >= row.size * WIDE_SPACE && gaps.some(([x0, x1]) => Math.min(x1, to) > Math.max(x0, from))) || isFlushSpace(from, to, gaps, row.size);
   const chunks = row.chunks.flatMap((chunk) => chunksOf(chunk.words, words, (current, w) => intoGap(current.x1, w.box.x0)));
   return chunks.length === row.chunks.length ? row : { ...row, chunks };
-}
-
-/** One text line of a table below another: how far apart their middles are, and the cells each fills. */
-export interface LinePair {
-  pitch: number;
-  above: Set<unknown>;
-  below: Set<unknown>;
-  /** The lower line starts a label of its own: its text in the labels' column starts with a capital. */
-  newLabel?: boolean;
-}
-
-/** Whether the first of these words (a line's, in the labels' column, left to right) starts with a capital: a row's own label. */
-export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
-  return inLabelColumn.length > 0 && /^\p{Lu}/u.test(words[inLabelColumn[0]].text);
-}
-
-/**
- * The pairs whose lower line is the second line of the upper one's cells. Rows stand apart by
- * their cells' padding or rules as well as by the type's leading, the lines of one cell by the
- * leading alone: where a table's line pitches fall into two groups at least a quarter of a font
- * size apart, the lines at the smaller pitch continue the row above them, provided in every such
- * pair one line fills fewer cells than the other and only cells the other fills (a table set
- * without padding but with space between groups of rows has full rows at its smaller pitch, and
- * none of them continues). The fuller line is the lower where cells are set at the top, the upper
- * where they are set at the foot, level with a wrapped cell's last line. Then a line at the larger
- * pitch starts a row. Null where the pitches do not tell.
- */
-export function wrappedLines(pairs: LinePair[], size: number): Set<number> | null {
-  const pitches = pairs.map((p) => p.pitch).sort((a, b) => a - b);
-  let cut = -1;
-  for (let k = 1; k < pitches.length; k++) if (pitches[k] - pitches[k - 1] >= size * 0.25 && (cut < 0 || pitches[k] - pitches[k - 1] > pitches[cut] - pitches[cut - 1])) cut = k;
-  if (cut < 0) return null;
-  const limit = (pitches[cut - 1] + pitches[cut]) / 2;
-  // Either line may be the one that fills fewer cells: a row's other cells stand level with its
-  // wrapped cell's first line (set at the top), its last (set at the foot) or between (centred).
-  // Down one row the lines fill more cells and then fewer, never more again: a line filling more
-  // after fewer starts a row, however close it stands.
-  const within = (a: Set<unknown>, b: Set<unknown>) => a.size < b.size && [...a].every((c) => b.has(c));
-  // Two wrapped cells of a row run on side by side over lines that fill the same few cells; lines
-  // filling every cell the table fills, one right under the other, are rows, as are rows that
-  // leave the same cells empty where the lower starts a label of its own (capitalised).
-  const widest = Math.max(...pairs.flatMap((p) => [p.above.size, p.below.size]));
-  const sameFew = ({ above: a, below: b, newLabel }: LinePair) => !newLabel && a.size === b.size && a.size < widest && [...a].every((c) => b.has(c));
-  const tight = new Set<number>();
-  let falling = false;
-  for (const [i, { pitch, above, below }] of pairs.entries()) {
-    if (pitch >= limit) {
-      falling = false;
-      continue;
-    }
-    if (sameFew(pairs[i])) {
-      tight.add(i);
-      continue;
-    }
-    const rises = within(above, below);
-    if ((!rises && !within(below, above)) || (rises && falling)) return null;
-    falling = !rises;
-    tight.add(i);
-  }
-  return tight;
 }
 
 /**

@@ -2,7 +2,7 @@
 // body between two rulings holds one text line per row, and the rulings alone would read it as one
 // row with every cell a column of figures. Inside each drawn row, a text line starts a row of its
 // own where the first column (the rightmost in a right-to-left table) starts a new label. Where the
-// table's line pitches tell a cell's own lines from its rows (aligned.ts wrappedLines), a line at
+// table's line pitches tell a cell's own lines from its rows (line-pitches.ts), a line at
 // the smaller pitch belongs to the row of the line it stands that close to (the row below where
 // cells are set at the foot, a wrapped cell's first line standing over the label); elsewhere a
 // line whose label continues the one above (its first word would not have fitted on the line
@@ -21,7 +21,8 @@ import type { Rulings } from './ruled.js';
 import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
-import { apartByLeading, SHORT_SHARE, startsLabel, wrappedLines, type Chunk, type Row } from './aligned.js';
+import { apartByLeading, SHORT_SHARE, type Chunk, type Row } from './aligned.js';
+import { startsLabel, wrappedLines } from './line-pitches.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
