@@ -60,6 +60,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   };
   const lines = visualRows(words, held).map((line) => line.chunks.flatMap((c) => c.words));
   const part = (line: number[], cell: CellRegion) => line.filter((i) => cellOf.get(i) === cell);
+  const holdsLabel = (line: number[], label: CellRegion) => part(line, label).length > 0;
   // A label cell drawn down past a border of the cells beside it (a header's rule that stops at a
   // stub column's header spanning the header's rows, the stub's text set at their foot) holds
   // rows of both sides: its lines part where a border beside them runs, when a label stands on
@@ -93,8 +94,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // the whole table is a title or a note, not a row label.
   const labels = grid.cells.filter((c) => (rightToLeft ? lastColumn(c) === first && c.column > 0 : c.column === first && c.column + c.columnSpan < grid.columnCount));
   const middle = (line: number[]) => (Math.min(...line.map((i) => words[i].box.y0)) + Math.max(...line.map((i) => words[i].box.y1))) / 2;
-  // Lines set at the pitch of a cell's own lines, against the pitch of the table's rows, continue
-  // the row above (wrappedLines); pair k is lines k and k + 1, each filling some columns.
+  // Lines set at the pitch of a cell's own lines, against the pitch of the table's rows, are one
+  // row's (wrappedLines); pair k is lines k and k + 1, each filling some columns.
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
   const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below), newLabel: startsLabel(below.filter((i) => cellOf.get(i)!.column === first), words) }));
   const size = median(held.map((i) => words[i].fontSize));
@@ -109,8 +110,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       // A cell whose first line holds no label (a header label set lower down) keeps its lines,
       // unless the pitches tell its rows (below) and a label stands in it to start one; a header
       // whose stub is empty holds nothing that starts a row.
-      const unlabelled = (line: number[]) => part(line, label).length === 0;
-      if (through.length < 2 || (unlabelled(through[0]) && (wrapped === null || through.every(unlabelled)))) continue;
+      if (through.length < 2 || (!holdsLabel(through[0], label) && (wrapped === null || !through.some((line) => holdsLabel(line, label))))) continue;
       // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
       // other columns must hold short values, as in the rows of a table found from alignment.
       const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));
@@ -158,7 +158,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
     let labelled = false;
     for (let l = 1; l < through.length; l++) {
       const [above, below] = [through[l - 1], through[l]];
-      if (part(above, label).length > 0) labelled = true;
+      if (holdsLabel(above, label)) labelled = true;
       const k = lineIndex.get(below)! - 1;
       // Where the pitches tell, they tell rows apart whatever the line holds: a row whose cells
       // are set at the foot starts with a wrapped cell's first line, its label lower down; and

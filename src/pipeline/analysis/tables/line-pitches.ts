@@ -22,8 +22,9 @@ export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
  * The pairs whose lower line is the second line of the upper one's cells. Rows stand apart by
  * their cells' padding or rules as well as by the type's leading, the lines of one cell by the
  * leading alone: where a table's line pitches fall into two groups at least a quarter of a font
- * size apart, the lines at the smaller pitch continue the row above them, provided in every such
- * pair one line fills fewer cells than the other and only cells the other fills (a table set
+ * size apart, the lines at the smaller pitch are one row's, provided in every such pair one line
+ * fills fewer cells than the other and only cells the other fills, or both the same few cells
+ * with no label of its own starting the lower (a table set
  * without padding but with space between groups of rows has full rows at its smaller pitch, and
  * none of them continues). The fuller line is the lower where cells are set at the top, the upper
  * where they are set at the foot, level with a wrapped cell's last line. Then a line at the larger
