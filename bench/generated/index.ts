@@ -3,7 +3,7 @@
 //   npm run bench:generated -- [--seed N] [--count K] [--only tables,furniture,...] [--keep DIR]
 //                               [--with variation,...] [--without variation,...]
 //   npm run bench:generated -- --rescore DIR        (scores a --keep run's documents again, no Folio)
-//   npm run bench:generated -- --rescore DIR --reread  (its born-digital documents read again by this checkout, in process)
+//   npm run bench:generated -- --rescore DIR --reread  (its born-digital documents, and scans whose OCR'd pages a reread kept, read again by this checkout, in process)
 //   npm run bench:generated -- --rescore DIR --reread --ocr  (its scans too: OCR'd once, the OCR'd pages kept beside each scan)
 //
 // Draws K documents from seed N (a fresh seed from the clock when none is given: say it again to
@@ -281,14 +281,16 @@ function printTable(title: string, groups: [string, Scored[]][], only: Set<Featu
 
 /**
  * The documents a `--keep` run left in `dir`, scored again from what Folio read then (for work on
- * the scores themselves), or with `reread`, its born-digital documents read again by this
- * checkout in this process (reread.ts), and with `ocr` its scans too.
+ * the scores themselves), or with `reread`, its born-digital documents (and scans whose OCR'd
+ * pages a reread kept) read again by this checkout in this process (reread.ts), and with `ocr`
+ * every scan too.
  */
 async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scored[]> {
   const { readdir } = await import('node:fs/promises');
   const files = new Set(await readdir(dir));
   const documents: Scored[] = [];
   let readAgain = 0;
+  let scansLeft = 0;
   // Started at the first scan read, closed once at the end.
   let engine: Promise<OcrEngine> | undefined;
   const ocrEngine = () => (engine ??= scanEngine());
@@ -298,8 +300,11 @@ async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scor
       const scan = truth.variant !== 'digital' && files.has(truth.file);
       const file = scan ? truth.file : truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
       const source = scan ? { mediaType: truth.mediaType as ScanSource['mediaType'], pages: path.join(dir, `${truth.id}.ocr-pages.json`), engine: ocrEngine } : undefined;
-      const fresh = reread && file && (!scan || ocr) ? await readInProcess(path.join(dir, file), source) : null;
+      // A scan whose OCR'd pages an earlier reread kept is analysed again without OCR, --ocr or not.
+      const readable = !scan || ocr || files.has(`${truth.id}.ocr-pages.json`);
+      const fresh = reread && file && readable ? await readInProcess(path.join(dir, file), source) : null;
       if (fresh) readAgain++;
+      else if (reread && scan) scansLeft++;
       const outputFile = path.join(dir, `${truth.id}.output.json`);
       const output = fresh ?? (await readFile(outputFile, 'utf8').then((t) => JSON.parse(t) as Output, () => null));
       const peerText = await readFile(path.join(dir, `${truth.id}.tesseract.txt`), 'utf8').catch(() => null);
@@ -309,7 +314,8 @@ async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scor
   } finally {
     if (engine) await (await engine).close();
   }
-  if (reread) console.log(`read again in this process: ${readAgain} ${ocr ? '' : 'born-digital '}documents; the others scored from the kept run`);
+  if (reread) console.log(`read again in this process: ${readAgain} documents; the others scored from the kept run`);
+  if (scansLeft > 0) console.log(`${scansLeft} scans were NOT read again (no OCR'd pages kept beside them): their scores are the kept run's; add --ocr to read them`);
   return documents.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 }
 
