@@ -256,8 +256,8 @@ function drawScript(random: Random, producer: Producer, features: Set<string>): 
     ['arabic', 3],
     ['hebrew', 3],
   ] as const);
-  // pdf-lib's standard fonts draw WinAnsi only: its documents are in Latin, accented or not.
-  const script = producer === 'pdf-lib' && drawn !== 'latin' && drawn !== 'accented' ? 'latin' : drawn;
+  // pdf-lib's standard fonts draw WinAnsi only, and the LaTeX producer's fonts T1: their documents are in Latin, accented or not.
+  const script = (producer === 'pdf-lib' || producer === 'latex') && drawn !== 'latin' && drawn !== 'accented' ? 'latin' : drawn;
   features.add(`script:${script}`);
   if (isRightToLeft(script)) features.add('type:right-to-left');
   return script;
@@ -274,7 +274,7 @@ function contentsPage(seed: number, index: number, kind: DocumentKind, producer:
   const first = blocks.findIndex((b) => b.kind === 'heading');
   if (headings.length < 2 || first < 0) return;
   // Writer's HTML import has no tab leaders and the Chromium producer clips no text: each sets the leaders it can draw faithfully.
-  const leaders = producer === 'pdf-lib' ? random.pick(['dots', 'dots', 'none'] as const) : producer === 'chromium' ? random.pick(['drawn', 'none'] as const) : 'dots';
+  const leaders = producer === 'pdf-lib' || producer === 'latex' ? random.pick(['dots', 'dots', 'none'] as const) : producer === 'chromium' ? random.pick(['drawn', 'none'] as const) : 'dots';
   features.add('layout:contents');
   features.add(`contents:leaders-${leaders}`);
   let page = random.int(1, 4);
@@ -299,6 +299,8 @@ export const LISTED_VARIATIONS = [
   'producer:libreoffice',
   'libreoffice:docx',
   'libreoffice:pdf',
+  'producer:latex',
+  ...['cm', 'times', 'helvetica', 'courier'].map((v) => `latex:${v}`),
   ...['order-reversed', 'order-shuffled', 'order-columns-right-to-left', 'spacing-words', 'spacing-line', 'spacing-mixed'].map((v) => `pdf-lib:${v}`),
 ];
 
@@ -307,6 +309,11 @@ export interface ComposeOptions {
   producers: readonly (readonly [Producer, number])[];
   /** The share of documents sent as scans. */
   scanShare: number;
+  /**
+   * The share of the documents drawn for Chromium or pdf-lib that LaTeX sets instead. Drawn apart
+   * from the producers' weights (LaTeX came later), so every other document of a seed stays as it was.
+   */
+  latexShare: number;
 }
 
 export const DEFAULT_COMPOSE: ComposeOptions = {
@@ -316,6 +323,7 @@ export const DEFAULT_COMPOSE: ComposeOptions = {
     ['libreoffice', 0.5],
   ],
   scanShare: 0.25,
+  latexShare: 0.2,
 };
 
 /** Document `index` of `seed`. */
@@ -331,7 +339,8 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
     ['blank', 0.4],
   ] as const);
   features.add(`kind:${kind}`);
-  const producer = random.weighted(options.producers);
+  const weighed = random.weighted(options.producers);
+  const producer = weighed !== 'libreoffice' && kind !== 'blank' && kind !== 'letter' && Random.forDocument(seed ^ 0x1a7e5, index).chance(options.latexShare) ? 'latex' : weighed;
   features.add(`producer:${producer}`);
   const script = kind === 'tables' || kind === 'blank' ? 'latin' : drawScript(random, producer, features);
   const words = new Words(random, script);
@@ -341,10 +350,12 @@ export function composeDocument(seed: number, index: number, options: ComposeOpt
   const page = { width: landscape ? size.height : size.width, height: landscape ? size.width : size.height, margin: random.int(40, 76) };
   // Writer's HTML import flows one column and draws no page furniture (libreoffice.ts).
   const office = producer === 'libreoffice';
+  // Neither Writer's HTML import nor the LaTeX producer draws page furniture (libreoffice.ts, latex.ts).
+  const bare = office || producer === 'latex';
   const columns = office ? 1 : kind === 'paper' ? random.weighted([[2, 5], [1, 2], [3, 1]] as const) : kind === 'report' ? random.weighted([[1, 5], [2, 2], [3, 0.5]] as const) : 1;
   features.add(`layout:columns-${columns}`);
   const type = drawType(random, kind, script, features);
-  const furniture: Furniture = office ? { head: null, foot: null, pageNumber: 'none', stamp: null, lineNumbers: false, sideTab: null, templates: false, bleed: null } : drawFurniture(random, kind, words, producer, features);
+  const furniture: Furniture = bare ? { head: null, foot: null, pageNumber: 'none', stamp: null, lineNumbers: false, sideTab: null, templates: false, bleed: null } : drawFurniture(random, kind, words, producer, features);
   const notes = { footnotes: kind === 'paper' || kind === 'book' || kind === 'report', marginNotes: columns === 1 && (kind === 'book' || kind === 'report') && !furniture.bleed && random.chance(0.3) };
 
   const blocks: Block[] = [];

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChromiumProducer } from './chromium.js';
 import { composeDocument, type ComposeOptions, DEFAULT_COMPOSE } from './compose.js';
+import type { LatexProducer } from './latex.js';
 import type { LibreOfficeProducer } from './libreoffice.js';
 import type { PdfLibProducer } from './pdflib.js';
 import { scanVariant } from './scan.js';
@@ -14,6 +15,7 @@ export interface Producers {
   chromium: ChromiumProducer;
   pdflib: PdfLibProducer;
   libreoffice: LibreOfficeProducer;
+  latex: LatexProducer;
 }
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -29,7 +31,14 @@ export interface Generated {
 
 export async function generateDocument(seed: number, index: number, producers: Producers, dir: string, options: ComposeOptions = DEFAULT_COMPOSE): Promise<Generated> {
   const spec = composeDocument(seed, index, options);
-  const laid = spec.producer === 'pdf-lib' ? await producers.pdflib.produce(spec) : spec.producer === 'libreoffice' ? await producers.libreoffice.produce(spec) : await producers.chromium.produce(spec);
+  const laid =
+    spec.producer === 'pdf-lib'
+      ? await producers.pdflib.produce(spec)
+      : spec.producer === 'libreoffice'
+        ? await producers.libreoffice.produce(spec)
+        : spec.producer === 'latex'
+          ? await producers.latex.produce(spec)
+          : await producers.chromium.produce(spec);
   let bytes: Uint8Array = laid.pdf;
   const word = 'format' in laid && laid.format === 'docx';
   let mediaType = word ? DOCX : 'application/pdf';

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChromiumProducer } from './chromium.js';
+import { LatexProducer } from './latex.js';
 import { LibreOfficeProducer } from './libreoffice.js';
 import { composeDocument, LISTED_VARIATIONS } from './compose.js';
 import { tesseractDocument } from './peer-ocr.js';
@@ -78,7 +79,7 @@ export async function runBench(options: RunOptions): Promise<{ documents: Scored
   await mkdir(dir, { recursive: true });
   const install = await Installation.create();
   const server = await install.start();
-  const producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start() };
+  const producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start(), latex: new LatexProducer() };
   const features = new Set<string>();
   // The tesseract command beside Folio's OCR, with the models and languages Folio reads with.
   const ocr = loadConfig(install.env).ocr;

@@ -3,7 +3,7 @@
 // (truth.ts) as they place each element; nothing here is read back from a produced file.
 import type { Script } from './words.js';
 
-export type Producer = 'chromium' | 'pdf-lib' | 'libreoffice';
+export type Producer = 'chromium' | 'pdf-lib' | 'libreoffice' | 'latex';
 
 export interface Run {
   text: string;

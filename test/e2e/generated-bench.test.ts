@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM } from '../../bench/generated/chromium.js';
 import { SOFFICE } from '../../bench/generated/libreoffice.js';
+import { PDFLATEX } from '../../bench/generated/latex.js';
 import { byTableVariation, runBench, summarize } from '../../bench/generated/index.js';
 import { readInProcess, scanEngine, type ScanSource } from '../../bench/generated/reread.js';
 import { normalizeText, similarity } from '../../bench/quality/metrics.js';
@@ -20,17 +21,17 @@ import type { Output } from '../../bench/generated/score.js';
 import { STORE } from '../helpers/folio.js';
 
 const runs = (command: string, args: string[]) => promisify(execFile)(command, args).then(() => true, () => false);
-const haveTools = existsSync(CHROMIUM) && (await runs('pdftoppm', ['-v'])) && (await runs(SOFFICE, ['--version']));
-if (process.env.FOLIO_REQUIRE_BROWSER === '1' && !haveTools) throw new Error('the generated bench needs Chromium, LibreOffice and poppler-utils (apt-get install chromium libreoffice-writer-nogui poppler-utils)');
+const haveTools = existsSync(CHROMIUM) && (await runs('pdftoppm', ['-v'])) && (await runs(SOFFICE, ['--version'])) && (await runs(PDFLATEX, ['--version']));
+if (process.env.FOLIO_REQUIRE_BROWSER === '1' && !haveTools) throw new Error('the generated bench needs Chromium, LibreOffice, TeX and poppler-utils (apt-get install chromium libreoffice-writer-nogui texlive-latex-recommended texlive-fonts-recommended poppler-utils)');
 
 describe.skipIf(STORE !== 'sqlite' || !haveTools)('bench:generated', () => {
   it('draws, reads and scores a fixed-seed set of documents, scans among them', async () => {
     const lines: string[] = [];
-    // Seed 10's first six come from all three producers and hold a scan (a JPEG of a paper's first page), tables, furniture and headings.
+    // Seed 10's first six come from all four producers and hold scans (a JPEG of a paper's first page, a report TeX set), tables, furniture and headings.
     const keep = await mkdtemp(path.join(tmpdir(), 'folio-generated-'));
     const { documents, features } = await runBench({ seed: 10, count: 6, keep, concurrency: 2, log: (line) => lines.push(line) });
     expect(documents.map((d) => d.id)).toEqual(['g10-0', 'g10-1', 'g10-2', 'g10-3', 'g10-4', 'g10-5']);
-    expect(new Set(documents.map((d) => d.producer))).toEqual(new Set(['chromium', 'pdf-lib', 'libreoffice']));
+    expect(new Set(documents.map((d) => d.producer))).toEqual(new Set(['chromium', 'pdf-lib', 'libreoffice', 'latex']));
     for (const d of documents) {
       expect(d.status, `${d.id}: ${d.error}`).toBe('completed');
       expect(d.scores).not.toBeNull();

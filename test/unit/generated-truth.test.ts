@@ -16,6 +16,7 @@ import { ChromiumProducer, CHROMIUM } from '../../bench/generated/chromium.js';
 import { composeDocument } from '../../bench/generated/compose.js';
 import { generateDocument } from '../../bench/generated/generate.js';
 import { popplerWords } from '../../bench/generated/poppler.js';
+import { LatexProducer, PDFLATEX } from '../../bench/generated/latex.js';
 import { LibreOfficeProducer, SOFFICE } from '../../bench/generated/libreoffice.js';
 import { strFromU8, unzipSync } from 'fflate';
 import { PdfLibProducer } from '../../bench/generated/pdflib.js';
@@ -30,9 +31,13 @@ const haveSoffice = await exec(SOFFICE, ['--version']).then(
   () => true,
   () => false,
 );
-const haveBrowser = existsSync(CHROMIUM) && haveSoffice;
+const havePdflatex = await exec(PDFLATEX, ['--version']).then(
+  () => true,
+  () => false,
+);
+const haveBrowser = existsSync(CHROMIUM) && haveSoffice && havePdflatex;
 if (process.env.FOLIO_REQUIRE_BROWSER === '1' && (!haveBrowser || !havePdftotext)) {
-  throw new Error('the generated bench tests need Chromium, LibreOffice and pdftotext (apt-get install chromium libreoffice-writer-nogui poppler-utils)');
+  throw new Error('the generated bench tests need Chromium, LibreOffice, pdflatex and pdftotext (apt-get install chromium libreoffice-writer-nogui texlive-latex-recommended texlive-fonts-recommended poppler-utils)');
 }
 
 interface PdfWord {
@@ -69,12 +74,12 @@ function foundInside(words: PdfWord[], page: number, box: Box, text: string): nu
   return wanted.filter((w) => there.includes(w) || pool.includes(w) || pool.includes(reversed(w))).length / wanted.length;
 }
 
-let producers: { chromium: ChromiumProducer; pdflib: PdfLibProducer; libreoffice: LibreOfficeProducer };
+let producers: { chromium: ChromiumProducer; pdflib: PdfLibProducer; libreoffice: LibreOfficeProducer; latex: LatexProducer };
 let dir: string;
 
 beforeAll(async () => {
   if (!haveBrowser || !havePdftotext) return;
-  producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start() };
+  producers = { chromium: await ChromiumProducer.start(), pdflib: await PdfLibProducer.start(), libreoffice: await LibreOfficeProducer.start(), latex: new LatexProducer() };
   dir = await mkdtemp(path.join(tmpdir(), 'folio-generated-truth-'));
 }, 60_000);
 
@@ -107,6 +112,7 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
           ['pdf-lib', 1],
         ],
         scanShare: 0,
+        latexShare: 0,
       });
       producersSeen.add(truth.producer);
       // A page written on by hand is drawn only as a scan, whatever the share asked for: no text to place.
@@ -145,7 +151,7 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
     const problems: string[] = [];
     const formats = new Set<string>();
     for (let index = 0; index < 8; index++) {
-      const { truth, path: file } = await generateDocument(seed, 100 + index, producers, dir, { producers: [['libreoffice', 1]], scanShare: 0 });
+      const { truth, path: file } = await generateDocument(seed, 100 + index, producers, dir, { producers: [['libreoffice', 1]], scanShare: 0, latexShare: 0 });
       formats.add(truth.mediaType);
       // Writer breaks its own pages: the truth knows no page and no box, only what the file says.
       expect(truth.pages).toBe(0);
@@ -160,6 +166,37 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
       for (const table of truth.tables) for (const cell of table.cells) if (missing(cell.text).length) problems.push(`${truth.id} cell ${cell.row},${cell.col} "${cell.text}"`);
     }
     expect(formats.size).toBe(2);
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('sets every block and table cell of a LaTeX document into its PDF, its tables in the faces and rules it drew', async () => {
+    const problems: string[] = [];
+    const faces = new Set<string>();
+    let cells = 0;
+    let set = 0;
+    for (let index = 0; set < 8; index++) {
+      // Letters and blank pages are not set by TeX, whatever the share.
+      if (['kind:letter', 'kind:blank'].some((k) => composeDocument(seed, 200 + index).features.includes(k))) continue;
+      const { truth, path: file } = await generateDocument(seed, 200 + index, producers, dir, { producers: [['chromium', 1]], scanShare: 0, latexShare: 1 });
+      expect(truth.producer).toBe('latex');
+      set++;
+      // TeX breaks its own pages: the truth knows no page and no box.
+      expect(truth.pages).toBe(0);
+      for (const f of truth.features.filter((f) => f.startsWith('latex:'))) faces.add(f);
+      // TeX writes no spaces: its words are told by their gaps, so the text is compared without them;
+      // and it builds the accented letters its fonts lack from a letter and an accent ("t’" for "ť"), so without accents.
+      const bare = (t: string) => norm(t.normalize('NFD').replace(/\p{M}/gu, ''));
+      const text = bare((await pdfWords(file)).map((w) => w.text).join(''));
+      const missing = (t: string) => t.split(/\s+/).map(bare).filter((w) => w && !text.includes(w));
+      for (const block of truth.blocks) if (missing(block.text).length) problems.push(`${truth.id} ${block.kind} "${block.text.slice(0, 40)}": ${missing(block.text).join(' ')}`);
+      for (const table of truth.tables)
+        for (const cell of table.cells) {
+          cells++;
+          if (missing(cell.text).length) problems.push(`${truth.id} cell ${cell.row},${cell.col} "${cell.text}"`);
+        }
+    }
+    expect(cells).toBeGreaterThan(20);
+    expect(faces.size).toBeGreaterThan(1);
     expect(problems).toEqual([]);
   }, 300_000);
 });
