@@ -247,11 +247,41 @@ export interface TableScore {
 /** Below this adjacency F1 against every truth table, an output table is a false table; a truth table with no output above it was missed. */
 const TABLE_MATCH = 0.2;
 
+/**
+ * The tables a page break may have parted, joined: a page's last table with the first tables of
+ * the pages after it that have as many columns, each later part without the rows that repeat the
+ * first part's first rows (a header the producer set again at the top of the page). For truth
+ * whose producer does not know where its pages break (page 0), which records such a table whole.
+ */
+function joinedAcrossPages(pages: Output['pages']): (OutputTable & { parts: OutputTable[] })[] {
+  const width = (t: OutputTable) => Math.max(0, ...t.rows.map((r) => r.length));
+  const same = (a: string[] | undefined, b: string[] | undefined) => !!a && !!b && a.length === b.length && a.every((x, i) => normalizeText(x) === normalizeText(b[i]));
+  const joined: (OutputTable & { parts: OutputTable[] })[] = [];
+  pages.forEach((page, i) => {
+    const first = page.tables.at(-1);
+    if (!first) return;
+    const parts = [first];
+    let rows = [...first.rows];
+    for (const later of pages.slice(i + 1)) {
+      const next = later.tables[0];
+      if (!next || width(next) !== width(first)) break;
+      let repeated = 0;
+      while (repeated < next.rows.length - 1 && same(next.rows[repeated], first.rows[repeated])) repeated++;
+      rows = [...rows, ...next.rows.slice(repeated)];
+      parts.push(next);
+      joined.push({ rows, parts: [...parts] });
+      if (later.tables.length > 1) break;
+    }
+  });
+  return joined;
+}
+
 export function scoreTables(truth: Truth, output: Output): { scores: DocumentScores['tables']; falseTables: number } {
   const byPage = new Map(output.pages.map((p) => [p.page, p.tables]));
   const matchedOutputs = new Set<OutputTable>();
-  // A table on page 0 stands somewhere in the document (its producer does not know where).
-  const everyTable = output.pages.flatMap((p) => p.tables);
+  // A table on page 0 stands somewhere in the document (its producer does not know where), maybe
+  // across a page break.
+  const everyTable: OutputTable[] = [...output.pages.flatMap((p) => p.tables), ...joinedAcrossPages(output.pages)];
   const perTable = truth.tables.map((t) => {
     const candidates = t.page === 0 ? everyTable : (byPage.get(t.page) ?? []);
     let best: { table: OutputTable | null; f1: number } = { table: null, f1: 0 };
@@ -259,7 +289,7 @@ export function scoreTables(truth: Truth, output: Output): { scores: DocumentSco
       const f1 = adjacencyF1(tableGrid(t), c.rows).f1;
       if (f1 > best.f1) best = { table: c, f1 };
     }
-    if (best.table && best.f1 >= TABLE_MATCH) matchedOutputs.add(best.table);
+    if (best.table && best.f1 >= TABLE_MATCH) for (const part of 'parts' in best.table ? (best.table.parts as OutputTable[]) : [best.table]) matchedOutputs.add(part);
     return { f1: best.f1, teds: best.table ? teds(truthRows(t), outputRows(best.table)) : 0, missed: best.f1 < TABLE_MATCH, features: t.features ?? [] };
   });
   let falseTables = 0;

@@ -1,8 +1,9 @@
 // The generated bench's contents score (bench/generated/score.ts): an entry counts as apart only
 // when a markdown line or table row holds it alone, leader dots aside; the text score ignores
-// leader dots, which the truth does not hold.
+// leader dots, which the truth does not hold. A table whose producer does not know its pages is
+// matched against its parts joined across a page break too.
 import { describe, expect, it } from 'vitest';
-import { scoreContents, scoreText, type Output } from '../../bench/generated/score.js';
+import { scoreContents, scoreTables, scoreText, type Output } from '../../bench/generated/score.js';
 import type { Truth } from '../../bench/generated/truth.js';
 
 const truth: Truth = {
@@ -45,5 +46,25 @@ describe('generated bench: contents entries', () => {
 
   it('has no contents score for a document without contents', () => {
     expect(scoreContents({ ...truth, blocks: truth.blocks.slice(0, 1) }, output('## Contents'))).toBeNull();
+  });
+});
+
+describe('generated bench: a table whose producer does not know its page', () => {
+  const header = ['Region', 'Sales'];
+  const body = Array.from({ length: 6 }, (_, i) => [`Region ${i + 1}`, `${(i + 1) * 100}`]);
+  const table = (rows: string[][]) => ({ rows });
+  const cells = [header, ...body].flatMap((row, r) => row.map((text, col) => ({ row: r, col, rowSpan: 1, colSpan: 1, text, header: r === 0, box: null })));
+  const whole: Truth = { ...truth, pages: 0, blocks: [], tables: [{ page: 0, rows: 7, columns: 2, headerRows: 1, cells, box: null, continued: false, order: 0, features: [] }] };
+  const pages = (...tables: string[][][][]): Output => ({ text: '', markdown: '', seconds: 0, pages: tables.map((t, i) => ({ page: i + 1, text: '', tables: t.map(table) })) });
+
+  it('is matched against its parts on two pages joined, the header the second page repeats left out', () => {
+    const { scores, falseTables } = scoreTables(whole, pages([[header, ...body.slice(0, 3)]], [[header, ...body.slice(3)]]));
+    expect(scores!.f1).toBe(1);
+    expect(falseTables).toBe(0);
+  });
+
+  it('is not joined to a table of other columns on the next page', () => {
+    const { scores } = scoreTables(whole, pages([[header, ...body.slice(0, 3)]], [body.slice(3).map((row) => [...row, 'x'])]));
+    expect(scores!.f1).toBeLessThan(1);
   });
 });
