@@ -245,6 +245,37 @@ describe('tables that rule their rows cell by cell', () => {
     expect(tables.map(tableRows)).toEqual([rows]);
   });
 
+  it('read zebra stripes whose cell backgrounds stand a little apart as one table, the stripes joined by their columns', () => {
+    // Every other row shaded cell by cell, each background 4 short of the next (TeX's colortbl in
+    // a table stretched to the line leaves such gutters), a rule between every two rows 2 clear
+    // of the shading (booktabs keeps space about its rules), and a wrapped label in a shaded row.
+    // The gutters are the column borders, as touching pieces' joints are.
+    const xs = [100, 180, 240, 300, 350];
+    const rows = [
+      ['Region', 'Sales', 'Staff', 'Stores'],
+      ['North', '1,204', '31', '7'],
+      ['South and south-west', '980', '25', '6'],
+      ['East', '1,010', '28', '5'],
+      ['West', '870', '19', '4'],
+      ['Central', '1,450', '40', '9'],
+    ];
+    const tops = [97];
+    for (let r = 1; r < rows.length; r++) tops.push(tops[r - 1] + (r === 3 ? 30 : 18));
+    const words: Word[] = [];
+    rows.forEach((row, r) =>
+      row.forEach((text, c) => {
+        // The wrapped label: "South and" over "south-west", the figures level with its first line.
+        if (r === 2 && c === 0) words.push(...lineWords('South and', xs[0] + 4, tops[r] + 3), ...lineWords('south-west', xs[0] + 4, tops[r] + 15));
+        else words.push(word(text, c === 0 ? xs[0] + 4 : xs[c + 1] - 4 - text.length * 5, tops[r] + 3));
+      }),
+    );
+    const stripe = (r: number) => xs.slice(1).map((x, c) => ({ box: { x0: xs[c] + (c === 0 ? 0 : 2), y0: tops[r], x1: x - (c === xs.length - 2 ? 0 : 2), y1: (tops[r + 1] ?? tops[r] + 18) - 4 }, filled: true, stroked: false, fill: 0xe6e6e6 }));
+    const rects = [2, 4].flatMap(stripe);
+    const segments = tops.slice(1).map((y) => ({ x0: 104, y0: y - 2, x1: 350, y1: y - 2 }));
+    const { tables } = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, rects, segments }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([rows]);
+  });
+
   it('take in above and below the shading the first lines of cells set at the foot of their rows', () => {
     // Zebra stripes on the second and fourth body rows only. The first and the last row each hold
     // a date broken over two lines, set at the foot of the row: "22 February" stands alone 11

@@ -82,19 +82,26 @@ function jointBorders(pieces: Segment[], drawn: Segment[], snap: number, min: nu
     let end = start + 1;
     while (end < sorted.length && sorted[end].y0 - sorted[start].y0 <= snap) end++;
     const line = sorted.slice(start, end).sort((a, b) => a.x0 - b.x0);
-    // Each chain of touching or overlapping pieces is one rule; a joint is where one piece ends
-    // and another begins, inside the rule (a rule drawn over the pieces leaves their joints).
+    // Each chain of pieces touching, overlapping or parted by a gutter narrower than any cell
+    // (cell backgrounds set a little apart, as TeX's colortbl leaves them in a table stretched to
+    // the line) is one rule; a joint is where one piece ends and another begins, inside the rule
+    // (a rule drawn over the pieces leaves their joints), in the middle of the gutter between them.
     let chain = [line[0]];
     let reach = line[0].x1;
     const close = () => {
       const joints = positions(
-        chain.filter((a) => a.x1 < reach - snap && chain.some((b) => Math.abs(b.x0 - a.x1) <= snap)).map((a) => a.x1),
+        chain
+          .filter((a) => a.x1 < reach - snap)
+          .flatMap((a) => {
+            const next = chain.find((b) => b !== a && b.x0 >= a.x1 - snap && b.x0 <= a.x1 + min);
+            return next ? [next.x0 > a.x1 + snap ? (a.x1 + next.x0) / 2 : a.x1] : [];
+          }),
         snap,
       );
       if (joints.length) rules.push({ y: chain[0].y0, x0: chain[0].x0, x1: reach, joints });
     };
     for (const piece of line.slice(1)) {
-      if (piece.x0 > reach + snap) {
+      if (piece.x0 > reach + min) {
         close();
         chain = [piece];
         reach = piece.x1;
