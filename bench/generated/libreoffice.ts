@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { Laid } from './chromium.js';
 import { escapeHtml, placeCells } from './html.js';
 import { Random } from './random.js';
-import type { Block, DocSpec, Run } from './spec.js';
+import type { Block, DocSpec, Run, TableSpec } from './spec.js';
 import type { BlockKind, TruthBlock, TruthTable } from './truth.js';
 import { isRightToLeft } from './words.js';
 
@@ -32,6 +32,55 @@ const FAMILIES = { serif: 'Liberation Serif', sans: 'Liberation Sans', mono: 'Li
 function runHtml(run: Run): string {
   const text = escapeHtml(run.text);
   return run.bold ? `<b>${text}</b>` : run.italic ? `<i>${text}</i>` : text;
+}
+
+/**
+ * The type size of a table's text in Writer: the table's own scale of the body size, as the other
+ * producers set it; a wide table (eight columns or more) at 7 points, as a Writer user fits one to
+ * the page (Writer lets a table too wide for the line run off the page's edge).
+ */
+function writerTableSize(doc: DocSpec, t: TableSpec): number {
+  return t.columns >= 8 ? 7 : Math.round(doc.type.size * t.style.fontScale * 2) / 2;
+}
+
+/**
+ * A cell's fill as the table's style asks, the same colours as Chromium's tables: the header
+ * shaded, every other body row (zebra), every body row (coloured) or every cell (shaded cells).
+ */
+function writerCellFill(t: TableSpec, tag: 'th' | 'td', row: number): string {
+  const { style } = t;
+  const fill =
+    tag === 'th'
+      ? style.headerShade
+        ? '#d9d9d9'
+        : style.shadedCells
+          ? '#e4e8ee'
+          : null
+      : style.zebra
+        ? row % 2 === 1
+          ? style.coloured
+            ? '#dfeaf6'
+            : '#eeeeee'
+          : style.shadedCells
+            ? '#e4e8ee'
+            : null
+        : style.coloured
+          ? '#fdf3e1'
+          : style.shadedCells
+            ? '#e4e8ee'
+            : null;
+  return fill ? ` bgcolor="${fill}"` : '';
+}
+
+/**
+ * The table's rules in what Writer's HTML import keeps of them: a border round every cell (grid),
+ * rules over and under the header and under the last row (horizontal: the frame's sides and the
+ * rule between row groups), or under the header only. Cells padded as Writer pads a table it
+ * inserts (0.1 cm each side); HTML's cells have none.
+ */
+function writerTableRules(t: TableSpec): string {
+  const rules = { grid: ' border="1"', horizontal: ' border="1" frame="hsides" rules="groups"', 'header-only': ' border="1" frame="void" rules="groups"', none: '' }[t.style.rules];
+  return `${rules} cellspacing="0" cellpadding="4"`;
 }
 
 /** The blocks as HTML for Writer, and the truth of each in reading order. */
@@ -116,13 +165,12 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
           parts.push(`<p><font size="2">${escapeHtml(t.caption)}</font></p>`);
           truth('caption', t.caption);
         }
-        const border = t.style.rules === 'grid' ? ' border="1" cellspacing="0"' : ' cellspacing="0"';
         const header = placeCells(t.header, t.columns);
-        const body = placeCells(t.body, t.columns).map((row) => row.map((p) => ({ ...p, row: p.row + t.header.length })));
+        const body = placeCells(t.body, t.columns);
         const cellHtml = (tag: 'th' | 'td', p: (typeof header)[number][number]) =>
-          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${t.style.headerShade && tag === 'th' ? ' bgcolor="#d9d9d9"' : ''}>${escapeHtml(p.cell.text)}</${tag}>`;
-        parts.push(`<table${border} width="${t.width === 'narrow' ? '50%' : '100%'}"><thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead><tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody></table>`);
-        const cells = [...header, ...body].flat().map((p) => ({ row: p.row, col: p.col, rowSpan: p.cell.rowSpan ?? 1, colSpan: p.cell.colSpan ?? 1, text: p.cell.text, header: p.row < t.header.length, box: null }));
+          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${writerCellFill(t, tag, p.row)}><span style="font-size:${writerTableSize(doc, t)}pt">${escapeHtml(p.cell.text)}</span></${tag}>`;
+        parts.push(`<table${writerTableRules(t)} width="${t.width === 'narrow' ? '50%' : '100%'}"><thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead><tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody></table>`);
+        const cells = [...header, ...body.map((row) => row.map((p) => ({ ...p, row: p.row + t.header.length })))].flat().map((p) => ({ row: p.row, col: p.col, rowSpan: p.cell.rowSpan ?? 1, colSpan: p.cell.colSpan ?? 1, text: p.cell.text, header: p.row < t.header.length, box: null }));
         tables.push({ page: 0, rows: t.header.length + t.body.length, columns: t.columns, headerRows: t.header.length, cells, box: null, continued: false, order: order++, features: t.features });
         if (t.caption && t.captionBelow) {
           parts.push(`<p><font size="2">${escapeHtml(t.caption)}</font></p>`);
