@@ -36,11 +36,12 @@ function runHtml(run: Run): string {
 
 /**
  * The type size of a table's text in Writer: the table's own scale of the body size, as the other
- * producers set it; a wide table (eight columns or more) at 7 points, as a Writer user fits one to
- * the page (Writer lets a table too wide for the line run off the page's edge).
+ * producers set it; a wide table (eight columns or more) at 7 points or less (6 for eleven columns),
+ * as a Writer user fits one to the page: Writer lets a table too wide for the line run off the
+ * page's edge, and breaks a figure in a column too narrow for it.
  */
 function writerTableSize(doc: DocSpec, t: TableSpec): number {
-  return t.columns >= 8 ? 7 : Math.round(doc.type.size * t.style.fontScale * 2) / 2;
+  return t.columns >= 8 ? Math.round(Math.min(7, 66 / t.columns) * 2) / 2 : Math.round(doc.type.size * t.style.fontScale * 2) / 2;
 }
 
 /**
