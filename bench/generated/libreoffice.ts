@@ -91,6 +91,14 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
   let order = 0;
   const truth = (kind: BlockKind, text: string, level?: number) => blocks.push({ kind, text: text.replace(/\s+/g, ' ').trim(), page: 0, box: null, order: order++, ...(level ? { level } : {}) });
   const parts: string[] = [];
+  // A table's type size by a class of the style sheet: Writer's import applies a size given in a
+  // cell's own markup to Latin letters only, and digits in a right-to-left document, or a currency
+  // sign that begins a cell, kept the body's size.
+  const cellSizes = new Set<number>();
+  const cellClass = (size: number) => {
+    cellSizes.add(size);
+    return `cell-${Math.round(size * 10)}`;
+  };
   const put = (block: Block) => {
     switch (block.kind) {
       case 'title':
@@ -169,7 +177,7 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
         const header = placeCells(t.header, t.columns);
         const body = placeCells(t.body, t.columns);
         const cellHtml = (tag: 'th' | 'td', p: (typeof header)[number][number]) =>
-          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${writerCellFill(t, tag, p.row)}><span style="font-size:${writerTableSize(doc, t)}pt">${escapeHtml(p.cell.text)}</span></${tag}>`;
+          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${writerCellFill(t, tag, p.row)}><p class="${cellClass(writerTableSize(doc, t))}" align="${p.cell.align ?? 'left'}">${tag === 'th' ? `<b>${escapeHtml(p.cell.text)}</b>` : escapeHtml(p.cell.text)}</p></${tag}>`;
         parts.push(`<table${writerTableRules(t)} width="${t.width === 'narrow' ? '50%' : '100%'}"><thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead><tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody></table>`);
         const cells = [...header, ...body.map((row) => row.map((p) => ({ ...p, row: p.row + t.header.length })))].flat().map((p) => ({ row: p.row, col: p.col, rowSpan: p.cell.rowSpan ?? 1, colSpan: p.cell.colSpan ?? 1, text: p.cell.text, header: p.row < t.header.length, box: null }));
         tables.push({ page: 0, rows: t.header.length + t.body.length, columns: t.columns, headerRows: t.header.length, cells, box: null, continued: false, order: order++, features: t.features });
@@ -188,7 +196,7 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
   for (const block of doc.blocks) put(block);
   const rtl = isRightToLeft(doc.script);
   const family = rtl ? 'DejaVu Sans' : FAMILIES[doc.type.family];
-  const html = `<!doctype html><html${rtl ? ' dir="rtl"' : ''}><head><meta charset="utf-8"><title>${escapeHtml(doc.id)}</title><style>body { font-family: "${family}"; font-size: ${doc.type.size}pt; }</style></head><body>${parts.join('\n')}</body></html>`;
+  const html = `<!doctype html><html${rtl ? ' dir="rtl"' : ''}><head><meta charset="utf-8"><title>${escapeHtml(doc.id)}</title><style>body { font-family: "${family}"; font-size: ${doc.type.size}pt; }${[...cellSizes].map((size) => ` p.${cellClass(size)} { font-size: ${size}pt; margin: 0 }`).join('')}</style></head><body>${parts.join('\n')}</body></html>`;
   return { html, blocks, tables };
 }
 
