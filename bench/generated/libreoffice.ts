@@ -95,10 +95,7 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
   // cell's own markup to Latin letters only, and digits in a right-to-left document, or a currency
   // sign that begins a cell, kept the body's size.
   const cellSizes = new Set<number>();
-  const cellClass = (size: number) => {
-    cellSizes.add(size);
-    return `cell-${Math.round(size * 10)}`;
-  };
+  const cellClass = (size: number) => `cell-${Math.round(size * 10)}`;
   const put = (block: Block) => {
     switch (block.kind) {
       case 'title':
@@ -176,8 +173,10 @@ function officeDocument(doc: DocSpec): { html: string; blocks: TruthBlock[]; tab
         }
         const header = placeCells(t.header, t.columns);
         const body = placeCells(t.body, t.columns);
+        const size = writerTableSize(doc, t);
+        cellSizes.add(size);
         const cellHtml = (tag: 'th' | 'td', p: (typeof header)[number][number]) =>
-          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${writerCellFill(t, tag, p.row)}><p class="${cellClass(writerTableSize(doc, t))}" align="${p.cell.align ?? 'left'}">${tag === 'th' ? `<b>${escapeHtml(p.cell.text)}</b>` : escapeHtml(p.cell.text)}</p></${tag}>`;
+          `<${tag}${(p.cell.rowSpan ?? 1) > 1 ? ` rowspan="${p.cell.rowSpan}"` : ''}${(p.cell.colSpan ?? 1) > 1 ? ` colspan="${p.cell.colSpan}"` : ''} align="${p.cell.align ?? 'left'}" valign="${t.style.cellAlign}"${writerCellFill(t, tag, p.row)}><p class="${cellClass(size)}" align="${p.cell.align ?? 'left'}">${tag === 'th' ? `<b>${escapeHtml(p.cell.text)}</b>` : escapeHtml(p.cell.text)}</p></${tag}>`;
         parts.push(`<table${writerTableRules(t)} width="${t.width === 'narrow' ? '50%' : '100%'}"><thead>${header.map((row) => `<tr>${row.map((p) => cellHtml('th', p)).join('')}</tr>`).join('')}</thead><tbody>${body.map((row) => `<tr>${row.map((p) => cellHtml('td', p)).join('')}</tr>`).join('')}</tbody></table>`);
         const cells = [...header, ...body.map((row) => row.map((p) => ({ ...p, row: p.row + t.header.length })))].flat().map((p) => ({ row: p.row, col: p.col, rowSpan: p.cell.rowSpan ?? 1, colSpan: p.cell.colSpan ?? 1, text: p.cell.text, header: p.row < t.header.length, box: null }));
         tables.push({ page: 0, rows: t.header.length + t.body.length, columns: t.columns, headerRows: t.header.length, cells, box: null, continued: false, order: order++, features: t.features });

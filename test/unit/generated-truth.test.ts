@@ -153,15 +153,15 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
     // Eight documents, and three Writer PDFs of other seeds: a nine-column table that ran off the
     // page at the body's size, an eleven-column one whose figures Writer broke at 7 points, and a
     // Hebrew one whose figures kept the body's size when it was set in the cell's markup.
-    const wide = [
+    const otherSeeds = [
       [61829, 104],
       [38561, 362],
       [91237, 366],
     ];
     let widePdf = false;
-    for (let index = 0; index < 8 + wide.length; index++) {
+    for (let index = 0; index < 8 + otherSeeds.length; index++) {
       const { truth, path: file } =
-        index < 8 ? await generateDocument(seed, 100 + index, producers, dir, { producers: [['libreoffice', 1]], scanShare: 0, latexShare: 0 }) : await generateDocument(wide[index - 8][0], wide[index - 8][1], producers, dir);
+        index < 8 ? await generateDocument(seed, 100 + index, producers, dir, { producers: [['libreoffice', 1]], scanShare: 0, latexShare: 0 }) : await generateDocument(otherSeeds[index - 8][0], otherSeeds[index - 8][1], producers, dir);
       formats.add(truth.mediaType);
       if (truth.mediaType === 'application/pdf' && truth.tables.some((t) => t.columns >= 8)) widePdf = true;
       // Writer breaks its own pages: the truth knows no page and no box, only what the file says.
