@@ -479,6 +479,68 @@ describe('ruled tables', () => {
     expect(tables).toEqual([[['Inventory', 'Large shipment'], ...body]]);
   });
 
+
+  it('run on from a shaded header band over body rows that stand a row pitch apart, more than a font size between them', () => {
+    // Each header cell filled on its own (x 100-400, y 100-124), a rule under the body only; the
+    // body's cells set at the foot of rows 24 tall, their lines 14 apart, as a word processor
+    // sets a table whose rows are taller than their text. The first body row stands closer under
+    // the header than the others stand under each other.
+    const header = ['Protocol', 'Fund', 'Quarter'];
+    const body = [
+      ['Strategic policy', '8,770.18', '7,195.21'],
+      ['Global estimate', '51,839.03', '127'],
+      ['Main dose', '46,611.69', '10,956.11'],
+      ['Long member', '30,503.07', '87,700.71'],
+    ];
+    const xs = [105, 225, 325];
+    const words = [
+      ...header.flatMap((text, c) => lineWords(text, xs[c], 107)),
+      ...body.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, xs[c], 131 + r * 24))),
+    ];
+    const fills = [100, 200, 300].map((x0) => ({ box: { x0, y0: 100, x1: x0 + 100, y1: 124 }, filled: true, stroked: false, fill: 0xdddddd }));
+    const { tables } = findTables(page(words), { ...NO_GRAPHICS, segments: [h(124, 100, 400), h(220, 100, 400)], rects: fills }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([[header, ...body]]);
+  });
+
+
+  it('run on from a zebra band over the rows above and below it that stand one band height apart', () => {
+    // Rows 25 apart, their lines 15 apart, more than a font size; the only drawing is the band
+    // shading the third row (each cell filled on its own), 25 tall: a row of the table.
+    const rows = [
+      ['Method', 'Contract', 'Vector'],
+      ['Net margin', '194', '65.7%'],
+      ['Active product', '99,550.45', '-8.4%'],
+      ['Rosa Ivanova', '60,602.61', '81.2%'],
+      ['Total', '160,347.06', '-1.5%'],
+    ];
+    const xs = [105, 225, 325];
+    const words = rows.flatMap((row, r) => row.flatMap((text, c) => lineWords(text, xs[c], 200 + r * 25)));
+    const band = [100, 200, 300].map((x0) => ({ box: { x0, y0: 242.5, x1: x0 + 100, y1: 267.5 }, filled: true, stroked: false, fill: 0xeeeeee }));
+    const { tables } = findTables(page(words), { ...NO_GRAPHICS, rects: band }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([rows]);
+  });
+
+  it('keep a row whose label stands alone, its figures empty, among the rows run on from a shaded header', () => {
+    // As above: each header cell filled on its own, body rows 24 apart under it; the third body
+    // row holds its label only.
+    const header = ['Department', 'Threshold', 'Design'];
+    const body = [
+      ['Financial revenue', '3,519', '904'],
+      ['Passive signal', '312', '3,904'],
+      ['David Costa', '', ''],
+      ['Net inventory', '1,250', '1,500'],
+      ['Operational risk', '62', '1,282'],
+      ['Public treatment', '1,668', '3,371'],
+    ];
+    const xs = [105, 225, 325];
+    const words = [
+      ...header.flatMap((text, c) => lineWords(text, xs[c], 107)),
+      ...body.flatMap((row, r) => row.flatMap((text, c) => (text ? lineWords(text, xs[c], 131 + r * 24) : []))),
+    ];
+    const fills = [100, 200, 300].map((x0) => ({ box: { x0, y0: 100, x1: x0 + 100, y1: 124 }, filled: true, stroked: false, fill: 0xdddddd }));
+    const { tables } = findTables(page(words), { ...NO_GRAPHICS, segments: [h(124, 100, 400), h(270, 100, 400)], rects: fills }, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([[header, ...body]]);
+  });
 });
 
 describe('tables found from aligned text', () => {

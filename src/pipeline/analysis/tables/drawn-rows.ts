@@ -22,7 +22,7 @@ import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { apartByLeading, SHORT_SHARE, type Chunk, type Row } from './aligned.js';
-import { startsLabel, wrappedLines } from './line-pitches.js';
+import { APART, startsLabel, wrappedLines } from './line-pitches.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
@@ -369,18 +369,29 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // A frame whose first line is set in bold over a body that is not starts with its header: a
   // line above it that is not bold is no header of the table (a table set right above this one).
   const headerFirst = inFrame.length > 1 && inFrame[0].bold && inFrame.some((line) => !line.bold);
-  // Lines next to the frame, outward, each within a font size of the one before; a line not set
-  // like the frame's cells may be a wrapped cell's line, but two such lines, or one over a column
-  // border, end the reach, as a line not in bold does above a frame that starts with its header
-  // (and the pitches of the table's lines are judged without them).
+  // Lines next to the frame, outward, each within a font size of the one before or at a pitch
+  // the lines before it already show, the frame's own included, or at the height of a row the
+  // frame draws (a table's rows are evenly spaced however tall they are: cells padded or set at
+  // the foot of tall rows leave more than a font size between rows, and a shaded band or a
+  // ruled row is one row tall); a line not set like the frame's cells may be a wrapped cell's line, but
+  // two such lines, or one over a column border, end the reach, as a line not in bold does above
+  // a frame that starts with its header (and the pitches of the table's lines are judged without
+  // them).
+  const rowHeights = [...new Set(grid.cells.filter((c) => c.rowSpan === 1).map((c) => c.box.y1 - c.box.y0))];
   const reach = (outward: Row[], up: boolean) => {
     const reached: Row[] = [];
     let edge = up ? box.y0 : box.y1;
+    const seen = (up ? [...inFrame] : [...inFrame].reverse()).map((line) => centerY(line.box));
+    const pitches = [...seen.slice(1).map((y, k) => Math.abs(y - seen[k])), ...rowHeights];
     for (const line of outward) {
-      if ((up ? edge - line.box.y1 : line.box.y0 - edge) > line.size) break;
+      const pitch = seen.length > 0 ? Math.abs(centerY(line.box) - seen[0]) : Infinity;
+      const atPitch = pitches.some((p) => Math.abs(pitch - p) <= line.size * 0.2);
+      if ((up ? edge - line.box.y1 : line.box.y0 - edge) > line.size && !atPitch) break;
       if (up && headerFirst && !line.bold) break;
       if (!isRow(line) && ((reached.length > 0 && !isRow(reached[reached.length - 1])) || overBorder(line))) break;
       reached.push(line);
+      if (seen.length > 0) pitches.push(pitch);
+      seen.unshift(centerY(line.box));
       edge = up ? line.box.y0 : line.box.y1;
     }
     return reached;
@@ -397,16 +408,33 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   );
   // Where the pitches do not tell, a line outside the frame that is no row of its own continues
   // the line above when, in every column it fills, its first word would not have fitted after
-  // the text above (wraps): a label wrapped under its row, as inside the frame (withTextRows).
+  // the text above (wraps), and it stands at a cell's leading, less than two font sizes under it:
+  // a label wrapped under its row, as inside the frame (withTextRows).
   const lineWordsIn = (line: Row, c: number) => line.chunks.flatMap((chunk) => chunk.words).filter((i) => columnAt(centerX(words[i].box)) === c);
   const columnMeasure = (c: number) =>
     textMeasure(xs[c], xs[c + 1], edges[c].left.length ? Math.min(...edges[c].left) : undefined, edges[c].right.length ? Math.max(...edges[c].right) : undefined);
   const continuesAbove = (k: number) => {
     const [upper, lower] = [all[k], all[k + 1]];
-    if (inFrame.includes(lower) || isRow(lower)) return false;
+    if (inFrame.includes(lower) || isRow(lower) || centerY(lower.box) - centerY(upper.box) >= size * APART) return false;
     return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnMeasure(c), words));
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
+  // A line of one piece between two rows, continuing neither, set as the cells of its columns
+  // are: a row that leaves its other cells empty (a label with no figures, a group's name).
+  const lonePiece = (line: Row, k: number, neighbours: (Row | undefined)[]) => {
+    const parts = pieces(line);
+    return (
+      parts.length === 1 &&
+      !wrapped.has(k - 1) &&
+      !wrapped.has(k) &&
+      neighbours.every((n) => n !== undefined && (inFrame.includes(n) || isRow(n))) &&
+      Math.abs(line.size - size) <= size * 0.15 &&
+      inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells &&
+      setLikeCells(parts[0], line.size) &&
+      !overBorder(line) &&
+      !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
+    );
+  };
   // Rows set like the frame's cells, and wrapped lines of such rows.
   const above: Row[] = [];
   for (let u = 0; u < upward.length; u++) {
@@ -415,7 +443,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     // line of a cell set at the foot of the row below it (pair k is this line and the one below).
     const secondLine = wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]);
     const firstLine = wrapped.has(k) && u > 0 && isRow(upward[u - 1]);
-    if (!isRow(upward[u]) && !secondLine && !firstLine) break;
+    if (!isRow(upward[u]) && !secondLine && !firstLine && !lonePiece(upward[u], k, [all[k - 1], all[k + 1]])) break;
     above.unshift(upward[u]);
   }
   const below: Row[] = [];
@@ -423,7 +451,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     // As above: a cell's second line under the row above it, or the first line of a cell set at
     // the foot of the row below it.
     const at = upward.length + inFrame.length + d;
-    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(at - 1)) && !(wrapped.has(at) && d + 1 < downward.length && isRow(downward[d + 1]))) break;
+    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(at - 1)) && !(wrapped.has(at) && d + 1 < downward.length && isRow(downward[d + 1])) && !lonePiece(downward[d], at, [all[at - 1], all[at + 1]])) break;
     below.push(downward[d]);
   }
   if (above.length === 0 && below.length === 0) return null;

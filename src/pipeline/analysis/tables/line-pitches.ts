@@ -28,8 +28,16 @@ export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
  * without padding but with space between groups of rows has full rows at its smaller pitch, and
  * none of them continues). The fuller line is the lower where cells are set at the top, the upper
  * where they are set at the foot, level with a wrapped cell's last line. Then a line at the larger
- * pitch starts a row. Null where the pitches do not tell.
+ * pitch, or two font sizes or more under the one above, starts a row. Null where the pitches do
+ * not tell.
  */
+/**
+ * A pitch of this many font sizes leaves room for a line between: the lines of one cell stand at
+ * their type's leading, never so far apart, so lines this far apart are two rows (or a caption
+ * and a row) whatever the other pitches are.
+ */
+export const APART = 2;
+
 export function wrappedLines(pairs: LinePair[], size: number): Set<number> | null {
   const pitches = pairs.map((p) => p.pitch).sort((a, b) => a - b);
   let cut = -1;
@@ -49,7 +57,7 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   const tight = new Set<number>();
   let falling = false;
   for (const [i, { pitch, above, below }] of pairs.entries()) {
-    if (pitch >= limit) {
+    if (pitch >= limit || pitch >= size * APART) {
       falling = false;
       continue;
     }
