@@ -521,14 +521,15 @@ describe('ruled tables', () => {
   });
 
   it('keep a row whose label stands alone, its figures empty, among the rows run on from a shaded header', () => {
-    // As above: each header cell filled on its own, body rows 24 apart under it; the third body
-    // row holds its label only.
+    // As above: each header cell filled on its own, body rows 24 apart under it; the third and
+    // fourth body rows hold their labels only.
     const header = ['Department', 'Threshold', 'Design'];
     const body = [
       ['Financial revenue', '3,519', '904'],
       ['Passive signal', '312', '3,904'],
       ['David Costa', '', ''],
-      ['Net inventory', '1,250', '1,500'],
+      ['Net inventory', '', ''],
+      ['Low figure', '1,250', '1,500'],
       ['Operational risk', '62', '1,282'],
       ['Public treatment', '1,668', '3,371'],
     ];
@@ -538,9 +539,10 @@ describe('ruled tables', () => {
       ...body.flatMap((row, r) => row.flatMap((text, c) => (text ? lineWords(text, xs[c], 131 + r * 24) : []))),
     ];
     const fills = [100, 200, 300].map((x0) => ({ box: { x0, y0: 100, x1: x0 + 100, y1: 124 }, filled: true, stroked: false, fill: 0xdddddd }));
-    const { tables } = findTables(page(words), { ...NO_GRAPHICS, segments: [h(124, 100, 400), h(270, 100, 400)], rects: fills }, new Set(), false);
+    const { tables } = findTables(page(words), { ...NO_GRAPHICS, segments: [h(124, 100, 400), h(294, 100, 400)], rects: fills }, new Set(), false);
     expect(tables.map(tableRows)).toEqual([[header, ...body]]);
   });
+
 });
 
 describe('tables found from aligned text', () => {

@@ -365,6 +365,20 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // A word over a column border, in a line that is no row, is a caption's or a note's: a wrapped
   // cell's text keeps inside its cell.
   const overBorder = (line: Row) => line.chunks.some((chunk) => chunk.words.some((i) => xs.slice(1, -1).some((x) => words[i].box.x0 < x && words[i].box.x1 > x)));
+  // A line of one piece in the first column, set as its cells are: a row that leaves its other
+  // cells empty (a label with no figures), or a label's wrapped line.
+  const onePiece = (line: Row) => {
+    const parts = pieces(line);
+    return (
+      parts.length === 1 &&
+      columnAt(parts[0].x1 - line.size * 0.5) === 0 &&
+      Math.abs(line.size - size) <= size * 0.15 &&
+      inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells &&
+      setLikeCells(parts[0], line.size) &&
+      !overBorder(line) &&
+      !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
+    );
+  };
   const inFrame = visualRows(words, [...cellOf.keys()]);
   // A frame whose first line is set in bold over a body that is not starts with its header: a
   // line above it that is not bold is no header of the table (a table set right above this one).
@@ -388,7 +402,11 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
       const atPitch = pitches.some((p) => Math.abs(pitch - p) <= line.size * 0.2);
       if ((up ? edge - line.box.y1 : line.box.y0 - edge) > line.size && !atPitch) break;
       if (up && headerFirst && !line.bold) break;
-      if (!isRow(line) && ((reached.length > 0 && !isRow(reached[reached.length - 1])) || overBorder(line))) break;
+      const previous = reached[reached.length - 1];
+      // Two labels alone in succession are two rows with no figures where they stand two font
+      // sizes apart or more; closer, they may be one label's lines, and two such end the reach.
+      const labelsApart = previous && onePiece(previous) && onePiece(line) && Math.abs(centerY(line.box) - centerY(previous.box)) >= size * APART;
+      if (!isRow(line) && ((previous && !isRow(previous) && !labelsApart) || overBorder(line))) break;
       reached.push(line);
       if (seen.length > 0) pitches.push(pitch);
       seen.unshift(centerY(line.box));
@@ -419,21 +437,16 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnMeasure(c), words));
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));
-  // A line of one piece between two rows, continuing neither, set as the cells of its columns
-  // are: a row that leaves its other cells empty (a label with no figures, a group's name).
-  const lonePiece = (line: Row, k: number, neighbours: (Row | undefined)[]) => {
-    const parts = pieces(line);
-    return (
-      parts.length === 1 &&
-      !wrapped.has(k - 1) &&
-      !wrapped.has(k) &&
-      neighbours.every((n) => n !== undefined && (inFrame.includes(n) || isRow(n))) &&
-      Math.abs(line.size - size) <= size * 0.15 &&
-      inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells &&
-      setLikeCells(parts[0], line.size) &&
-      !overBorder(line) &&
-      !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
-    );
+  // Lines of one piece in the first column between two rows, set as its cells are, and neither
+  // row nor wrapped line of a row: rows that leave their other cells empty (labels with no
+  // figures, a group's name).
+  const rowOrFrame = (line: Row | undefined) => line !== undefined && (inFrame.includes(line) || isRow(line));
+  const lonePiece = (k: number) => {
+    if (!onePiece(all[k]) || rowOrFrame(all[k])) return false;
+    let [before, after] = [k - 1, k + 1];
+    while (before >= 0 && !rowOrFrame(all[before]) && onePiece(all[before])) before--;
+    while (after < all.length && !rowOrFrame(all[after]) && onePiece(all[after])) after++;
+    return rowOrFrame(all[before]) && rowOrFrame(all[after]);
   };
   // Rows set like the frame's cells, and wrapped lines of such rows.
   const above: Row[] = [];
@@ -443,7 +456,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     // line of a cell set at the foot of the row below it (pair k is this line and the one below).
     const secondLine = wrapped.has(k - 1) && u + 1 < upward.length && isRow(upward[u + 1]);
     const firstLine = wrapped.has(k) && u > 0 && isRow(upward[u - 1]);
-    if (!isRow(upward[u]) && !secondLine && !firstLine && !lonePiece(upward[u], k, [all[k - 1], all[k + 1]])) break;
+    if (!isRow(upward[u]) && !secondLine && !firstLine && !lonePiece(k)) break;
     above.unshift(upward[u]);
   }
   const below: Row[] = [];
@@ -451,7 +464,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     // As above: a cell's second line under the row above it, or the first line of a cell set at
     // the foot of the row below it.
     const at = upward.length + inFrame.length + d;
-    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(at - 1)) && !(wrapped.has(at) && d + 1 < downward.length && isRow(downward[d + 1])) && !lonePiece(downward[d], at, [all[at - 1], all[at + 1]])) break;
+    if (!isRow(downward[d]) && !(d > 0 && wrapped.has(at - 1)) && !(wrapped.has(at) && d + 1 < downward.length && isRow(downward[d + 1])) && !lonePiece(at)) break;
     below.push(downward[d]);
   }
   if (above.length === 0 && below.length === 0) return null;
