@@ -2,8 +2,9 @@
 // the words no drawn table took. No JavaScript library finds tables in positioned text (the known
 // tools, Camelot, pdfplumber and Tabula, are Python and Java), so this is written here, after
 // their published methods: lattice (ruling crossings) and stream (column gaps in text rows), with
-// one addition: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
-// between rows only) gets its columns from the alignment of its text.
+// two additions: a drawn table whose rows are ruled but whose columns are not (shaded rows, rules
+// between rows only) gets its columns from the alignment of its text, and a head drawn over a body
+// set without drawing is joined to the body found from its alignment (head-over-body.ts).
 import { intersectionArea, verticalOverlap, type Box, type PageGraphics, type Segment, type Table, type Word } from '../../page-model.js';
 import { alignedGrids, columnGapsUnderHead, type Row } from './aligned.js';
 import { proseLeading, visualRows } from './visual-rows.js';
@@ -13,6 +14,7 @@ import type { CodeFace } from '../code-and-formulas.js';
 import { fillGrid, type GridTable } from './grid.js';
 import { frameGrid, pageRulings, ruledFrames, type Rulings } from './ruled.js';
 import { withRowsBeside, withTextRows } from './drawn-rows.js';
+import { headOverBody } from './head-over-body.js';
 
 export { tableRows } from './grid.js';
 
@@ -40,12 +42,21 @@ export function findTables(
   const notes = noteLines(words, excluded);
   const taken = new Set<number>([...excluded, ...notes]);
   const free = () => words.map((_, i) => i).filter((i) => !taken.has(i));
+  const grids: GridTable[] = [];
   const keep = (grid: GridTable) => {
     const filled = fillGrid(grid, words, free(), rightToLeft);
     if (!filled) return;
     tables.push(filled.table);
     held.push(filled.claimed);
+    grids.push(grid);
     for (const i of filled.claimed) taken.add(i);
+  };
+  // A table kept, given up for a grid that holds it (its words free again).
+  const drop = (t: number) => {
+    for (const i of held[t]) taken.delete(i);
+    tables.splice(t, 1);
+    held.splice(t, 1);
+    grids.splice(t, 1);
   };
   const boxes = words.map((w) => w.box);
   const leading = proseLeading(visualRows(words, free()));
@@ -64,11 +75,23 @@ export function findTables(
     const rowed = withTextRows(columned === grid ? frame : refined!, columned, words, free(), rightToLeft, leading);
     keep((rowed && frameGrid(rowed, scale, boxes)) || columned);
   }
+  let drawnCount = tables.length;
   for (const grid of alignedGrids(words, free(), rulings.horizontal, { width: page.width, height: page.height, leading, notes: notes.map((i) => words[i].box), lines: drawing.segments.filter((s) => s.y0 === s.y1) }, codeFace)) {
     if (tables.some((t) => intersectionArea(t.box, grid.box) > 0)) continue;
     if (holdsDrawing(grid.box, graphics.shapes, words, scale)) continue;
     const inside = wordsInside(grid.box, words);
     if (mostlyCode(inside, codeFace) || measuredListing(inside)) continue;
+    // A body under a drawn head whose columns part the head's cells: one table.
+    const joined = grids.slice(0, drawnCount).flatMap((head, t) => {
+      const whole = headOverBody(head, grid, words, [...held[t], ...free()]);
+      return whole ? [{ t, whole }] : [];
+    })[0];
+    if (joined) {
+      drop(joined.t);
+      drawnCount--;
+      keep(joined.whole);
+      continue;
+    }
     keep(grid);
   }
   return { tables, words: held };
