@@ -97,7 +97,9 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // Lines set at the pitch of a cell's own lines, against the pitch of the table's rows, are one
   // row's (wrappedLines); pair k is lines k and k + 1, each filling some columns.
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
-  const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below), newLabel: startsLabel(below.filter((i) => cellOf.get(i)!.column === first), words) }));
+  const foot = (line: number[]) => Math.max(...line.map((i) => words[i].box.y1));
+  const top = (line: number[]) => Math.min(...line.map((i) => words[i].box.y0));
+  const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), space: top(below) - foot(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below), newLabel: startsLabel(below.filter((i) => cellOf.get(i)!.column === first), words) }));
   const size = median(held.map((i) => words[i].fontSize));
   const wrapped = wrappedLines(pairs, size);
   // Where they do not, a line standing further from the one above than the page's prose leading
@@ -421,7 +423,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
   const columnsOf = (line: Row) => new Set(line.chunks.flatMap((c) => c.words).map((i) => columnAt(centerX(words[i].box))));
   const byPitch = wrappedLines(
-    all.slice(1).map((line, k) => ({ pitch: centerY(line.box) - centerY(all[k].box), above: columnsOf(all[k]), below: columnsOf(line), newLabel: startsLabel(line.chunks.flatMap((c) => c.words).filter((i) => columnAt(centerX(words[i].box)) === 0), words) })),
+    all.slice(1).map((line, k) => ({ pitch: centerY(line.box) - centerY(all[k].box), space: line.box.y0 - all[k].box.y1, above: columnsOf(all[k]), below: columnsOf(line), newLabel: startsLabel(line.chunks.flatMap((c) => c.words).filter((i) => columnAt(centerX(words[i].box)) === 0), words) })),
     size,
   );
   // Where the pitches do not tell, a line outside the frame that is no row of its own continues

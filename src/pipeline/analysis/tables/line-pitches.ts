@@ -7,6 +7,8 @@ import type { Word } from '../../page-model.js';
 /** One text line of a table below another: how far apart their middles are, and the cells each fills. */
 export interface LinePair {
   pitch: number;
+  /** The space between the two lines' boxes: from the upper one's foot to the lower one's top. */
+  space: number;
   above: Set<unknown>;
   below: Set<unknown>;
   /** The lower line starts a label of its own: its text in the labels' column starts with a capital. */
@@ -28,13 +30,14 @@ export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
  * without padding but with space between groups of rows has full rows at its smaller pitch, and
  * none of them continues). The fuller line is the lower where cells are set at the top, the upper
  * where they are set at the foot, level with a wrapped cell's last line. Then a line at the larger
- * pitch, or two font sizes or more under the one above, starts a row. Null where the pitches do
- * not tell.
+ * pitch, or two font sizes or more under the one above and clear of it, starts a row. Null where
+ * the pitches do not tell.
  */
 /**
  * A pitch of this many font sizes leaves room for a line between: the lines of one cell stand at
  * their type's leading, never so far apart, so lines this far apart are two rows (or a caption
- * and a row) whatever the other pitches are.
+ * and a row) whatever the other pitches are; unless their boxes overlap, as a line of words set
+ * upright in a tall header cell overlaps the header's other lines.
  */
 export const APART = 2;
 
@@ -56,8 +59,8 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   const sameFew = ({ above: a, below: b, newLabel }: LinePair) => !newLabel && a.size === b.size && a.size < widest && [...a].every((c) => b.has(c));
   const tight = new Set<number>();
   let falling = false;
-  for (const [i, { pitch, above, below }] of pairs.entries()) {
-    if (pitch >= limit || pitch >= size * APART) {
+  for (const [i, { pitch, space, above, below }] of pairs.entries()) {
+    if (pitch >= limit || (pitch >= size * APART && space >= 0)) {
       falling = false;
       continue;
     }
