@@ -5,6 +5,7 @@
 import type { Box, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
 import { WIDE_SPACE } from './visual-rows.js';
+import { median } from './gutters.js';
 
 /** The body's columns as x ranges, each reaching halfway to its neighbours. */
 function columnRanges(body: GridTable): [number, number][] {
@@ -149,10 +150,4 @@ function inside(b: Box, region: Box): boolean {
   const cx = (b.x0 + b.x1) / 2;
   const cy = (b.y0 + b.y1) / 2;
   return cx >= region.x0 && cx <= region.x1 && cy >= region.y0 && cy <= region.y1;
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }

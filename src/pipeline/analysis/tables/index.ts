@@ -82,8 +82,9 @@ export function findTables(
     const inside = wordsInside(grid.box, words);
     if (mostlyCode(inside, codeFace) || measuredListing(inside)) continue;
     // A body under a drawn head whose columns part the head's cells: one table.
+    const loose = free();
     const joined = grids.slice(0, drawnCount).flatMap((head, t) => {
-      const whole = headOverBody(head, grid, words, [...held[t], ...free()]);
+      const whole = headOverBody(head, grid, words, [...held[t], ...loose]);
       return whole ? [{ t, whole }] : [];
     })[0];
     if (joined) {

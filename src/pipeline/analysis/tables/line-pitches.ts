@@ -21,6 +21,19 @@ export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
 }
 
 /**
+ * A pitch of this many font sizes leaves room for a line between: the lines of one cell stand at
+ * their type's leading, never so far apart, so lines this far apart are two rows (or a caption
+ * and a row) whatever the other pitches are; unless their boxes overlap, as a line of words set
+ * upright in a tall header cell overlaps the header's other lines.
+ */
+const APART = 2;
+
+/** Whether two lines, `pitch` apart middle to middle and `space` apart box to box, are two rows by their distance alone. */
+export function standApart(pitch: number, space: number, size: number): boolean {
+  return pitch >= size * APART && space >= 0;
+}
+
+/**
  * The pairs whose lower line is the second line of the upper one's cells. Rows stand apart by
  * their cells' padding or rules as well as by the type's leading, the lines of one cell by the
  * leading alone: where a table's line pitches fall into two groups at least a quarter of a font
@@ -33,14 +46,6 @@ export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
  * pitch, or two font sizes or more under the one above and clear of it, starts a row. Null where
  * the pitches do not tell.
  */
-/**
- * A pitch of this many font sizes leaves room for a line between: the lines of one cell stand at
- * their type's leading, never so far apart, so lines this far apart are two rows (or a caption
- * and a row) whatever the other pitches are; unless their boxes overlap, as a line of words set
- * upright in a tall header cell overlaps the header's other lines.
- */
-export const APART = 2;
-
 export function wrappedLines(pairs: LinePair[], size: number): Set<number> | null {
   const pitches = pairs.map((p) => p.pitch).sort((a, b) => a - b);
   let cut = -1;
@@ -60,7 +65,7 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   const tight = new Set<number>();
   let falling = false;
   for (const [i, { pitch, space, above, below }] of pairs.entries()) {
-    if (pitch >= limit || (pitch >= size * APART && space >= 0)) {
+    if (pitch >= limit || standApart(pitch, space, size)) {
       falling = false;
       continue;
     }
