@@ -105,6 +105,19 @@ describe('measurements on scans', () => {
     expect(at('v')).toEqual([100.5, 300.5]);
   });
 
+  it('find a long rule of a page left leaning under the straightening threshold, which steps down pixel rows along its length', async () => {
+    // A rule 2 pixels thick and 1,600 long, leaning 0.25 degrees (read-scan.ts straightens 0.3 and
+    // more): it steps down 7 pixel rows from end to end, more than a ruling's thickness.
+    const page = await textPicture(['Some words above a long rule'], { widthPt: 480 });
+    const { width, height, data } = page;
+    expect(width).toBeGreaterThan(1700);
+    const drop = Math.tan((0.25 * Math.PI) / 180);
+    for (let i = 0; i < 1600; i++) for (const t of [0, 1]) data[Math.round(height - 80 + i * drop + t) * width + 50 + i] = 60;
+    const horizontal = rulingSegments(page, 118, 6).filter((s) => s.y0 === s.y1);
+    expect(horizontal).toHaveLength(1);
+    expect(horizontal[0].x1 - horizontal[0].x0).toBeGreaterThan(1500);
+  });
+
   it('see the ink of a two-level scan (black 0 on white 255) as of a grey one', async () => {
     const grey = await textPicture(['A scan in black and white only'], { ruledTable: [['a', 'b'], ['c', 'd']] });
     const twoLevel = { ...grey, data: grey.data.map((v) => (v < 128 ? 0 : 255)) };

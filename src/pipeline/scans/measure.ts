@@ -272,15 +272,20 @@ export function skewAngle(image: GrayImage, range = 6): number {
   return Math.round(best * 10) / 10;
 }
 
-/** A table's borders in a picture at `dpi`: at least a centimetre long, at most half a millimetre thick. */
+/** Skews smaller than this (degrees) are left alone: straightening would blur more than it helps. */
+export const MIN_SKEW = 0.3;
+
+/** A table's borders in a picture at `dpi`: at least a centimetre long, at most half a millimetre thick where they are (rulingSegments). */
 export function tableRulings(image: GrayImage, dpi: number): Segment[] {
   return rulingSegments(image, Math.round(dpi / 2.54), Math.max(2, Math.round(dpi / 50)));
 }
 
 /**
  * Horizontal and vertical ruling lines of a scanned page, as long straight runs of ink: at least
- * `minLength` pixels and at most `maxThickness` thick. Runs of neighbouring rows (columns) that
- * overlap join into one line, so a line a few pixels thick or slightly broken is one segment.
+ * `minLength` pixels and at most `maxThickness` thick, plus the pixel lines a rule steps across
+ * along its length on a page leaning less than MIN_SKEW, which is not straightened. Runs of
+ * neighbouring rows (columns) that overlap join into one line, so a line a few pixels thick or
+ * slightly broken is one segment.
  * A thin line drawn between two rows of pixels (at a low resolution, or blurred) leaves part of
  * its ink in each, neither dark enough alone; it is found where the two rows' ink together is,
  * as one row's would be, and added where the rows one by one found no line.
@@ -344,8 +349,11 @@ function linesAlong(runsIn: GrayImage, offset: number, axis: 'h' | 'v', threshol
     }
     return total > 0 && light >= total * 0.75;
   };
+  // A page left unstraightened may still lean by up to MIN_SKEW: a long rule then steps across
+  // pixel lines along its length, thin wherever it is but spanning more of them end to end.
+  const lean = Math.tan((MIN_SKEW * Math.PI) / 180);
   const close = (run: { from: number; to: number; first: number; last: number }) => {
-    if (run.last - run.first + 1 > maxThickness || !lightBeside(run)) return;
+    if (run.last - run.first + 1 > maxThickness + (run.to - run.from) * lean || !lightBeside(run)) return;
     const at = (run.first + run.last) / 2 + offset;
     out.push(axis === 'h' ? { x0: run.from, y0: at, x1: run.to, y1: at } : { x0: at, y0: run.from, x1: at, y1: run.to });
   };

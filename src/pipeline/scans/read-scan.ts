@@ -30,7 +30,7 @@ import { tintedFills } from './fills.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
 import { toWords, withoutRulingGlyphs } from './scan-words.js';
-import { hasInk, inkDepths, linesRunVertically, skewAngle, tableRulings, textLineHeight, unreadInkShare } from './measure.js';
+import { hasInk, inkDepths, linesRunVertically, MIN_SKEW, skewAngle, tableRulings, textLineHeight, unreadInkShare } from './measure.js';
 
 export interface ScanReading {
   /** Words in the units of the page (pixels for pictures, points for PDF pages). */
@@ -93,8 +93,6 @@ const MAX_READINGS = 8;
 const MIN_PRINT_DEPTH = 48;
 /** Nor is ink less than this share as deep as the page's own print (its deepest tenth of words): show-through under dark print. */
 const PRINT_SHARE = 0.25;
-/** Skews smaller than this (degrees) are left alone: straightening would blur more than it helps. */
-const MIN_SKEW = 0.3;
 /**
  * Doubtful text lines shorter than this (pixels, ascender to descender) are read again enlarged
  * twice: the LSTM models are trained on text about 30 to 40 pixels tall (a 10-point line at 300
