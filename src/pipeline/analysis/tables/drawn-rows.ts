@@ -351,18 +351,17 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const codeCells = inCodeFace([...cellOf.keys()]);
   // Words on the page beside the frame, left or right of it: a line holding one is not a row.
   const beyond = free.filter((i) => !taken.has(i) && (words[i].box.x1 < box.x0 || words[i].box.x0 > box.x1)).map((i) => words[i].box);
+  // A line's pieces, cut once: the reach asks of each line more than once.
+  const cut = new Map<Row, Chunk[]>();
+  const piecesOf = (line: Row) => cut.get(line) ?? cut.set(line, pieces(line)).get(line)!;
+  // Set in the table's type (a heading or a caption beside it is larger or smaller, a listing in
+  // the code face), and the whole line within the frame's width (visualRows took only such words,
+  // but a line of the page may have more words beyond the frame).
+  const inTableType = (line: Row) =>
+    Math.abs(line.size - size) <= size * 0.15 && inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells && !beyond.some((b) => verticalOverlap(b, line.box) > 0.5);
   const isRow = (line: Row) => {
-    const parts = pieces(line);
-    return (
-      // Set in the table's type: a heading or a caption beside it is larger or smaller.
-      Math.abs(line.size - size) <= size * 0.15 &&
-      inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells &&
-      parts.length >= 2 &&
-      parts.every((part) => setLikeCells(part, line.size)) &&
-      // The whole line within the frame's width (visualRows took only such words, but a line of
-      // the page may have more words beyond the frame).
-      !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
-    );
+    const parts = piecesOf(line);
+    return parts.length >= 2 && inTableType(line) && parts.every((part) => setLikeCells(part, line.size));
   };
   // A word over a column border, in a line that is no row, is a caption's or a note's: a wrapped
   // cell's text keeps inside its cell.
@@ -370,16 +369,8 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   // A line of one piece in the first column, set as its cells are: a row that leaves its other
   // cells empty (a label with no figures), or a label's wrapped line.
   const onePiece = (line: Row) => {
-    const parts = pieces(line);
-    return (
-      parts.length === 1 &&
-      columnAt(parts[0].x1 - line.size * 0.5) === 0 &&
-      Math.abs(line.size - size) <= size * 0.15 &&
-      inCodeFace(line.chunks.flatMap((c) => c.words)) === codeCells &&
-      setLikeCells(parts[0], line.size) &&
-      !overBorder(line) &&
-      !beyond.some((b) => verticalOverlap(b, line.box) > 0.5)
-    );
+    const parts = piecesOf(line);
+    return parts.length === 1 && columnAt(parts[0].x1 - line.size * 0.5) === 0 && inTableType(line) && setLikeCells(parts[0], line.size) && !overBorder(line);
   };
   const inFrame = visualRows(words, [...cellOf.keys()]);
   // A frame whose first line is set in bold over a body that is not starts with its header: a

@@ -4,7 +4,7 @@
 // columns. Joined here into one grid whose columns are the body's.
 import type { Box, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
-import { WIDE_SPACE } from './visual-rows.js';
+import { chunksOf, WIDE_SPACE } from './visual-rows.js';
 import { median } from './gutters.js';
 
 /** The body's columns as x ranges, each reaching halfway to its neighbours. */
@@ -51,8 +51,9 @@ export function headOverBody(head: GridTable, body: GridTable, words: Word[], fr
   const columnAt = (x: number) => Math.max(0, columns.findIndex(([x0, x1], c) => (x >= x0 || c === 0) && (x < x1 || c + 1 === columns.length)));
   // Pieces of text set apart by more than a word space, each in a body column of its own.
   const apart = (indices: number[]) => {
-    const pieces = piecesOf(indices, words);
-    const hit = new Set(pieces.map(([x0, x1]) => columnAt((x0 + x1) / 2)));
+    const sorted = [...indices].sort((a, b) => words[a].box.x0 - words[b].box.x0);
+    const pieces = chunksOf(sorted, words, (piece, w) => w.box.x0 - piece.x1 >= w.fontSize * WIDE_SPACE);
+    const hit = new Set(pieces.map(({ x0, x1 }) => columnAt((x0 + x1) / 2)));
     return hit.size >= 2;
   };
   const { cells: headCells, rowCount: headRows } = splitByLines(head, words, free, apart);
@@ -132,18 +133,6 @@ function textLines(indices: number[], words: Word[]): number[][] {
     foot = lines[lines.length - 1].length === 1 ? words[i].box.y1 : Math.max(foot, words[i].box.y1);
   }
   return lines;
-}
-
-/** Runs of words along a line parted by spaces wider than a word space, as x ranges. */
-function piecesOf(indices: number[], words: Word[]): [number, number][] {
-  const pieces: [number, number][] = [];
-  for (const i of [...indices].sort((a, b) => words[a].box.x0 - words[b].box.x0)) {
-    const { x0, x1 } = words[i].box;
-    const last = pieces[pieces.length - 1];
-    if (last && x0 - last[1] < words[i].fontSize * WIDE_SPACE) last[1] = Math.max(last[1], x1);
-    else pieces.push([x0, x1]);
-  }
-  return pieces;
 }
 
 function inside(b: Box, region: Box): boolean {
