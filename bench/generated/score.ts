@@ -36,6 +36,8 @@ export interface DocumentScores {
   order: { tau: number; blocks: number } | null;
   tables: { f1: number; teds: number; truth: number; missed: number; falseTables: number; /** Each truth table's scores and the variations it draws. */ each: TableScore[] } | null;
   falseTables: number;
+  /** False tables on pages that hold no truth table (nor any whose page the producer does not know): prose, lists or code read as a table. */
+  falseTablesOnPagesWithout: number;
   code: { asCode: number; asTable: number; total: number } | null;
   equations: { found: number; asFormula: number; asHeading: number; asTable: number; total: number } | null;
   /**
@@ -276,7 +278,7 @@ function joinedAcrossPages(pages: Output['pages']): (OutputTable & { parts: Outp
   return joined;
 }
 
-export function scoreTables(truth: Truth, output: Output): { scores: DocumentScores['tables']; falseTables: number } {
+export function scoreTables(truth: Truth, output: Output): { scores: DocumentScores['tables']; falseTables: number; onPagesWithout: number } {
   const byPage = new Map(output.pages.map((p) => [p.page, p.tables]));
   const matchedOutputs = new Set<OutputTable>();
   // A table on page 0 stands somewhere in the document (its producer does not know where), maybe
@@ -293,18 +295,21 @@ export function scoreTables(truth: Truth, output: Output): { scores: DocumentSco
     return { f1: best.f1, teds: best.table ? teds(truthRows(t), outputRows(best.table)) : 0, missed: best.f1 < TABLE_MATCH, features: t.features ?? [] };
   });
   let falseTables = 0;
+  let onPagesWithout = 0;
   for (const page of output.pages) {
     for (const table of page.tables) {
       if (matchedOutputs.has(table)) continue;
       const onPage = truth.tables.filter((t) => t.page === page.page || t.page === 0);
       if (onPage.every((t) => adjacencyF1(tableGrid(t), table.rows).f1 < TABLE_MATCH)) falseTables++;
+      if (onPage.length === 0) onPagesWithout++;
     }
   }
-  if (!perTable.length) return { scores: null, falseTables };
+  if (!perTable.length) return { scores: null, falseTables, onPagesWithout };
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     scores: { f1: mean(perTable.map((t) => t.f1)), teds: mean(perTable.map((t) => t.teds)), truth: perTable.length, missed: perTable.filter((t) => t.missed).length, falseTables, each: perTable },
     falseTables,
+    onPagesWithout,
   };
 }
 
@@ -402,6 +407,7 @@ export function scoreDocument(truth: Truth, output: Output, tesseractText: strin
     order: scoreOrder(truth, output),
     tables: tables.scores,
     falseTables: tables.falseTables,
+    falseTablesOnPagesWithout: tables.onPagesWithout,
     code: scoreCode(truth, output),
     equations: scoreEquations(truth, output),
     contents: scoreContents(truth, output),

@@ -68,3 +68,26 @@ describe('generated bench: a table whose producer does not know its page', () =>
     expect(scores!.f1).toBeLessThan(1);
   });
 });
+
+describe('generated bench: false tables on pages without any', () => {
+  const header = ['Region', 'Sales'];
+  const cells = [header, ['North', '100'], ['South', '200']].flatMap((row, r) => row.map((text, col) => ({ row: r, col, rowSpan: 1, colSpan: 1, text, header: r === 0, box: null })));
+  const onPage = (page: number): Truth => ({ ...truth, pages: 2, blocks: [], tables: [{ page, rows: 3, columns: 2, headerRows: 1, cells, box: null, continued: false, order: 0, features: [] }] });
+  const read: Output = {
+    text: '',
+    markdown: '',
+    seconds: 0,
+    pages: [
+      { page: 1, text: '', tables: [{ rows: [header, ['North', '100'], ['South', '200']] }, { rows: [['Some prose', 'read as cells'], ['and more', 'of it']] }] },
+      { page: 2, text: '', tables: [{ rows: [['A list item', 'beside another'], ['and a third', 'one']] }] },
+    ],
+  };
+
+  it('counts apart the false tables on pages that hold no truth table', () => {
+    expect(scoreTables(onPage(1), read)).toMatchObject({ falseTables: 2, onPagesWithout: 1 });
+  });
+
+  it('counts none there where the producer does not know which page holds its table', () => {
+    expect(scoreTables(onPage(0), read)).toMatchObject({ falseTables: 2, onPagesWithout: 0 });
+  });
+});
