@@ -203,7 +203,7 @@ export function summarize(docs: Scored[]): Record<Feature, Record<string, Stat |
       missed: sum((x) => x.tables?.missed),
       false_tables: sum((x) => x.falseTables),
       documents_with_false_tables: s.filter((x) => x.falseTables > 0).length,
-      false_tables_on_pages_without: sum((x) => x.falseTablesOnPagesWithout ?? 0),
+      false_tables_on_pages_without: sum((x) => x.falseTablesOnPagesWithout),
     },
     furniture: {
       leaked_share: furnitureTotal ? Math.round((sum((x) => x.furniture?.leaked) / furnitureTotal) * 1000) / 1000 : null,

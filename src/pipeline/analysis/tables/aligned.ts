@@ -14,7 +14,7 @@ import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutter
 import { flushGaps, isFlushSpace } from './flush-columns.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { partsByColumns } from './column-breaks.js';
-import { startsLabel, wrappedLines } from './line-pitches.js';
+import { spacing, startsLabel, wrappedLines } from './line-pitches.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
@@ -412,7 +412,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   const typicalGap = median(rowGaps);
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
   const wrapped = wrappedLines(
-    cutRows.slice(1).map((row, i) => ({ pitch: centerY(row.box) - centerY(cutRows[i].box), space: row.box.y0 - cutRows[i].box.y1, above: columnsOf(cutRows[i]), below: columnsOf(row), newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words) })),
+    cutRows.slice(1).map((row, i) => ({ ...spacing(cutRows[i].box, row.box), above: columnsOf(cutRows[i]), below: columnsOf(row), newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words) })),
     size,
   );
   // Where the pitches do not tell: where each column's text ends at the widest, how far a cell's

@@ -22,7 +22,7 @@ import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { apartByLeading, SHORT_SHARE, type Chunk, type Row } from './aligned.js';
-import { standApart, startsLabel, wrappedLines } from './line-pitches.js';
+import { spacing, standApart, startsLabel, wrappedLines } from './line-pitches.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
@@ -398,7 +398,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
       const previous = reached[reached.length - 1];
       // Two labels alone in succession are two rows with no figures where they stand two font
       // sizes apart or more; closer, they may be one label's lines, and two such end the reach.
-      const labelsApart = previous && onePiece(previous) && onePiece(line) && (up ? standApart(centerY(previous.box) - centerY(line.box), previous.box.y0 - line.box.y1, size) : standApart(centerY(line.box) - centerY(previous.box), line.box.y0 - previous.box.y1, size));
+      const labelsApart = previous && onePiece(previous) && onePiece(line) && standApart(up ? spacing(line.box, previous.box) : spacing(previous.box, line.box), size);
       if (!isRow(line) && ((previous && !isRow(previous) && !labelsApart) || overBorder(line))) break;
       reached.push(line);
       if (seen.length > 0) pitches.push(pitch);
@@ -414,7 +414,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
   const columnsOf = (line: Row) => new Set(line.chunks.flatMap((c) => c.words).map((i) => columnAt(centerX(words[i].box))));
   const byPitch = wrappedLines(
-    all.slice(1).map((line, k) => ({ pitch: centerY(line.box) - centerY(all[k].box), space: line.box.y0 - all[k].box.y1, above: columnsOf(all[k]), below: columnsOf(line), newLabel: startsLabel(line.chunks.flatMap((c) => c.words).filter((i) => columnAt(centerX(words[i].box)) === 0), words) })),
+    all.slice(1).map((line, k) => ({ ...spacing(all[k].box, line.box), above: columnsOf(all[k]), below: columnsOf(line), newLabel: startsLabel(line.chunks.flatMap((c) => c.words).filter((i) => columnAt(centerX(words[i].box)) === 0), words) })),
     size,
   );
   // Where the pitches do not tell, a line outside the frame that is no row of its own continues
@@ -426,7 +426,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
     textMeasure(xs[c], xs[c + 1], edges[c].left.length ? Math.min(...edges[c].left) : undefined, edges[c].right.length ? Math.max(...edges[c].right) : undefined);
   const continuesAbove = (k: number) => {
     const [upper, lower] = [all[k], all[k + 1]];
-    if (inFrame.includes(lower) || isRow(lower) || standApart(centerY(lower.box) - centerY(upper.box), lower.box.y0 - upper.box.y1, size)) return false;
+    if (inFrame.includes(lower) || isRow(lower) || standApart(spacing(upper.box, lower.box), size)) return false;
     return [...columnsOf(lower)].every((c) => wraps(lineWordsIn(upper, c), lineWordsIn(lower, c), columnMeasure(c), words));
   };
   const wrapped = byPitch ?? new Set(all.slice(1).map((_, k) => k).filter(continuesAbove));

@@ -2,7 +2,8 @@
 // padding or rules as well as by the type's leading, the lines of one cell by the leading alone.
 // Shared by the tables found from alignment (aligned.ts) and the rows a drawing leaves to its text
 // (drawn-rows.ts).
-import type { Word } from '../../page-model.js';
+import type { Box, Word } from '../../page-model.js';
+import { centerY } from '../lines.js';
 
 /** One text line of a table below another: how far apart their middles are, and the cells each fills. */
 export interface LinePair {
@@ -28,8 +29,13 @@ export function startsLabel(inLabelColumn: number[], words: Word[]): boolean {
  */
 const APART = 2;
 
-/** Whether two lines, `pitch` apart middle to middle and `space` apart box to box, are two rows by their distance alone. */
-export function standApart(pitch: number, space: number, size: number): boolean {
+/** How far a line stands under the one above it: middle to middle (`pitch`), and from the upper box's foot to the lower's top (`space`). */
+export function spacing(upper: Box, lower: Box): { pitch: number; space: number } {
+  return { pitch: centerY(lower) - centerY(upper), space: lower.y0 - upper.y1 };
+}
+
+/** Whether two lines, so spaced, are two rows by their distance alone. */
+export function standApart({ pitch, space }: { pitch: number; space: number }, size: number): boolean {
   return pitch >= size * APART && space >= 0;
 }
 
@@ -64,8 +70,9 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
   const sameFew = ({ above: a, below: b, newLabel }: LinePair) => !newLabel && a.size === b.size && a.size < widest && [...a].every((c) => b.has(c));
   const tight = new Set<number>();
   let falling = false;
-  for (const [i, { pitch, space, above, below }] of pairs.entries()) {
-    if (pitch >= limit || standApart(pitch, space, size)) {
+  for (const [i, pair] of pairs.entries()) {
+    const { pitch, above, below } = pair;
+    if (pitch >= limit || standApart(pair, size)) {
       falling = false;
       continue;
     }
