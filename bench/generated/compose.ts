@@ -207,8 +207,10 @@ function sectionBody(random: Random, words: Words, kind: DocumentKind, features:
         const wide = !long && (landscape || random.chance(0.15));
         // In columns, a narrow table stands in its column beside the prose; any other spans them all.
         const narrow = !wide && random.chance(columns > 1 ? 0.5 : 0.15);
-        const placement = columns > 1 ? (narrow ? 'table:beside-prose' : 'table:spanning-columns') : null;
-        blocks.push({ kind: 'table', table: drawTable(random, words, { long, wide, narrow }, features, placement) });
+        // Papers set by LaTeX keep most tables in their column, scaled down to it where wider.
+        const inColumn = columns > 1 && !narrow && !wide && !long && features.has('producer:latex') && random.chance(0.6);
+        const placement = columns > 1 ? (narrow ? 'table:beside-prose' : inColumn ? 'table:in-column' : 'table:spanning-columns') : null;
+        blocks.push({ kind: 'table', table: drawTable(random, words, { long, wide, narrow, inColumn }, features, placement) });
         break;
       }
       case 'list': {
@@ -287,8 +289,8 @@ function contentsPage(seed: number, index: number, kind: DocumentKind, producer:
 
 /** Every variation the issue lists, by the feature name a document that draws it carries. */
 export const LISTED_VARIATIONS = [
-  ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'cells-middle', 'cells-bottom', 'empty-cells', 'choice-cells'].map((v) => `table:${v}`),
-  ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
+  ...['rules-none', 'rules-horizontal', 'rules-grid', 'rules-header-only', 'zebra', 'coloured-rows', 'shaded-header', 'shaded-cells', 'spanning-header', 'multiline-cells', 'cells-middle', 'cells-bottom', 'empty-cells', 'choice-cells', 'row-groups'].map((v) => `table:${v}`),
+  ...['currency', 'percent', 'negative-parentheses', 'currency-column', 'narrow', 'wide', 'long', 'beside-prose', 'in-column', 'spanning-columns', 'caption', 'note'].map((v) => `table:${v}`),
   ...['running-head', 'running-foot', 'page-number-bottom-center', 'page-number-page-of', 'page-number-top-outer', 'margin-note', 'stamp', 'line-numbers', 'side-tab', 'chromium-templates', 'bleed-band'].map((v) => `furniture:${v}`),
   ...['columns-1', 'columns-2', 'columns-3', 'landscape', 'title-spanning-columns', 'title-ornament', 'masthead-panels', 'numbered-headings', 'plain-headings', 'heading-level-3', 'bulleted-list', 'numbered-list', 'quote', 'aside-points', 'contents'].map((v) => `layout:${v}`),
   ...['code', 'code-numbered', 'equation', 'figure', 'figure-caption', 'footnote', 'blank-page', 'nearly-blank-page', 'scribbled-page'].map((v) => `layout:${v}`),

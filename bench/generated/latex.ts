@@ -164,7 +164,7 @@ export function tableTex(table: TableSpec, face: Face, lineWidth: number): { tex
       if (open.has(c)) continue;
       let end = c;
       while (end + 1 < table.columns && !open.has(end + 1)) end++;
-      parts.push(`\\${booktabs ? 'cmidrule' : 'cline'}{${c + 1}-${end + 1}}`);
+      parts.push(booktabs ? `\\cmidrule${style.trimmedRules ? '(lr)' : ''}{${c + 1}-${end + 1}}` : `\\cline{${c + 1}-${end + 1}}`);
       c = end;
     }
     return parts.join('');
@@ -318,7 +318,7 @@ export function latexDocument(doc: DocSpec): { tex: string; blocks: TruthBlock[]
         const { tex, long } = tableTex(t, face, doc.page.width - 2 * doc.page.margin);
         longTables ||= long;
         // A table wider than a column (or too long for one) stands across the page, between runs of columns.
-        if (t.width !== 'narrow' || long) endColumns();
+        if ((t.width !== 'narrow' && !t.inColumn) || long) endColumns();
         parts.push('\\par\\medskip');
         if (t.caption && !t.captionBelow) {
           parts.push(`{\\small ${esc(t.caption)}\\par}\\smallskip`);
@@ -351,13 +351,22 @@ export function latexDocument(doc: DocSpec): { tex: string; blocks: TruthBlock[]
     PREAMBLE_FACES[face],
     `\\usepackage[paperwidth=${width}bp,paperheight=${height}bp,margin=${margin}bp]{geometry}`,
     '\\usepackage[table]{xcolor}\\usepackage{booktabs,longtable,multicol,graphicx,array,amssymb}',
-    '\\pagestyle{empty}\\setlength{\\columnsep}{14pt}\\sloppy',
+    `\\pagestyle{empty}\\setlength{\\columnsep}{${columnGap(doc)}pt}\\sloppy`,
     doc.type.justified ? '' : '\\raggedright',
     '\\begin{document}',
     ...parts,
     '\\end{document}',
   ].join('\n');
   return { tex, blocks, tables, longTables };
+}
+
+/**
+ * The space between page columns: LaTeX's own 10pt (article's default, which most two-column
+ * papers keep, about one font size: two columns' lines stand barely further apart than a
+ * cell's gap) or wider.
+ */
+function columnGap(doc: DocSpec): number {
+  return Random.forDocument(doc.seed ^ 0x3c5, doc.index).pick([10, 10, 14, 20]);
 }
 
 export class LatexProducer {
@@ -374,7 +383,7 @@ export class LatexProducer {
         });
       }
       const pdf = await readFile(path.join(dir, `${doc.id}.pdf`));
-      return { pdf, pages: 0, blocks, tables, furniture: [], features: [`latex:${faceOf(doc)}`] };
+      return { pdf, pages: 0, blocks, tables, furniture: [], features: [`latex:${faceOf(doc)}`, ...(doc.columns > 1 ? [`latex:column-gap-${columnGap(doc)}pt`] : [])] };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

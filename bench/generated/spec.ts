@@ -33,6 +33,8 @@ export interface TableStyle {
   /** Where a cell's text stands in a row taller than it: financial statements set figures level with a wrapped label's last line, word processors centre them. */
   cellAlign: 'top' | 'middle' | 'bottom';
   fontScale: number;
+  /** Rules under a spanning header cell stop short of the columns' edges, as booktabs' `\\cmidrule(lr)` sets them in papers (LaTeX only). */
+  trimmedRules?: boolean;
 }
 
 export interface TableSpec {
@@ -42,6 +44,8 @@ export interface TableSpec {
   columns: number;
   style: TableStyle;
   width: 'narrow' | 'auto' | 'full';
+  /** In a multi-column document, set in its page column (scaled down to it where wider), as papers float their tables into a column (LaTeX only). */
+  inColumn?: boolean;
   caption: string | null;
   /** Where the caption stands. */
   captionBelow: boolean;

@@ -10,6 +10,8 @@ import { capitalise, type Words } from './words.js';
 export interface TableOptions {
   /** A long table, to run over pages (its header repeated on each). */
   long: boolean;
+  /** Set in its page column of a multi-column document, whatever its width. */
+  inColumn?: boolean;
   wide: boolean;
   narrow: boolean;
 }
@@ -37,7 +39,7 @@ function style(random: Random, features: Set<string>, multiline: boolean): Table
   ] as const);
   // Only a row taller than one of its cells shows where that cell's text stands.
   if (multiline && cellAlign !== 'top') features.add(`table:cells-${cellAlign}`);
-  return { rules, zebra, headerShade, coloured, shadedCells, cellAlign, fontScale: random.pick([0.8, 0.85, 0.9, 1]) };
+  return { rules, zebra, headerShade, coloured, shadedCells, cellAlign, fontScale: random.pick([0.8, 0.85, 0.9, 1]), trimmedRules: random.chance(0.5) };
 }
 
 type ColumnKind = 'label' | 'amount' | 'percent' | 'count' | 'text' | 'date' | 'currency-symbol';
@@ -128,6 +130,18 @@ export function drawTable(random: Random, words: Words, options: TableOptions, d
       }),
     );
   }
+  // Rows in groups, the group named in the first column of its first row only, the label cells
+  // of the rows under it left empty (results by dataset, figures by region): a row with no label
+  // is a row of its own, not the wrapped end of the one above.
+  if (rowCount >= 4 && random.chance(0.2)) {
+    features.add('table:row-groups');
+    for (let r = 0; r < body.length; ) {
+      const size = Math.min(body.length - r, random.int(2, 4));
+      body[r][0] = { ...body[r][0], text: capitalise(random.chance(0.5) ? words.noun() : `${words.adjective()} ${words.noun()}`) };
+      for (let k = r + 1; k < r + size; k++) body[k][0] = { ...body[k][0], text: '' };
+      r += size;
+    }
+  }
   if (random.chance(0.3) && kinds.some((k) => k === 'amount' || k === 'count')) {
     features.add('table:total-row');
     body.push(kinds.map((kind, c) => ({ text: c === 0 ? 'Total' : kind === 'amount' ? words.amount({ currency: symbolColumn ? null : currency }) : kind === 'count' ? random.int(1000, 90000).toLocaleString('en-US') : kind === 'currency-symbol' ? currency! : '', align: c === 0 ? 'left' : 'right' })));
@@ -153,6 +167,7 @@ export function drawTable(random: Random, words: Words, options: TableOptions, d
     columns,
     style: style(random, features, multiline),
     width: options.wide ? 'full' : options.narrow ? 'narrow' : random.pick(['auto', 'full'] as const),
+    ...(options.inColumn ? { inColumn: true } : {}),
     caption,
     captionBelow: random.chance(0.3),
     note,
