@@ -208,7 +208,7 @@ function sectionBody(random: Random, words: Words, kind: DocumentKind, features:
         // In columns, a narrow table stands in its column beside the prose; any other spans them all.
         const narrow = !wide && random.chance(columns > 1 ? 0.5 : 0.15);
         // Papers set by LaTeX keep most tables in their column, scaled down to it where wider.
-        const inColumn = columns > 1 && !narrow && !wide && !long && features.has('producer:latex') && random.chance(0.6);
+        const inColumn = columns > 1 && !narrow && !wide && !long && features.has('producer:latex') && random.fork(3).chance(0.6);
         const placement = columns > 1 ? (narrow ? 'table:beside-prose' : inColumn ? 'table:in-column' : 'table:spanning-columns') : null;
         blocks.push({ kind: 'table', table: drawTable(random, words, { long, wide, narrow, inColumn }, features, placement) });
         break;

@@ -39,7 +39,7 @@ function style(random: Random, features: Set<string>, multiline: boolean): Table
   ] as const);
   // Only a row taller than one of its cells shows where that cell's text stands.
   if (multiline && cellAlign !== 'top') features.add(`table:cells-${cellAlign}`);
-  return { rules, zebra, headerShade, coloured, shadedCells, cellAlign, fontScale: random.pick([0.8, 0.85, 0.9, 1]), trimmedRules: random.chance(0.5) };
+  return { rules, zebra, headerShade, coloured, shadedCells, cellAlign, fontScale: random.pick([0.8, 0.85, 0.9, 1]), trimmedRules: random.fork(1).chance(0.5) };
 }
 
 type ColumnKind = 'label' | 'amount' | 'percent' | 'count' | 'text' | 'date' | 'currency-symbol';
@@ -133,11 +133,11 @@ export function drawTable(random: Random, words: Words, options: TableOptions, d
   // Rows in groups, the group named in the first column of its first row only, the label cells
   // of the rows under it left empty (results by dataset, figures by region): a row with no label
   // is a row of its own, not the wrapped end of the one above.
-  if (rowCount >= 4 && random.chance(0.2)) {
+  const grouping = random.fork(2);
+  if (rowCount >= 4 && grouping.chance(0.2)) {
     features.add('table:row-groups');
     for (let r = 0; r < body.length; ) {
-      const size = Math.min(body.length - r, random.int(2, 4));
-      body[r][0] = { ...body[r][0], text: capitalise(random.chance(0.5) ? words.noun() : `${words.adjective()} ${words.noun()}`) };
+      const size = Math.min(body.length - r, grouping.int(2, 4));
       for (let k = r + 1; k < r + size; k++) body[k][0] = { ...body[k][0], text: '' };
       r += size;
     }

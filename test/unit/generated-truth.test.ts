@@ -206,7 +206,9 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
       // TeX writes no spaces: its words are told by their gaps, so the text is compared without them;
       // and it builds the accented letters its fonts lack from a letter and an accent ("t’" for "ť"), so without accents.
       const bare = (t: string) => norm(t.normalize('NFD').replace(/\p{M}/gu, ''));
-      const text = bare((await pdfWords(file)).map((w) => w.text).join(''));
+      // Read in the order TeX wrote it (-raw): with page columns a font size apart, pdftotext's reading order
+      // interleaves their lines and parts a word TeX hyphenated at a line end from its other half.
+      const text = bare((await exec('pdftotext', ['-raw', file, '-'], { maxBuffer: 64 << 20 })).stdout);
       const missing = (t: string) => t.split(/\s+/).map(bare).filter((w) => w && !text.includes(w));
       for (const block of truth.blocks) if (missing(block.text).length) problems.push(`${truth.id} ${block.kind} "${block.text.slice(0, 40)}": ${missing(block.text).join(' ')}`);
       for (const table of truth.tables)
