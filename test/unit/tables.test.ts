@@ -1136,3 +1136,120 @@ describe('tables found from aligned text', () => {
     expect(findTables(page(grid(formula)), NO_GRAPHICS, new Set(), false).tables).toEqual([]);
   });
 });
+
+describe('tables in papers', () => {
+  const proseLine = (x0: number, y: number): Word[] => Array.from({ length: 7 }, (_, i) => word(['alpha', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'][i], x0 + i * 28, y));
+  const resultRow = (cells: string[], y: number): Word[] => cells.flatMap((text, i) => (text ? lineWords(text, [109, 160, 205, 240, 275][i], y) : []));
+
+  it('find a table in one page column beside prose in the other, the columns set only a font size apart', () => {
+    // Two columns of prose whose lines end 10 points (one font size) short of the next column's:
+    // TeX's default gap, too narrow to part a line into cells, but no line's own spaces are so wide.
+    const words: Word[] = [];
+    for (let k = 0; k < 20; k++) words.push(...proseLine(312, 100 + 12 * k));
+    for (let k = 0; k < 6; k++) words.push(...proseLine(109, 100 + 12 * k));
+    words.push(...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 176));
+    words.push(...resultRow(['Alpha', 'Base', '88.2', '86.1', '87.1'], 190));
+    words.push(...resultRow(['Beta', 'Ours', '91.4', '90.7', '91.0'], 204));
+    words.push(...resultRow(['Gamma', 'Base', '84.0', '83.2', '83.6'], 218));
+    for (let k = 0; k < 6; k++) words.push(...proseLine(109, 244 + 12 * k));
+    const { tables } = findTables(page(words), NO_GRAPHICS, new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual([
+      ['Data', 'Method', 'P', 'R', 'F1'],
+      ['Alpha', 'Base', '88.2', '86.1', '87.1'],
+      ['Beta', 'Ours', '91.4', '90.7', '91.0'],
+      ['Gamma', 'Base', '84.0', '83.2', '83.6'],
+    ]);
+  });
+
+  it("keep the rows of a group whose name stands in its first row only apart: a figure under a figure starts a row", () => {
+    const words = [
+      ...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 100),
+      ...resultRow(['Alpha', 'Base', '88.2', '86.1', '87.1'], 114),
+      ...resultRow(['', 'Ours', '91.4', '90.7', '91.0'], 126),
+      ...resultRow(['', 'Large', '92.8', '91.9', '92.3'], 138),
+      ...resultRow(['Beta', 'Base', '84.0', '83.2', '83.6'], 152),
+      ...resultRow(['', 'Ours', '90.1', '90.4', '90.2'], 164),
+    ];
+    const { tables } = findTables(page(words), NO_GRAPHICS, new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual([
+      ['Data', 'Method', 'P', 'R', 'F1'],
+      ['Alpha', 'Base', '88.2', '86.1', '87.1'],
+      ['', 'Ours', '91.4', '90.7', '91.0'],
+      ['', 'Large', '92.8', '91.9', '92.3'],
+      ['Beta', 'Base', '84.0', '83.2', '83.6'],
+      ['', 'Ours', '90.1', '90.4', '90.2'],
+    ]);
+  });
+
+  it('keep such rows apart in a table ruled only above and under its header and body, as a browser sets it', () => {
+    // Rules drawn a cell at a time (their joints part the columns) above and under the header and
+    // under the body; the body's rows stand at one pitch, no rule between them.
+    const cuts = [100, 155, 200, 235, 270, 300];
+    const rule = (y: number) => cuts.slice(0, -1).map((x, i) => h(y, x, cuts[i + 1]));
+    const rules = graphics([...rule(94), ...rule(112), ...rule(174)]);
+    const words = [
+      ...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 100),
+      ...resultRow(['Alpha', 'Base', '88.2', '86.1', '87.1'], 114),
+      ...resultRow(['', 'Ours', '91.4', '90.7', '91.0'], 126),
+      ...resultRow(['', 'Large', '92.8', '91.9', '92.3'], 138),
+      ...resultRow(['Beta', 'Base', '84.0', '83.2', '83.6'], 150),
+      ...resultRow(['', 'Ours', '90.1', '90.4', '90.2'], 162),
+    ];
+    const { tables } = findTables(page(words), rules, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Data', 'Method', 'P', 'R', 'F1'],
+        ['Alpha', 'Base', '88.2', '86.1', '87.1'],
+        ['', 'Ours', '91.4', '90.7', '91.0'],
+        ['', 'Large', '92.8', '91.9', '92.3'],
+        ['Beta', 'Base', '84.0', '83.2', '83.6'],
+        ['', 'Ours', '90.1', '90.4', '90.2'],
+      ],
+    ]);
+  });
+
+  it('keep a label wrapped beside two ruled rows of figures whole', () => {
+    // Each label's cell spans two rows, ruled apart in the other columns only: "Count" and
+    // "Percentage" rows of figures, the label's second line beside the second row.
+    const xs = [100, 180, 240, 290, 340];
+    const segments = [
+      ...[100, 130, 160].map((y) => h(y, 100, 340)),
+      ...[115, 145].map((y) => h(y, 180, 340)),
+      ...xs.map((x) => v(x, 100, 160)),
+    ];
+    const words = [
+      ...lineWords('Chronic fatigue', 103, 102), ...lineWords('Count', 183, 102), word('19', 243, 102), word('4', 293, 102),
+      word('syndrome', 103, 117), ...lineWords('Percentage', 183, 117), word('3.8%', 243, 117), word('0.8%', 293, 117),
+      word('Asthma', 103, 132), ...lineWords('Count', 183, 132), word('31', 243, 132), word('22', 293, 132),
+      ...lineWords('Percentage', 183, 147), word('6.3%', 243, 147), word('4.4%', 293, 147),
+    ];
+    const { tables } = findTables(page(words), graphics(segments), new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tables[0].cells.find((c) => c.text.startsWith('Chronic'))).toMatchObject({ text: 'Chronic fatigue syndrome', row: 0, rowSpan: 2 });
+    expect(tables[0].cells.find((c) => c.text === 'Asthma')).toMatchObject({ row: 2, rowSpan: 2 });
+  });
+
+  it('keep the halves of a figure a narrow column broke in one cell', () => {
+    // "(90,244.6" over "8)": neither half is a whole figure, so the lines are one cell's, as the
+    // pitch of the cell's lines (tighter than the rows') tells.
+    const words = [
+      ...resultRow(['Name', 'Units', 'Amount'], 100),
+      ...resultRow(['North', '12', '(90,244.6'], 114),
+      ...resultRow(['', '', '8)'], 123),
+      ...resultRow(['South', '40', '(1,204.1'], 137),
+      ...resultRow(['', '', '5)'], 146),
+      ...resultRow(['East', '7', '302.5'], 160),
+    ];
+    const { tables } = findTables(page(words), NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Name', 'Units', 'Amount'],
+        ['North', '12', '(90,244.6 8)'],
+        ['South', '40', '(1,204.1 5)'],
+        ['East', '7', '302.5'],
+      ],
+    ]);
+  });
+});

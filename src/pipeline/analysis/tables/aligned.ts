@@ -14,7 +14,7 @@ import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutter
 import { flushGaps, isFlushSpace } from './flush-columns.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { partsByColumns } from './column-breaks.js';
-import { spacing, startsLabel, wrappedLines } from './line-pitches.js';
+import { figuresLevel, spacing, startsLabel, wrappedLines } from './line-pitches.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
@@ -411,8 +411,16 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   const rowGaps = rows.slice(1).map((r, i) => r.box.y0 - rows[i].box.y1);
   const typicalGap = median(rowGaps);
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
+  const wordsOf = (r: Row) => r.chunks.flatMap((c) => c.words);
+  const wordColumn = (w: number) => columnOf((words[w].box.x0 + words[w].box.x1) / 2);
   const wrapped = wrappedLines(
-    cutRows.slice(1).map((row, i) => ({ ...spacing(cutRows[i].box, row.box), above: columnsOf(cutRows[i]), below: columnsOf(row), newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words) })),
+    cutRows.slice(1).map((row, i) => ({
+      ...spacing(cutRows[i].box, row.box),
+      above: columnsOf(cutRows[i]),
+      below: columnsOf(row),
+      newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words),
+      figuresAgain: figuresLevel(wordsOf(cutRows[i]), wordsOf(row), wordColumn, words),
+    })),
     size,
   );
   // Where the pitches do not tell: where each column's text ends at the widest, how far a cell's
@@ -496,7 +504,9 @@ function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
 /**
  * Where the line pitches do not tell (wrappedLines), a line continues the row above it (a cell's
  * text wrapped onto a line of its own) when it is closer to it than rows usually are, or when its
- * first column is empty and its text sits only in columns the line above also fills, or when it
+ * first column is empty and its text sits only in columns the line above also fills, unless it
+ * holds a figure under one of the line above (figuresLevel: a row of a group whose name only the
+ * group's first row carries leaves its first column empty too), or when it
  * holds the first column alone and goes on in lower case, or when it fills fewer columns than the
  * row's first line (and more than the first alone), only columns that line fills, and in each the
  * text above it broke there: its first word would not have fitted after the line above within the
@@ -536,6 +546,7 @@ function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number
     return /^\p{Ll}/u.test(first) && !/[.:;!?]$/.test(words[label.words[label.words.length - 1]].text);
   }
   if (mine.has(0)) return false;
+  if (figuresLevel(above.chunks.flatMap((c) => c.words), row.chunks.flatMap((c) => c.words), (w) => columnOf((words[w].box.x0 + words[w].box.x1) / 2), words)) return false;
   const inside = [...mine].every((c) => theirs.has(c));
   if (!inside) return false;
   return gap < typicalGap * 0.8 || mine.size < theirs.size;

@@ -22,7 +22,7 @@ import { centerX, centerY } from '../lines.js';
 import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { apartByLeading, SHORT_SHARE, type Chunk, type Row } from './aligned.js';
-import { spacing, standApart, startsLabel, wrappedLines } from './line-pitches.js';
+import { figuresLevel, spacing, standApart, startsLabel, wrappedLines } from './line-pitches.js';
 import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
 import { median } from './gutters.js';
@@ -99,7 +99,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   const columnsOfLine = (line: number[]) => new Set(line.map((i) => cellOf.get(i)!.column));
   const foot = (line: number[]) => Math.max(...line.map((i) => words[i].box.y1));
   const top = (line: number[]) => Math.min(...line.map((i) => words[i].box.y0));
-  const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), space: top(below) - foot(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below), newLabel: startsLabel(below.filter((i) => cellOf.get(i)!.column === first), words) }));
+  const pairs = lines.slice(1).map((below, k) => ({ pitch: middle(below) - middle(lines[k]), space: top(below) - foot(lines[k]), above: columnsOfLine(lines[k]), below: columnsOfLine(below), newLabel: startsLabel(below.filter((i) => cellOf.get(i)!.column === first), words), figuresAgain: figuresLevel(lines[k], below, (i) => cellOf.get(i)!, words) }));
   const size = median(held.map((i) => words[i].fontSize));
   const wrapped = wrappedLines(pairs, size);
   // Where they do not, a line standing further from the one above than the page's prose leading
@@ -169,7 +169,11 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const overLabel = told && wrapped.has(k) && !labelled;
       const spans = overLabel ? [] : centredOver(above, below);
       const heads = spans.length > 0 || (!overLabel && crossesBorder(above, below));
-      if (part(below, label).length === 0 && !heads && !(told && !wrapped.has(k))) {
+      // A figure under a figure in one drawn cell is a row's, its label empty or not (figuresLevel):
+      // a row of a group whose name only the group's first row carries. Under a rule the drawing
+      // parts them already; a label wrapped beside the two stays whole.
+      const figures = lines[k] === above && pairs[k].figuresAgain;
+      if (part(below, label).length === 0 && !heads && !figures && !(told && !wrapped.has(k))) {
         note(below);
         continue;
       }
@@ -178,6 +182,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const cells = new Set(below.map((i) => cellOf.get(i)!));
       const starts =
         heads ||
+        figures ||
         rowApart(k) ||
         (told
           ? !wrapped.has(k)
@@ -414,7 +419,7 @@ export function withRowsBeside(frame: Rulings, grid: GridTable, words: Word[], f
   const all = [...[...upward].reverse(), ...inFrame, ...downward];
   const columnsOf = (line: Row) => new Set(line.chunks.flatMap((c) => c.words).map((i) => columnAt(centerX(words[i].box))));
   const byPitch = wrappedLines(
-    all.slice(1).map((line, k) => ({ ...spacing(all[k].box, line.box), above: columnsOf(all[k]), below: columnsOf(line), newLabel: startsLabel(line.chunks.flatMap((c) => c.words).filter((i) => columnAt(centerX(words[i].box)) === 0), words) })),
+    all.slice(1).map((line, k) => ({ ...spacing(all[k].box, line.box), above: columnsOf(all[k]), below: columnsOf(line), newLabel: startsLabel(line.chunks.flatMap((c) => c.words).filter((i) => columnAt(centerX(words[i].box)) === 0), words), figuresAgain: figuresLevel(all[k].chunks.flatMap((c) => c.words), line.chunks.flatMap((c) => c.words), (i) => columnAt(centerX(words[i].box)), words) })),
     size,
   );
   // Where the pitches do not tell, a line outside the frame that is no row of its own continues

@@ -36,8 +36,11 @@ export function median(values: number[]): number {
  * Narrow columns set few lines of six words; there, five rows or more whose pieces on both sides
  * of the band are lines of three words or more tell the gutter, by the same rule. Its known cost:
  * a table filling a page with two neighbouring columns of such cells is searched as two.
+ * Lines are read in pieces cut at their wide spaces (atWideSpaces), so two page columns set
+ * barely a cell's gap apart are two pieces on every line.
  */
-export function pageGutters(rows: Row[], words: Word[]): number[] {
+export function pageGutters(visual: Row[], words: Word[]): number[] {
+  const rows = visual.map((r) => ({ ...r, chunks: r.chunks.flatMap((c) => atWideSpaces(c, words, r.size)) }));
   const lineLike = (c: Chunk) => c.words.length >= 3 && c.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 2;
   const isLine = rows.map((r) => r.chunks.map(lineLike));
   const pieces = rows.flatMap((r, k) => r.chunks.map((c, i) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size, prose: c.words.length >= PROSE_WORDS, line: isLine[k][i] })));
@@ -90,4 +93,30 @@ export function pageGutters(rows: Row[], words: Word[]): number[] {
     from = null;
   }
   return gutters;
+}
+
+/**
+ * A chunk cut where a space is more than twice its middle word space and half a font size wide:
+ * two page columns set about a font size apart (LaTeX's default 10pt between columns of 10pt type)
+ * join into one chunk wherever that gap falls just under a cell's (visual-rows.ts), though no
+ * line spaces its own words so far apart.
+ */
+function atWideSpaces(chunk: Chunk, words: Word[], size: number): Chunk[] {
+  if (chunk.words.length < 3) return [chunk];
+  const spaces = chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1);
+  const wide = Math.max(size * 0.5, median(spaces) * 2);
+  const pieces: Chunk[] = [];
+  let current: Chunk = { x0: words[chunk.words[0]].box.x0, x1: words[chunk.words[0]].box.x1, words: [chunk.words[0]] };
+  spaces.forEach((space, k) => {
+    const w = chunk.words[k + 1];
+    if (space > wide) {
+      pieces.push(current);
+      current = { x0: words[w].box.x0, x1: words[w].box.x1, words: [w] };
+    } else {
+      current.words.push(w);
+      current.x1 = Math.max(current.x1, words[w].box.x1);
+    }
+  });
+  pieces.push(current);
+  return pieces;
 }

@@ -14,6 +14,31 @@ export interface LinePair {
   below: Set<unknown>;
   /** The lower line starts a label of its own: its text in the labels' column starts with a capital. */
   newLabel?: boolean;
+  /** Both lines hold a figure in one column (figuresLevel). */
+  figuresAgain?: boolean;
+}
+
+/**
+ * A cell's text that is one whole figure: an amount, a count, a percentage, a measure with its
+ * error ("88.9±0.2"). Whole: it ends in a digit, not in a separator, and a parenthesis it opens it
+ * closes, so the halves of a figure a narrow column broke ("(90,244.6" over "8)") are none.
+ */
+const FIGURE = /^[(\-−–+]?(?:[$€£¥]|CHF)?\s?\d(?:[\d,.]*\d)?\s?%?(?:\s?±\s?\d(?:[\d,.]*\d)?%?)?\)?(?:\s?(?:[$€£¥]|CHF))?$/u;
+const wholeFigure = (text: string) => FIGURE.test(text) && text.startsWith("(") === text.includes(")");
+
+/**
+ * Whether two lines hold a figure each in one column: a figure is never wrapped over two lines
+ * of its cell, so the lower line starts a row of its own there, however close under the upper it
+ * stands (a row of a group whose name stands in the group's first row alone, its first column empty).
+ */
+export function figuresLevel(upper: number[], lower: number[], columnOf: (word: number) => unknown, words: Word[]): boolean {
+  const figures = (line: number[]) => {
+    const texts = new Map<unknown, string[]>();
+    for (const i of line) texts.set(columnOf(i), [...(texts.get(columnOf(i)) ?? []), words[i].text]);
+    return new Set([...texts].filter(([, parts]) => wholeFigure(parts.join(' '))).map(([column]) => column));
+  };
+  const above = figures(upper);
+  return [...figures(lower)].some((column) => above.has(column));
 }
 
 /** Whether the first of these words (a line's, in the labels' column, left to right) starts with a capital: a row's own label. */
@@ -50,7 +75,8 @@ export function standApart({ pitch, space }: { pitch: number; space: number }, s
  * none of them continues). The fuller line is the lower where cells are set at the top, the upper
  * where they are set at the foot, level with a wrapped cell's last line. Then a line at the larger
  * pitch, or two font sizes or more under the one above and clear of it, starts a row. Null where
- * the pitches do not tell.
+ * the pitches do not tell, as where two lines at the smaller pitch hold a figure each in one
+ * column (figuresLevel): rows, not a cell's lines.
  */
 export function wrappedLines(pairs: LinePair[], size: number): Set<number> | null {
   const pitches = pairs.map((p) => p.pitch).sort((a, b) => a - b);
@@ -76,6 +102,8 @@ export function wrappedLines(pairs: LinePair[], size: number): Set<number> | nul
       falling = false;
       continue;
     }
+    // Rows of figures at the smaller pitch: it is no cell's leading (figuresLevel).
+    if (pair.figuresAgain) return null;
     if (sameFew(pairs[i])) {
       tight.add(i);
       continue;
