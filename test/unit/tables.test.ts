@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_GRAPHICS, type PageGraphics, type Segment, type Word } from '../../src/pipeline/page-model.js';
 import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
+import { figuresLevel } from '../../src/pipeline/analysis/tables/line-pitches.js';
 import { lineWords, word } from '../helpers/words.js';
 
 const page = (words: Word[]) => ({ words, width: 612, height: 792 });
@@ -1229,6 +1230,47 @@ describe('tables in papers', () => {
     expect(tables).toHaveLength(1);
     expect(tables[0].cells.find((c) => c.text.startsWith('Chronic'))).toMatchObject({ text: 'Chronic fatigue syndrome', row: 0, rowSpan: 2 });
     expect(tables[0].cells.find((c) => c.text === 'Asthma')).toMatchObject({ row: 2, rowSpan: 2 });
+  });
+
+  it('keep the rows of a shaded body apart when its first rows continue a group from the page before', () => {
+    // Every cell filled on its own, as a browser paints cell backgrounds: the header's grey, the
+    // body's one tint (its rows' fills touch, so no border parts them). The body's first row has
+    // no label (its group's name stands on the page before), so no label starts it: figures under
+    // figures do.
+    const cuts = [100, 155, 200, 235, 270, 310];
+    const fillRow = (y0: number, y1: number, colour: number) => cuts.slice(0, -1).map((x0, i) => ({ box: { x0, y0, x1: cuts[i + 1], y1 }, filled: true, stroked: false, fill: colour }));
+    const words = [
+      ...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 102),
+      ...resultRow(['', 'Ours', '91.4', '90.7', '91.0'], 118),
+      ...resultRow(['Alpha', 'Base', '88.2', '86.1', '87.1'], 130),
+      ...resultRow(['', 'Ours', '90.1', '90.4', '90.2'], 142),
+      ...resultRow(['Beta', 'Base', '84.0', '83.2', '83.6'], 154),
+      ...resultRow(['', 'Ours', '89.5', '88.8', '89.1'], 166),
+    ];
+    const { tables } = findTables(page(words), { ...NO_GRAPHICS, rects: [...fillRow(98, 115, 0xdddddd), ...[115, 127, 139, 151, 163].flatMap((y) => fillRow(y, y + 12, 0xfdf3e0))] }, new Set(), false);
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0]).map((row) => row.slice(-3))).toEqual([
+      ['P', 'R', 'F1'],
+      ['91.4', '90.7', '91.0'],
+      ['88.2', '86.1', '87.1'],
+      ['90.1', '90.4', '90.2'],
+      ['84.0', '83.2', '83.6'],
+      ['89.5', '88.8', '89.1'],
+    ]);
+  });
+
+  it('count only whole figures, each with one sign of its unit, as figures under figures', () => {
+    // Each pair: the upper line's words and the lower's, all in one column.
+    const level = (upper: string[], lower: string[]) => {
+      const words = [...upper.map((t, i) => word(t, 100 + i * 30, 100)), ...lower.map((t, i) => word(t, 100 + i * 30, 112))];
+      return figuresLevel(upper.map((_, i) => i), lower.map((_, i) => upper.length + i), () => 0, words);
+    };
+    expect(level(['88.2'], ['91.4'])).toBe(true);
+    expect(level(['€', '1,204.50'], ['(3.5%)'])).toBe(true);
+    expect(level(['(90,244.6'], ['8)'])).toBe(false);
+    expect(level(['46.1%', '€'], ['76,224.71'])).toBe(false);
+    expect(level(['1,204.'], ['50'])).toBe(false);
+    expect(level(['North'], ['12'])).toBe(false);
   });
 
   it('keep the halves of a figure a narrow column broke in one cell', () => {

@@ -110,9 +110,11 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   for (const label of labels) {
     for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
       // A cell whose first line holds no label (a header label set lower down) keeps its lines,
-      // unless the pitches tell its rows (below) and a label stands in it to start one; a header
-      // whose stub is empty holds nothing that starts a row.
-      if (through.length < 2 || (!holdsLabel(through[0], label) && (wrapped === null || !through.some((line) => holdsLabel(line, label))))) continue;
+      // unless the pitches or figures under figures tell its rows (below) and a label stands in
+      // it to start one (a group of rows continued from the page before); a header whose stub is
+      // empty holds nothing that starts a row.
+      const rowsTold = wrapped !== null || through.some((line, l) => l > 0 && lineIndex.get(line) === lineIndex.get(through[l - 1])! + 1 && pairs[lineIndex.get(through[l - 1])!].figuresAgain);
+      if (through.length < 2 || (!holdsLabel(through[0], label) && (!rowsTold || !through.some((line) => holdsLabel(line, label))))) continue;
       // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
       // other columns must hold short values, as in the rows of a table found from alignment.
       const values = through.flatMap((line) => [...new Set(line.map((i) => cellOf.get(i)!))].filter((c) => c !== label).map((c) => part(line, c).length));

@@ -20,11 +20,14 @@ export interface LinePair {
 
 /**
  * A cell's text that is one whole figure: an amount, a count, a percentage, a measure with its
- * error ("88.9±0.2"). Whole: it ends in a digit, not in a separator, and a parenthesis it opens it
- * closes, so the halves of a figure a narrow column broke ("(90,244.6" over "8)") are none.
+ * error ("88.9±0.2"). Whole: it ends in a digit, a percent sign or its currency, not in a
+ * separator; a parenthesis it opens it closes, so the halves of a figure a narrow column broke
+ * ("(90,244.6" over "8)") are none; and it carries one sign of its unit at most, so a percentage
+ * and a currency sign beside it ("46.1% €") are two cells' text.
  */
-const FIGURE = /^[(\-−–+]?(?:[$€£¥]|CHF)?\s?\d(?:[\d,.]*\d)?\s?%?(?:\s?±\s?\d(?:[\d,.]*\d)?%?)?\)?(?:\s?(?:[$€£¥]|CHF))?$/u;
-const wholeFigure = (text: string) => FIGURE.test(text) && text.startsWith("(") === text.includes(")");
+const FIGURE = /^[(\-−–+]?(?:(?:[$€£¥]|CHF)\s?)?\d(?:[\d,.]*\d)?(?:\s?±\s?\d(?:[\d,.]*\d)?)?(?:\s?%|\s?(?:[$€£¥]|CHF))?\)?$/u;
+const UNIT_SIGN = /[$€£¥%]|CHF/gu;
+const wholeFigure = (text: string) => FIGURE.test(text) && text.startsWith('(') === text.includes(')') && (text.match(UNIT_SIGN) ?? []).length <= 1;
 
 /**
  * Whether two lines hold a figure each in one column: a figure is never wrapped over two lines
