@@ -1163,6 +1163,54 @@ describe('tables in papers', () => {
     ]);
   });
 
+  it('find a table in one page column of 12-point type set 10 points from the next, as LaTeX sets columns whatever the size', () => {
+    const size = 12;
+    const prose = (x0: number, y: number) => lineWords('alfa beta gama dela omga sigm', x0, y, { size });
+    const [left, right] = [50, 222];
+    const words: Word[] = [];
+    for (let k = 0; k < 16; k++) words.push(...prose(left, 100 + 15 * k));
+    for (let k = 0; k < 4; k++) words.push(...prose(right, 100 + 15 * k));
+    const row = (cells: string[], y: number) => cells.flatMap((text, i) => lineWords(text, [right, 290, 340][i], y, { size }));
+    words.push(...row(['Data', 'Base', 'Ours'], 170), ...row(['Alpha', '88.2', '91.4'], 186), ...row(['Beta', '84.0', '90.1'], 202), ...row(['Gamma', '79.5', '85.3'], 218));
+    for (let k = 0; k < 4; k++) words.push(...prose(right, 245 + 15 * k));
+    const { tables } = findTables(page(words), NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Data', 'Base', 'Ours'],
+        ['Alpha', '88.2', '91.4'],
+        ['Beta', '84.0', '90.1'],
+        ['Gamma', '79.5', '85.3'],
+      ],
+    ]);
+  });
+
+  it('keep a table across the page between two columns of prose whole, a long label wrapped onto a line of its own', () => {
+    // Prose in two page columns above and below; the table runs across the gutter, its labels'
+    // column 160 points wide, one label wrapped over two lines.
+    const size = 10;
+    const prose = (x0: number, y: number) => lineWords('alfa beta gama dela omga sigm teta kapa', x0, y, { size });
+    const words: Word[] = [];
+    for (let k = 0; k < 6; k++) words.push(...prose(50, 100 + 12 * k), ...prose(300, 100 + 12 * k));
+    const xs = [50, 210, 270, 330, 390, 450, 510];
+    const row = (cells: string[], y: number) => cells.flatMap((text, i) => (text ? lineWords(text, xs[i], y, { size }) : []));
+    words.push(...row(['Name', 'North', 'South', 'East', 'West', 'Mid', 'All'], 190));
+    words.push(...row(['Alpha', '12', '40', '7', '3', '9', '71'], 204));
+    // Its cells set at the foot of the row: the label's first line stands alone, six words long.
+    words.push(...row(['Own priv net inv mig by', '', '', '', '', '', ''], 218));
+    words.push(...row(['provides', '31', '22', '8', '5', '2', '68'], 230));
+    words.push(...row(['Gamma', '19', '11', '6', '4', '1', '41'], 244));
+    for (let k = 0; k < 6; k++) words.push(...prose(50, 274 + 12 * k), ...prose(300, 274 + 12 * k));
+    const { tables } = findTables(page(words), NO_GRAPHICS, new Set(), false);
+    expect(tables.map(tableRows)).toEqual([
+      [
+        ['Name', 'North', 'South', 'East', 'West', 'Mid', 'All'],
+        ['Alpha', '12', '40', '7', '3', '9', '71'],
+        ['Own priv net inv mig by provides', '31', '22', '8', '5', '2', '68'],
+        ['Gamma', '19', '11', '6', '4', '1', '41'],
+      ],
+    ]);
+  });
+
   it("keep the rows of a group whose name stands in its first row only apart: a figure under a figure starts a row", () => {
     const words = [
       ...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 100),

@@ -101,8 +101,11 @@ function acrossGutters(rows: Row[], gutters: number[], words: Word[], horizontal
   return gridsIn(plain, words, horizontalRules, page, codeFace).filter((grid) => {
     const crossed = gutters.filter((x) => grid.box.x0 < x && grid.box.x1 > x);
     if (crossed.length === 0) return false;
-    // Its rows follow each other: a line of prose between two of them belongs to a page column.
-    if (prose.some((r) => centerY(r.box) > grid.box.y0 && centerY(r.box) < grid.box.y1)) return false;
+    // Its rows follow each other: a line of prose between two of them belongs to a page column,
+    // unless it keeps inside the table's first column (a long label wrapped onto a line alone;
+    // the border after that column may run along the widest label's end).
+    const labelsEnd = Math.min(...grid.cells.filter((c) => c.column === 1).map((c) => c.box.x0));
+    if (prose.some((r) => centerY(r.box) > grid.box.y0 && centerY(r.box) < grid.box.y1 && r.box.x1 > labelsEnd + r.size * 0.5)) return false;
     // Each of its rows, its wrapped lines with it, holds text on both sides of every gutter it
     // crosses; the first may stand on one side alone (a header's line of units over one column),
     // and so may a row between two that do (a label, a cell spanning two header rows set between
