@@ -1141,6 +1141,16 @@ describe('tables found from aligned text', () => {
 describe('tables in papers', () => {
   const proseLine = (x0: number, y: number): Word[] => Array.from({ length: 7 }, (_, i) => word(['alpha', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'][i], x0 + i * 28, y));
   const resultRow = (cells: string[], y: number): Word[] => cells.flatMap((text, i) => (text ? lineWords(text, [109, 160, 205, 240, 275][i], y) : []));
+  // Results in groups, each group's name in its first row alone.
+  const groupedResults = [
+    ['Data', 'Method', 'P', 'R', 'F1'],
+    ['Alpha', 'Base', '88.2', '86.1', '87.1'],
+    ['', 'Ours', '91.4', '90.7', '91.0'],
+    ['', 'Large', '92.8', '91.9', '92.3'],
+    ['Beta', 'Base', '84.0', '83.2', '83.6'],
+    ['', 'Ours', '90.1', '90.4', '90.2'],
+  ];
+  const resultRows = (rows: string[][], ys: number[]): Word[] => rows.flatMap((cells, k) => resultRow(cells, ys[k]));
 
   it('find a table in one page column beside prose in the other, the columns set only a font size apart', () => {
     // Two columns of prose whose lines end 10 points (one font size) short of the next column's:
@@ -1212,24 +1222,10 @@ describe('tables in papers', () => {
   });
 
   it("keep the rows of a group whose name stands in its first row only apart: a figure under a figure starts a row", () => {
-    const words = [
-      ...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 100),
-      ...resultRow(['Alpha', 'Base', '88.2', '86.1', '87.1'], 114),
-      ...resultRow(['', 'Ours', '91.4', '90.7', '91.0'], 126),
-      ...resultRow(['', 'Large', '92.8', '91.9', '92.3'], 138),
-      ...resultRow(['Beta', 'Base', '84.0', '83.2', '83.6'], 152),
-      ...resultRow(['', 'Ours', '90.1', '90.4', '90.2'], 164),
-    ];
+    const words = resultRows(groupedResults, [100, 114, 126, 138, 152, 164]);
     const { tables } = findTables(page(words), NO_GRAPHICS, new Set(), false);
     expect(tables).toHaveLength(1);
-    expect(tableRows(tables[0])).toEqual([
-      ['Data', 'Method', 'P', 'R', 'F1'],
-      ['Alpha', 'Base', '88.2', '86.1', '87.1'],
-      ['', 'Ours', '91.4', '90.7', '91.0'],
-      ['', 'Large', '92.8', '91.9', '92.3'],
-      ['Beta', 'Base', '84.0', '83.2', '83.6'],
-      ['', 'Ours', '90.1', '90.4', '90.2'],
-    ]);
+    expect(tableRows(tables[0])).toEqual(groupedResults);
   });
 
   it('keep such rows apart in a table ruled only above and under its header and body, as a browser sets it', () => {
@@ -1238,25 +1234,9 @@ describe('tables in papers', () => {
     const cuts = [100, 155, 200, 235, 270, 300];
     const rule = (y: number) => cuts.slice(0, -1).map((x, i) => h(y, x, cuts[i + 1]));
     const rules = graphics([...rule(94), ...rule(112), ...rule(174)]);
-    const words = [
-      ...resultRow(['Data', 'Method', 'P', 'R', 'F1'], 100),
-      ...resultRow(['Alpha', 'Base', '88.2', '86.1', '87.1'], 114),
-      ...resultRow(['', 'Ours', '91.4', '90.7', '91.0'], 126),
-      ...resultRow(['', 'Large', '92.8', '91.9', '92.3'], 138),
-      ...resultRow(['Beta', 'Base', '84.0', '83.2', '83.6'], 150),
-      ...resultRow(['', 'Ours', '90.1', '90.4', '90.2'], 162),
-    ];
+    const words = resultRows(groupedResults, [100, 114, 126, 138, 150, 162]);
     const { tables } = findTables(page(words), rules, new Set(), false);
-    expect(tables.map(tableRows)).toEqual([
-      [
-        ['Data', 'Method', 'P', 'R', 'F1'],
-        ['Alpha', 'Base', '88.2', '86.1', '87.1'],
-        ['', 'Ours', '91.4', '90.7', '91.0'],
-        ['', 'Large', '92.8', '91.9', '92.3'],
-        ['Beta', 'Base', '84.0', '83.2', '83.6'],
-        ['', 'Ours', '90.1', '90.4', '90.2'],
-      ],
-    ]);
+    expect(tables.map(tableRows)).toEqual([groupedResults]);
   });
 
   it('keep a label wrapped beside two ruled rows of figures whole', () => {

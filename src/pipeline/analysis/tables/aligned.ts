@@ -10,9 +10,9 @@ import { CAPTION_LABEL, LIST_MARKER, TABLE_CAPTION_LABEL } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import { HEADING_SIZE } from '../document-stats.js';
 import type { CodeFace } from '../code-and-formulas.js';
-import { median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
+import { chunksOf, median, pageGutters, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 import { flushGaps, isFlushSpace } from './flush-columns.js';
-import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
+import { visualRows, WIDE_SPACE } from './visual-rows.js';
 import { partsByColumns } from './column-breaks.js';
 import { figuresLevel, spacing, startsLabel, wrappedLines } from './line-pitches.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
@@ -416,16 +416,15 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   const columnsOf = (r: Row) => new Set(r.chunks.map((c) => columnOf((c.x0 + c.x1) / 2)));
   const wordsOf = (r: Row) => r.chunks.flatMap((c) => c.words);
   const wordColumn = (w: number) => columnOf((words[w].box.x0 + words[w].box.x1) / 2);
-  const wrapped = wrappedLines(
-    cutRows.slice(1).map((row, i) => ({
-      ...spacing(cutRows[i].box, row.box),
-      above: columnsOf(cutRows[i]),
-      below: columnsOf(row),
-      newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words),
-      figuresAgain: figuresLevel(wordsOf(cutRows[i]), wordsOf(row), wordColumn, words),
-    })),
-    size,
-  );
+  // Pair i is lines i and i + 1.
+  const pairs = cutRows.slice(1).map((row, i) => ({
+    ...spacing(cutRows[i].box, row.box),
+    above: columnsOf(cutRows[i]),
+    below: columnsOf(row),
+    newLabel: startsLabel(row.chunks.filter((c) => columnOf((c.x0 + c.x1) / 2) === 0).flatMap((c) => c.words), words),
+    figuresAgain: figuresLevel(wordsOf(cutRows[i]), wordsOf(row), wordColumn, words),
+  }));
+  const wrapped = wrappedLines(pairs, size);
   // Where the pitches do not tell: where each column's text ends at the widest, how far a cell's
   // line may run before it breaks (continuesRow).
   const columnEnds = new Array<number>(columns).fill(Number.NEGATIVE_INFINITY);
@@ -441,7 +440,9 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
     const previous = logical[logical.length - 1];
     // A line further from the one above than the page's prose leading allows starts a row (withTextRows).
     const apart = !wrapped && i > 0 && apartByLeading(centerY(row.box) - centerY(cutRows[i - 1].box), size, page.leading);
-    const continues = wrapped ? wrapped.has(i - 1) : !apart && previous && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
+    // A line holding a figure under a figure of the line above starts a row, its first column
+    // empty or not (figuresLevel: a row of a group whose name only the group's first row carries).
+    const continues = wrapped ? wrapped.has(i - 1) : !apart && previous && !pairs[i - 1].figuresAgain && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
     if (previous && continues) previous.push(row);
     else logical.push([row]);
   });
@@ -507,10 +508,8 @@ function splitAtGaps(row: Row, gaps: [number, number][], words: Word[]): Row {
 /**
  * Where the line pitches do not tell (wrappedLines), a line continues the row above it (a cell's
  * text wrapped onto a line of its own) when it is closer to it than rows usually are, or when its
- * first column is empty and its text sits only in columns the line above also fills, unless it
- * holds a figure under one of the line above (figuresLevel: a row of a group whose name only the
- * group's first row carries leaves its first column empty too), or when it
- * holds the first column alone and goes on in lower case, or when it fills fewer columns than the
+ * first column is empty and its text sits only in columns the line above also fills (the caller
+ * has ruled out a figure under a figure, figuresLevel), or when it holds the first column alone and goes on in lower case, or when it fills fewer columns than the
  * row's first line (and more than the first alone), only columns that line fills, and in each the
  * text above it broke there: its first word would not have fitted after the line above within the
  * column's widest line (`columnEnds`); or, cells set at the foot of the row, when the row so far
@@ -549,7 +548,6 @@ function continuesRow(rowAbove: Row[], row: Row, gap: number, typicalGap: number
     return /^\p{Ll}/u.test(first) && !/[.:;!?]$/.test(words[label.words[label.words.length - 1]].text);
   }
   if (mine.has(0)) return false;
-  if (figuresLevel(above.chunks.flatMap((c) => c.words), row.chunks.flatMap((c) => c.words), (w) => columnOf((words[w].box.x0 + words[w].box.x1) / 2), words)) return false;
   const inside = [...mine].every((c) => theirs.has(c));
   if (!inside) return false;
   return gap < typicalGap * 0.8 || mine.size < theirs.size;

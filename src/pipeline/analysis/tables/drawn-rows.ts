@@ -23,9 +23,9 @@ import type { CodeFace } from '../code-and-formulas.js';
 import { LEADER } from '../markers.js';
 import { apartByLeading, SHORT_SHARE, type Chunk, type Row } from './aligned.js';
 import { figuresLevel, spacing, standApart, startsLabel, wrappedLines } from './line-pitches.js';
-import { chunksOf, visualRows, WIDE_SPACE } from './visual-rows.js';
+import { visualRows, WIDE_SPACE } from './visual-rows.js';
 import { brokeWithin, CELL_WORDS, lineBreak } from './look-alikes.js';
-import { median } from './gutters.js';
+import { chunksOf, median } from './gutters.js';
 
 /**
  * The frame with row borders added between the text lines of a drawn row that start rows of their
@@ -106,6 +106,13 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
   // allows (by a fifth) is a row's: a cell's text wraps at the leading of the text around it.
   const rowApart = (k: number) => wrapped === null && apartByLeading(pairs[k].pitch, size, leading);
   const lineIndex = new Map(lines.map((line, k) => [line, k]));
+  // Whether `below` stands right under `above` and holds a figure under one of its figures in one
+  // drawn cell (figuresLevel): a row of a group whose name only the group's first row carries.
+  // Under a rule the drawing parts them already; a label wrapped beside the two stays whole.
+  const figuresUnder = (above: number[], below: number[]) => {
+    const k = lineIndex.get(below)! - 1;
+    return k >= 0 && lines[k] === above && pairs[k].figuresAgain;
+  };
   const runs: { label: CellRegion; through: number[][] }[] = [];
   for (const label of labels) {
     for (const through of besideRows(label, lines.filter((line) => middle(line) > label.box.y0 && middle(line) < label.box.y1))) {
@@ -113,7 +120,7 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       // unless the pitches or figures under figures tell its rows (below) and a label stands in
       // it to start one (a group of rows continued from the page before); a header whose stub is
       // empty holds nothing that starts a row.
-      const rowsTold = wrapped !== null || through.some((line, l) => l > 0 && lineIndex.get(line) === lineIndex.get(through[l - 1])! + 1 && pairs[lineIndex.get(through[l - 1])!].figuresAgain);
+      const rowsTold = wrapped !== null || through.some((line, l) => l > 0 && figuresUnder(through[l - 1], line));
       if (through.length < 2 || (!holdsLabel(through[0], label) && (!rowsTold || !through.some((line) => holdsLabel(line, label))))) continue;
       // Lines beside running text (two columns of prose in a frame) are no rows of figures: the
       // other columns must hold short values, as in the rows of a table found from alignment.
@@ -171,10 +178,8 @@ export function withTextRows(frame: Rulings, grid: GridTable, words: Word[], fre
       const overLabel = told && wrapped.has(k) && !labelled;
       const spans = overLabel ? [] : centredOver(above, below);
       const heads = spans.length > 0 || (!overLabel && crossesBorder(above, below));
-      // A figure under a figure in one drawn cell is a row's, its label empty or not (figuresLevel):
-      // a row of a group whose name only the group's first row carries. Under a rule the drawing
-      // parts them already; a label wrapped beside the two stays whole.
-      const figures = lines[k] === above && pairs[k].figuresAgain;
+      // Figures under figures start a row, its label empty or not.
+      const figures = figuresUnder(above, below);
       if (part(below, label).length === 0 && !heads && !figures && !(told && !wrapped.has(k))) {
         note(below);
         continue;

@@ -1,5 +1,6 @@
 // Where the page's text columns part: the gutters the table finder keeps each search within
-// (aligned.ts), told from lines of prose on either side of a band of white and none across it.
+// (aligned.ts), told from lines of prose on either side of a band of white and none across it;
+// and the pieces the table finder cuts lines into (Chunk, Row, chunksOf), which the gutters read.
 import type { Box, Word } from '../../page-model.js';
 import { centerY } from '../lines.js';
 
@@ -8,6 +9,22 @@ export interface Chunk {
   x0: number;
   x1: number;
   words: number[];
+}
+
+/** Words, left to right, into chunks: a word starts a new chunk where `splits` says so. */
+export function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk, word: Word) => boolean): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const i of indices) {
+    const w = words[i];
+    const last = chunks[chunks.length - 1];
+    if (last && !splits(last, w)) {
+      last.words.push(i);
+      last.x1 = Math.max(last.x1, w.box.x1);
+    } else {
+      chunks.push({ x0: w.box.x0, x1: w.box.x1, words: [i] });
+    }
+  }
+  return chunks;
 }
 
 /** A visual row of words across the page, cut into chunks at wide gaps (visualRows). */
@@ -107,18 +124,5 @@ function atWideSpaces(chunk: Chunk, words: Word[], size: number): Chunk[] {
   if (chunk.words.length < 3) return [chunk];
   const spaces = chunk.words.slice(1).map((w, k) => words[w].box.x0 - words[chunk.words[k]].box.x1);
   const wide = Math.max(size * 0.5, median(spaces) * 2);
-  const pieces: Chunk[] = [];
-  let current: Chunk = { x0: words[chunk.words[0]].box.x0, x1: words[chunk.words[0]].box.x1, words: [chunk.words[0]] };
-  spaces.forEach((space, k) => {
-    const w = chunk.words[k + 1];
-    if (space > wide) {
-      pieces.push(current);
-      current = { x0: words[w].box.x0, x1: words[w].box.x1, words: [w] };
-    } else {
-      current.words.push(w);
-      current.x1 = Math.max(current.x1, words[w].box.x1);
-    }
-  });
-  pieces.push(current);
-  return pieces;
+  return chunksOf(chunk.words, words, (piece, w) => w.box.x0 - piece.x1 > wide);
 }

@@ -4,8 +4,8 @@
 // columns. Joined here into one grid whose columns are the body's.
 import type { Box, Word } from '../../page-model.js';
 import type { CellRegion, GridTable } from './grid.js';
-import { chunksOf, WIDE_SPACE } from './visual-rows.js';
-import { median } from './gutters.js';
+import { WIDE_SPACE } from './visual-rows.js';
+import { chunksOf, median } from './gutters.js';
 
 /** The body's columns as x ranges, each reaching halfway to its neighbours. */
 function columnRanges(body: GridTable): [number, number][] {

@@ -37,7 +37,10 @@ const wholeFigure = (text: string) => FIGURE.test(text) && text.startsWith('(') 
 export function figuresLevel(upper: number[], lower: number[], columnOf: (word: number) => unknown, words: Word[]): boolean {
   const figures = (line: number[]) => {
     const texts = new Map<unknown, string[]>();
-    for (const i of line) texts.set(columnOf(i), [...(texts.get(columnOf(i)) ?? []), words[i].text]);
+    for (const i of line) {
+      const column = columnOf(i);
+      texts.set(column, [...(texts.get(column) ?? []), words[i].text]);
+    }
     return new Set([...texts].filter(([, parts]) => wholeFigure(parts.join(' '))).map(([column]) => column));
   };
   const above = figures(upper);

@@ -3,7 +3,7 @@
 // beside a cell wrapped over two lines joins that row (betweenLines).
 import type { Box, Word } from '../../page-model.js';
 import { centerY } from '../lines.js';
-import { median, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
+import { chunksOf, median, PROSE_WORDS, type Chunk, type Row } from './gutters.js';
 
 /** A gap wider than this many font sizes separates cells. */
 const CELL_GAP = 1.0;
@@ -82,22 +82,6 @@ function betweenLines(groups: number[][], boxes: Box[], bands: Map<number, Box>)
     }
     g++;
   }
-}
-
-/** Words, left to right, into chunks: a word starts a new chunk where `splits` says so. */
-export function chunksOf(indices: number[], words: Word[], splits: (chunk: Chunk, word: Word) => boolean): Chunk[] {
-  const chunks: Chunk[] = [];
-  for (const i of indices) {
-    const w = words[i];
-    const last = chunks[chunks.length - 1];
-    if (last && !splits(last, w)) {
-      last.words.push(i);
-      last.x1 = Math.max(last.x1, w.box.x1);
-    } else {
-      chunks.push({ x0: w.box.x0, x1: w.box.x1, words: [i] });
-    }
-  }
-  return chunks;
 }
 
 /**
