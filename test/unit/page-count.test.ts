@@ -117,6 +117,16 @@ describe('PageCounter: a time limit, the client, and turns', () => {
     // five seconds when CI's Node 22 pass runs the document lifecycle's files beside it on two cores.
   }, 30_000);
 
+  it('closes at any moment of its threads warming up', async () => {
+    // Each round opens a counter and closes it after a different part of its threads' warm-up
+    // (which takes 100 to 300 ms unloaded).
+    for (let delayMs = 0; delayMs <= 500; delayMs += 20) {
+      const counter = new PageCounter({ threads: 2, timeoutMs: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await counter.close();
+    }
+  }, 30_000);
+
   it('ends a count that runs out of time with CountTimeout, and frees its turn', async () => {
     // No count of a 4,000-page PDF (opening it, posting its answer back) takes under a millisecond.
     const counter = new PageCounter({ threads: 1, timeoutMs: 1 });

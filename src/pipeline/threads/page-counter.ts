@@ -47,6 +47,8 @@ export interface PageCounterSettings {
 export class PageCounter {
   private readonly pool: Piscina<CountTask, number | null>;
   private readonly turns: FairTurns;
+  /** Tasks handed to the threads and not yet settled: close() lets them end first (see there). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly settings: PageCounterSettings) {
     this.pool = new Piscina({
@@ -55,7 +57,14 @@ export class PageCounter {
       maxThreads: settings.threads,
     });
     this.turns = new FairTurns(settings.threads, Math.max(1, settings.threads - 1));
-    for (let i = 0; i < settings.threads; i++) this.pool.run({ kind: 'warm' }).catch(() => undefined);
+    for (let i = 0; i < settings.threads; i++) this.track(this.pool.run({ kind: 'warm' })).catch(() => undefined);
+  }
+
+  private track<T>(task: Promise<T>): Promise<T> {
+    this.inFlight.add(task);
+    const settled = () => this.inFlight.delete(task);
+    task.then(settled, settled);
+    return task;
   }
 
   /** The file's page count, or null when it cannot be opened; CountTimeout past the time limit. */
@@ -66,7 +75,7 @@ export class PageCounter {
       async () => {
         const deadline = AbortSignal.timeout(this.settings.timeoutMs);
         try {
-          return await this.pool.run({ kind: 'count', mediaType, path, stopAfter }, { signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
+          return await this.track(this.pool.run({ kind: 'count', mediaType, path, stopAfter }, { signal: signal ? AbortSignal.any([signal, deadline]) : deadline }));
         } catch (error) {
           if (deadline.aborted && !signal?.aborted) throw new CountTimeout(this.settings.timeoutMs);
           throw error;
@@ -81,7 +90,16 @@ export class PageCounter {
     return this.turns.load;
   }
 
+  /**
+   * Stops the threads once the tasks they hold have settled. On Node 22 a thread stopped while it
+   * sets up PDFium's WebAssembly (its warm-up, or a first count on a thread that replaced one
+   * stopped mid-count) can fail to end, and the pool's destroy() then waits for it forever: seen
+   * twice in CI's Node 22 pass, and within five rounds of opening a counter and closing it 0 to
+   * 800 ms later (never on Node 20).
+   * Waiting is bounded: a warm-up takes well under a second, and every count has its time limit.
+   */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
     await this.pool.destroy();
   }
 }
