@@ -47,11 +47,13 @@ export async function generateDocument(seed: number, index: number, producers: P
   let pages = laid.pages;
   let variant = 'digital';
   let scan: Generated['scan'] = null;
+  let features = [...spec.features, ...(laid.features ?? [])];
   if (spec.scan) {
-    const scanned = await scanVariant(spec, laid.pdf);
+    const scanned = await scanVariant(spec, laid.pdf, laid.pages > 0);
     scan = { pictures: scanned.pictures, dpi: spec.scan.dpi };
     ({ bytes, mediaType, extension, pages } = scanned);
-    variant = `scan-${spec.scan.container}`;
+    variant = `scan-${scanned.container}`;
+    features = features.map((f) => (f === `scan:${spec.scan!.container}` ? `scan:${scanned.container}` : f));
   }
   const onPages = <T extends { page: number }>(items: T[]) => items.filter((item) => item.page <= pages || pages === 0);
   const file = path.join(dir, `${spec.id}.${extension}`);
@@ -69,7 +71,7 @@ export async function generateDocument(seed: number, index: number, producers: P
     blocks: onPages(laid.blocks),
     tables: onPages(laid.tables),
     furniture: onPages(laid.furniture),
-    features: [...spec.features, ...(laid.features ?? [])].sort(),
+    features: features.sort(),
   };
   await writeFile(file, bytes);
   await writeFile(path.join(dir, `${spec.id}.truth.json`), `${JSON.stringify(truth, null, 1)}\n`);

@@ -18,6 +18,8 @@ export interface Scanned {
   pages: number;
   /** Each page's picture as it is in the file (PNG or JPEG), for reading by another OCR program. */
   pictures: Buffer[];
+  /** The container it was stored in: the spec's, or a TIFF for more pages than a picture holds (see scanVariant). */
+  container: 'pdf' | 'tiff' | 'png' | 'jpeg';
 }
 
 /** One page spoiled as `scan` says, with noise from `random`. */
@@ -60,10 +62,17 @@ async function spoil(png: Buffer, scan: ScanSpec, random: Random): Promise<{ dat
   return { data: out, width, height };
 }
 
-export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanned> {
-  const scan = doc.scan!;
+/**
+ * The document as a scan. `pagesKnown`: whether the producer knows on which page each part of the
+ * truth lies. A picture file holds one page; where the producer does not know its pages (TeX,
+ * Writer: their truth is on page 0) and the document ran over one, the truth cannot be cut to the
+ * first page, so the pages go into a TIFF instead, JPEG-compressed where the picture was a JPEG.
+ */
+export async function scanVariant(doc: DocSpec, pdf: Uint8Array, pagesKnown: boolean): Promise<Scanned> {
   const random = Random.forDocument(doc.seed ^ 0x5ca11ed, doc.index);
-  const rasters = await rasterize(pdf, scan.dpi);
+  const rasters = await rasterize(pdf, doc.scan!.dpi);
+  const onePicture = doc.scan!.container === 'png' || doc.scan!.container === 'jpeg';
+  const scan = onePicture && !pagesKnown && rasters.length > 1 ? { ...doc.scan!, container: 'tiff' as const, jpegQuality: doc.scan!.jpegQuality ?? (doc.scan!.container === 'jpeg' ? 85 : null) } : doc.scan!;
   const pages = scan.container === 'png' || scan.container === 'jpeg' ? rasters.slice(0, 1) : rasters;
   const encoded: Buffer[] = [];
   const verso = scan.showThrough ? await versoPage(doc, scan.dpi, random) : null;
@@ -77,13 +86,13 @@ export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanne
   }
   switch (scan.container) {
     case 'png':
-      return { bytes: await sharp(encoded[0]).withMetadata({ density: scan.dpi }).png().toBuffer(), mediaType: 'image/png', extension: 'png', pages: 1, pictures: encoded };
+      return { bytes: await sharp(encoded[0]).withMetadata({ density: scan.dpi }).png().toBuffer(), mediaType: 'image/png', extension: 'png', pages: 1, pictures: encoded, container: 'png' };
     case 'jpeg':
-      return { bytes: encoded[0], mediaType: 'image/jpeg', extension: 'jpg', pages: 1, pictures: encoded };
+      return { bytes: encoded[0], mediaType: 'image/jpeg', extension: 'jpg', pages: 1, pictures: encoded, container: 'jpeg' };
     case 'tiff': {
       const joined = encoded.length > 1 ? sharp(encoded, { join: { animated: true } }) : sharp(encoded[0]);
       const bytes = await joined.withMetadata({ density: scan.dpi }).tiff({ compression: scan.jpegQuality !== null ? 'jpeg' : 'lzw', quality: scan.jpegQuality ?? 85, xres: scan.dpi / 25.4, yres: scan.dpi / 25.4 }).toBuffer();
-      return { bytes, mediaType: 'image/tiff', extension: 'tif', pages: encoded.length, pictures: encoded };
+      return { bytes, mediaType: 'image/tiff', extension: 'tif', pages: encoded.length, pictures: encoded, container: 'tiff' };
     }
     case 'pdf': {
       const out = await PDFDocument.create();
@@ -100,7 +109,7 @@ export async function scanVariant(doc: DocSpec, pdf: Uint8Array): Promise<Scanne
         }
         if (scan.textLayer === 'invisible') drawLayer(page, font, layer[index], TextRenderingMode.Invisible);
       }
-      return { bytes: Buffer.from(await out.save({ useObjectStreams: false })), mediaType: 'application/pdf', extension: 'pdf', pages: encoded.length, pictures: encoded };
+      return { bytes: Buffer.from(await out.save({ useObjectStreams: false })), mediaType: 'application/pdf', extension: 'pdf', pages: encoded.length, pictures: encoded, container: 'pdf' };
     }
   }
 }

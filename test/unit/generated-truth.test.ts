@@ -20,6 +20,8 @@ import { LatexProducer, PDFLATEX } from '../../bench/generated/latex.js';
 import { LibreOfficeProducer, SOFFICE } from '../../bench/generated/libreoffice.js';
 import { strFromU8, unzipSync } from 'fflate';
 import { PdfLibProducer } from '../../bench/generated/pdflib.js';
+import { scanVariant } from '../../bench/generated/scan.js';
+import { PDFDocument } from 'pdf-lib';
 import type { Box } from '../../bench/generated/truth.js';
 
 const exec = promisify(execFile);
@@ -221,4 +223,18 @@ describe.skipIf(!haveBrowser || !havePdftotext)('generated documents: the truth 
     expect(faces.size).toBeGreaterThan(1);
     expect(problems).toEqual([]);
   }, 300_000);
+
+  it('stores a one-picture scan of a document whose pages its producer does not know as a TIFF of every page, where it ran over one', async () => {
+    // The truth of such a producer (TeX, Writer) lies on page 0: a picture of the first page alone would leave truth it does not hold.
+    let index = 0;
+    while (composeDocument(seed, index, { producers: [['chromium', 1]], scanShare: 1, latexShare: 0 }).scan?.container !== 'jpeg') index++;
+    const spec = composeDocument(seed, index, { producers: [['chromium', 1]], scanShare: 1, latexShare: 0 });
+    const twoPages = await PDFDocument.create();
+    for (const words of ['first page', 'second page']) twoPages.addPage([spec.page.width, spec.page.height]).drawText(words, { x: 72, y: 500, size: 24 });
+    const pdf = await twoPages.save();
+    expect(await scanVariant(spec, pdf, true)).toMatchObject({ container: 'jpeg', mediaType: 'image/jpeg', pages: 1 });
+    const unknown = await scanVariant(spec, pdf, false);
+    expect(unknown).toMatchObject({ container: 'tiff', mediaType: 'image/tiff', pages: 2 });
+    expect(unknown.pictures.every((p) => p[0] === 0xff && p[1] === 0xd8)).toBe(true);
+  }, 60_000);
 });
