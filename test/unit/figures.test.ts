@@ -37,6 +37,8 @@ describe('findFigures', () => {
   it('finds none in plain rulings, specks, or a rounded box around a paragraph', () => {
     const rulings: PageGraphics = { ...NO_GRAPHICS, segments: [{ x0: 72, y0: 100, x1: 540, y1: 100 }, { x0: 72, y0: 300, x1: 540, y1: 300 }], shapes: [box(72, 99, 73, 101)] };
     expect(findFigures([], rulings, 612, 792).figures).toEqual([]);
+    // The graphics left for tables say, as the page's did, whether they were read from a picture.
+    expect(findFigures([], { ...rulings, rulingsFromPicture: true }, 612, 792).rest).toEqual({ ...rulings, rulingsFromPicture: true });
     const prose = [0, 1, 2, 3].flatMap((i) => lineWords('a paragraph of running text set inside a box with rounded corners', 80, 110 + i * 14));
     const callout: PageGraphics = { ...NO_GRAPHICS, shapes: [box(70, 100, 80, 110), box(530, 100, 540, 110), box(70, 160, 80, 170), box(530, 160, 540, 170)], segments: [{ x0: 80, y0: 100, x1: 530, y1: 100 }, { x0: 80, y0: 170, x1: 530, y1: 170 }] };
     expect(findFigures(prose, callout, 612, 792).figures).toEqual([]);

@@ -7,6 +7,7 @@ import { readPdf } from '../../src/pipeline/formats/pdf.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { NO_GRAPHICS, type Segment, type Word } from '../../src/pipeline/page-model.js';
 import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
+import { pageRulings } from '../../src/pipeline/analysis/tables/ruled.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
 import { lineWords, proportionalWidth, word, type WordOptions } from '../helpers/words.js';
 import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
@@ -223,6 +224,17 @@ describe('tables that rule their rows cell by cell', () => {
     // The same pieces drawn by a file are cells drawn apart: a border where they meet.
     const drawn = findTables({ words, width: 2480, height: 3508 }, graphics, new Set(), false, 300 / 72);
     expect(drawn.tables[0].columnCount).toBe(4);
+  });
+
+  it('where a scan shades rows of one grey that meet, have a border where they meet', () => {
+    // Two shaded rows found in a picture (300 dpi), parted by a line of paper a pixel thin, of
+    // the same grey: where they meet is a row border. Drawn by a file, the same two rectangles
+    // are one background painted in two pieces.
+    const band = (y0: number, y1: number) => ({ box: { x0: 300, y0, x1: 1500, y1 }, filled: true, stroked: false, fill: 0xe0e0e0 });
+    const graphics = { ...NO_GRAPHICS, rects: [band(300, 360), band(360, 420)] };
+    const at = (rulings: { horizontal: Segment[] }) => rulings.horizontal.map((s) => s.y0).sort((a, b) => a - b);
+    expect(at(pageRulings({ ...graphics, rulingsFromPicture: true }, 300 / 72))).toEqual([300, 360, 420]);
+    expect(at(pageRulings(graphics, 300 / 72))).toEqual([300, 420]);
   });
 
   it('take in the rows above and below the shading: an unshaded header, first and last row', () => {
@@ -510,6 +522,23 @@ describe('tables that rule their rows cell by cell', () => {
 });
 
 describe('tables found from the alignment of their text', () => {
+  it('part two lines a rule runs between: a header over a first row whose label the page before holds', () => {
+    // A table carried over to a second page under its repeated header: its first row's group is
+    // named on the page before, so the row starts with an empty cell, under a rule (a header
+    // band's edge) that parts it from the header.
+    const xs = [72, 200, 300, 400];
+    const rows = [
+      ['Quarter', 'Station', 'Deposit', 'Order'],
+      ['', '4,307', '1,130', '(456)'],
+      ['Elena Hansen', '3,964', '992', '483'],
+      ['Ben Ito', '12', '5', '7'],
+    ];
+    const words = rows.flatMap((row, r) => row.flatMap((t, c) => (t ? [word(t, xs[c], 100 + r * 14)] : [])));
+    const rule = { x0: 66, y0: 112, x1: 460, y1: 112 };
+    const ruled = findTables({ words, width: 612, height: 792 }, { ...NO_GRAPHICS, segments: [rule] }, new Set(), false);
+    expect(ruled.tables.map(tableRows)).toEqual([rows]);
+  });
+
   it('keep the columns of a wide table whose largest figures are set closer than a font size', async () => {
     // 16 rows of 14 columns in Courier 8 pt, right-aligned in 50-point columns: six-figure
     // values leave 21 points between columns, but three rows of seven-figure values only 6.8

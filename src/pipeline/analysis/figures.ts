@@ -135,6 +135,8 @@ export function findFigures(words: Word[], graphics: PageGraphics, width: number
     figures.push({ box, kind: 'drawing' });
   }
   const rest: PageGraphics = {
+    // What else the graphics say of themselves (rulingsFromPicture) holds for the rest too.
+    ...graphics,
     segments: graphics.segments.filter((_, i) => !usedSegments.has(i)),
     rects: graphics.rects.filter((_, i) => !usedRects.has(i)),
     shapes: graphics.shapes.filter((_, i) => !usedShapes.has(i)),

@@ -436,13 +436,18 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
       }
     }
   }
+  // A rule, or the edge of a fill, drawn between two lines under both of them parts them: a
+  // header band over a first row that leaves its label to the row above, on the page before.
+  const ruledApart = (above: Box, below: Box) =>
+    rules.some((r) => r.y0 >= above.y1 - size * 0.1 && r.y0 <= below.y0 + size * 0.1 && r.x0 <= Math.max(above.x0, below.x0) + size && r.x1 >= Math.min(above.x1, below.x1) - size);
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
-    // A line further from the one above than the page's prose leading allows starts a row (withTextRows).
-    const apart = !wrapped && i > 0 && apartByLeading(centerY(row.box) - centerY(cutRows[i - 1].box), size, page.leading);
+    // A line further from the one above than the page's prose leading allows starts a row
+    // (withTextRows), as does one a rule parts from it.
+    const apart = i > 0 && ((!wrapped && apartByLeading(centerY(row.box) - centerY(cutRows[i - 1].box), size, page.leading)) || ruledApart(cutRows[i - 1].box, row.box));
     // A line holding a figure under a figure of the line above starts a row, its first column
     // empty or not (figuresLevel: a row of a group whose name only the group's first row carries).
-    const continues = wrapped ? wrapped.has(i - 1) : !apart && previous && !pairs[i - 1].figuresAgain && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words);
+    const continues = !apart && (wrapped ? wrapped.has(i - 1) : previous && !pairs[i - 1].figuresAgain && continuesRow(previous, row, rowGaps[i - 1], typicalGap, columnOf, columnEnds, words));
     if (previous && continues) previous.push(row);
     else logical.push([row]);
   });

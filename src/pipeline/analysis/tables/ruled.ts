@@ -44,8 +44,9 @@ export function pageRulings(graphics: PageGraphics, scale = 1, words: Box[] = []
     ];
     for (const [edge, side] of edges) {
       // Office producers paint one cell's background as several touching pieces (padding, text
-      // area); an edge between two pieces of the same colour is not a visible border.
-      if (!rect.stroked && hiddenEdge(edge, side, rect.fill, fills, scale)) continue;
+      // area); an edge between two pieces of the same colour is not a visible border. Fills found
+      // in a picture meet only where a line of paper or a change of tint parted them: a border.
+      if (!rect.stroked && !graphics.rulingsFromPicture && hiddenEdge(edge, side, rect.fill, fills, scale)) continue;
       add(edge);
     }
   }
