@@ -75,6 +75,20 @@ describe('cell fills of a scanned page', () => {
     for (const side of ['x0', 'y0', 'x1', 'y1'] as const) expect(Math.abs(fills[0].box[side] - cell[side])).toBeLessThanOrEqual(4);
   });
 
+  it('are none of a band down most of the page with nothing printed on it (a shadow), but are of a shaded column of text', async () => {
+    // Three-quarters of an inch wide, from under the running header nearly to the foot, beside the text.
+    const shadow = { x0: 20, y0: 90, x1: 170, y1: 1060, grey: 200 };
+    const header = { x0: 200, y0: 300, x1: 1500, y1: 380, grey: 217 };
+    const rows = [350, 430, 510, 590, 670, 750, 830, 910, 990];
+    const fills = tintedFills(await page([shadow, header], rows), 200);
+    expect(fills).toHaveLength(1);
+    expect(Math.abs(fills[0].box.y0 - header.y0)).toBeLessThanOrEqual(4);
+    // The same band under the first words of every row: a column of a table, shaded.
+    const column = { ...shadow, x0: 190, x1: 340 };
+    const shaded = tintedFills(await page([column], rows), 200);
+    expect(shaded.some((f) => f.box.y1 - f.box.y0 > 500)).toBe(true);
+  });
+
   it('are none on a page of text on paper, however unevenly lit', async () => {
     expect(tintedFills(await page([], [200, 260, 320, 380, 440, 500, 560, 620]), 200)).toEqual([]);
   });

@@ -11,7 +11,8 @@
 // light a page unevenly; so a fill more than two centimetres across both ways (a shaded panel, not
 // a cell) is not found. Blocks tinted alike and touching form a region; a region that fills its
 // bounding rectangle, at least a centimetre wide and 2.5 mm tall, with sharp edges, is a fill,
-// parted where a thin line of paper crosses it. Fills level side by side (cells shaded one by one)
+// parted where a thin line of paper crosses it; but a band down most of the page with nothing
+// printed on it, a shadow, is none. Fills level side by side (cells shaded one by one)
 // and fills a ruling runs through are left out: their edges, found to a pixel or two, would cut a
 // table into cells its text does not hold, where its rulings or alignment tell its cells better.
 // So are fills between a table's column rulings that do not run from one to the next: a cell's
@@ -126,11 +127,26 @@ function findFills(image: GrayImage, dpi: number): Rect[] {
     const grey = Math.round(sum / count);
     const box = sharpEdges(image, { x0: x0 * block, y0: y0 * block, x1: (x1 + 1) * block, y1: (y1 + 1) * block }, block, depth / count);
     if (!box || box.y1 - box.y0 < MIN_HEIGHT * dpi) continue;
+    // A band running down most of the page with nothing printed on it is a shadow along the
+    // page's side or its fold, or the scanner's lid beyond a page lying askew: a table's shaded
+    // column that tall holds its cells' text.
+    if (box.y1 - box.y0 > image.height / 2 && !printed(image, box, grey)) continue;
     for (const piece of partedAtPaper(image, box, depth / count)) {
       if (piece.y1 - piece.y0 >= MIN_HEIGHT * dpi && piece.x1 - piece.x0 >= MIN_HEIGHT * dpi) fills.push({ box: piece, filled: true, stroked: false, fill: (grey << 16) | (grey << 8) | grey });
     }
   }
   return fills;
+}
+
+/** Whether print lies on the fill of grey `grey` in `box`: one pixel in a thousand as dark as print (two thirds of the fill's grey or darker), past its noise. */
+function printed(image: GrayImage, box: Box, grey: number): boolean {
+  const dark = (grey * 2) / 3;
+  let count = 0;
+  for (let y = Math.ceil(box.y0); y < Math.floor(box.y1); y++) {
+    const row = y * image.width;
+    for (let x = Math.ceil(box.x0); x < Math.floor(box.x1); x++) if (image.data[row + x] < dark) count++;
+  }
+  return count * 1000 > (box.x1 - box.x0) * (box.y1 - box.y0);
 }
 
 /** Each block's grey at the lighter quarter of its pixels. */
