@@ -19,7 +19,7 @@ export interface Scanned {
   /** Each page's picture as it is in the file (PNG or JPEG), for reading by another OCR program. */
   pictures: Buffer[];
   /** The container it was stored in: the spec's, or a TIFF for more pages than a picture holds (see scanVariant). */
-  container: 'pdf' | 'tiff' | 'png' | 'jpeg';
+  container: ScanSpec['container'];
 }
 
 /** One page spoiled as `scan` says, with noise from `random`. */
@@ -70,10 +70,12 @@ async function spoil(png: Buffer, scan: ScanSpec, random: Random): Promise<{ dat
  */
 export async function scanVariant(doc: DocSpec, pdf: Uint8Array, pagesKnown: boolean): Promise<Scanned> {
   const random = Random.forDocument(doc.seed ^ 0x5ca11ed, doc.index);
-  const rasters = await rasterize(pdf, doc.scan!.dpi);
-  const onePicture = doc.scan!.container === 'png' || doc.scan!.container === 'jpeg';
-  const scan = onePicture && !pagesKnown && rasters.length > 1 ? { ...doc.scan!, container: 'tiff' as const, jpegQuality: doc.scan!.jpegQuality ?? (doc.scan!.container === 'jpeg' ? 85 : null) } : doc.scan!;
-  const pages = scan.container === 'png' || scan.container === 'jpeg' ? rasters.slice(0, 1) : rasters;
+  const asked = doc.scan!;
+  const rasters = await rasterize(pdf, asked.dpi);
+  const onePicture = (container: ScanSpec['container']) => container === 'png' || container === 'jpeg';
+  const asTiff = onePicture(asked.container) && !pagesKnown && rasters.length > 1;
+  const scan = asTiff ? { ...asked, container: 'tiff' as const, jpegQuality: asked.jpegQuality ?? (asked.container === 'jpeg' ? 85 : null) } : asked;
+  const pages = onePicture(scan.container) ? rasters.slice(0, 1) : rasters;
   const encoded: Buffer[] = [];
   const verso = scan.showThrough ? await versoPage(doc, scan.dpi, random) : null;
   for (const page of pages) {

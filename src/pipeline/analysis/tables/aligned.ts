@@ -438,8 +438,10 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   }
   // A rule, or the edge of a fill, drawn between two lines under both of them parts them: a
   // header band over a first row that leaves its label to the row above, on the page before.
+  // Only the rules within the run's height can; the page's others are left out once.
+  const within = rules.filter((r) => r.y0 > cutRows[0].box.y0 && r.y0 < cutRows[cutRows.length - 1].box.y1);
   const ruledApart = (above: Box, below: Box) =>
-    rules.some((r) => r.y0 >= above.y1 - size * 0.1 && r.y0 <= below.y0 + size * 0.1 && r.x0 <= Math.max(above.x0, below.x0) + size && r.x1 >= Math.min(above.x1, below.x1) - size);
+    within.some((r) => r.y0 >= above.y1 - size * 0.1 && r.y0 <= below.y0 + size * 0.1 && r.x0 <= Math.max(above.x0, below.x0) + size && r.x1 >= Math.min(above.x1, below.x1) - size);
   cutRows.forEach((row, i) => {
     const previous = logical[logical.length - 1];
     // A line further from the one above than the page's prose leading allows starts a row
