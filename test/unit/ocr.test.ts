@@ -105,6 +105,23 @@ describe('measurements on scans', () => {
     expect(at('v')).toEqual([100.5, 300.5]);
   });
 
+  it('find a rule whole where it is dark in one pixel line at its ends and faint, its ink shared by two, in between', async () => {
+    // A column rule 400 pixels long: dark in one pixel column over its first 60 and its last 240,
+    // and over the 100 between (show-through behind it, or a paler stretch) its ink split between
+    // two pixel columns, neither dark enough alone. Found only in pieces, it would leave the cells
+    // beside its faint stretch open to their neighbours.
+    const page = await textPicture(['Some words above a rule, faint in its middle']);
+    const { width, data } = page;
+    for (let i = 0; i < 400; i++) {
+      const faint = i >= 60 && i < 160;
+      data[(300 + i) * width + 200] = faint ? 175 : 90;
+      data[(300 + i) * width + 201] = faint ? 170 : 240;
+    }
+    const vertical = rulingSegments(page, 118, 6).filter((s) => s.x0 === s.x1 && Math.abs(s.x0 - 200.5) <= 1);
+    const covered = (y: number) => vertical.some((s) => s.y0 <= y && s.y1 >= y);
+    expect([310, 380, 400, 420, 450, 690].every(covered)).toBe(true);
+  });
+
   it('find a long rule of a page left leaning under the straightening threshold, which steps down pixel rows along its length', async () => {
     // A rule 2 pixels thick and 1,600 long, leaning 0.25 degrees (read-scan.ts straightens 0.3 and
     // more): it steps down 7 pixel rows from end to end, more than a ruling's thickness.

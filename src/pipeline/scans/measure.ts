@@ -288,7 +288,7 @@ export function tableRulings(image: GrayImage, dpi: number): Segment[] {
  * slightly broken is one segment.
  * A thin line drawn between two rows of pixels (at a low resolution, or blurred) leaves part of
  * its ink in each, neither dark enough alone; it is found where the two rows' ink together is,
- * as one row's would be, and added where the rows one by one found no line.
+ * as one row's would be, and added where the rows one by one found no line along all its length.
  */
 export function rulingSegments(image: GrayImage, minLength: number, maxThickness: number): Segment[] {
   const threshold = Math.min(otsu(image), 160);
@@ -297,11 +297,22 @@ export function rulingSegments(image: GrayImage, minLength: number, maxThickness
     // A line of a pair of pixel lines sits half a pixel past the first of them.
     const split = linesAlong(sharedInk(image, axis), 0.5, axis, threshold, minLength, maxThickness);
     const position = (s: Segment): [number, number, number] => (axis === 'h' ? [s.y0, s.x0, s.x1] : [s.x0, s.y0, s.y1]);
-    const alongside = (line: Segment, found: Segment) => {
-      const [[at, from, to], [foundAt, foundFrom, foundTo]] = [position(line), position(found)];
-      return Math.abs(at - foundAt) <= maxThickness && Math.min(to, foundTo) - Math.max(from, foundFrom) > (to - from) / 2;
+    // A line of the pair is new where the lines found one by one beside it leave part of its
+    // length uncovered: a faint stretch of a rule, found only in the pair, joins its pieces.
+    const covered = (line: Segment) => {
+      const [at, from, to] = position(line);
+      const pieces = whole
+        .map(position)
+        .filter(([foundAt, foundFrom, foundTo]) => Math.abs(at - foundAt) <= maxThickness && foundTo > from && foundFrom < to)
+        .sort((a, b) => a[1] - b[1]);
+      let reached = from;
+      for (const [, foundFrom, foundTo] of pieces) {
+        if (foundFrom > reached + maxThickness) return false;
+        reached = Math.max(reached, foundTo);
+      }
+      return reached >= to - maxThickness;
     };
-    return [...whole, ...split.filter((line) => !whole.some((found) => alongside(line, found)))];
+    return [...whole, ...split.filter((line) => !covered(line))];
   };
   return [...along('h'), ...along('v')];
 }
