@@ -559,6 +559,37 @@ describe('tables found from the alignment of their text', () => {
     expect(tables[0]).toEqual([header, ...rows]);
   });
 
+  it('keep a header set flush right over its figures, wider than they are, to its own column', () => {
+    // Headers wider than the figures set flush right under them, the first two 6 points apart
+    // (less than a font size: one stretch of text across the column gap below them, which one
+    // row in ten may cross as a spanning cell would): the second
+    // starts inside that gap, left of its middle ("Amount" lies left of it), and ends where its
+    // column's figures end.
+    const header = ['Quarter', 'Operational schedule (%)', 'Amount paid out (£)', 'Agency (%)'];
+    const rows = [
+      ['Viktor Garcia', '12.7%', '16,627.75', '1,560'],
+      ['Karin Weber', '23.8%', '60,592.37', '822'],
+      ['National change', '68.2%', '47,545.65', '2,345'],
+      ['Fixed survey', '49.1%', '418.00', '1,514'],
+      ['Key process', '43.8%', '32,309.96', '2,084'],
+      ['Special cost', '45.9%', '602.00', '1,814'],
+      ['Ben Keller', '82.5%', '64,737.35', '3,042'],
+      ['Nils Ivanova', '82.4%', '6,466.38', '4,244'],
+      ['Previous review', '34.4%', '783.00', '4,584'],
+      ['Grace Novak', '5.1%', '21,208.50', '3,059'],
+      ['Net method', '60.1%', '40,425.65', '155'],
+      ['Private schedule', '94.0%', '68,809.15', '227'],
+    ];
+    const heads = [lineWords(header[0], 72, 100)];
+    for (const [c, x] of [[1, 170], [2, 0], [3, 430]] as const) heads.push(lineWords(header[c], x || heads[c - 1].at(-1)!.box.x1 + 6, 100));
+    const ends = heads.map((words) => words.at(-1)!.box.x1);
+    const body = rows.flatMap((texts, r) => [
+      ...lineWords(texts[0], 72, 116 + r * 16),
+      ...texts.slice(1).flatMap((text, c) => lineWords(text, ends[c + 1] - text.length * 5, 116 + r * 16)),
+    ]);
+    expect(foundRows([...heads.flat(), ...body])).toEqual([[header, ...rows]]);
+  });
+
   it('do not cut a long label at a wide space where the other rows hold nothing', async () => {
     // "Interviewed, not  examined" is set with three spaces past the end of the other labels;
     // no other row holds text on its right within the label column.

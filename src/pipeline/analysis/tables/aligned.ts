@@ -5,7 +5,7 @@
 // the pitch of the lines where it tells (wrappedLines). A table keeps to its page column, unless
 // its rows run across the gutter as a table's do (acrossGutters); the gutters are gutters.ts's.
 import { type Box, type Segment, type Word } from '../../page-model.js';
-import type { CellRegion, GridTable } from './grid.js';
+import type { GridTable } from './grid.js';
 import { CAPTION_LABEL, LIST_MARKER, TABLE_CAPTION_LABEL } from '../markers.js';
 import { centerX, centerY } from '../lines.js';
 import { HEADING_SIZE } from '../document-stats.js';
@@ -15,6 +15,7 @@ import { flushGaps, isFlushSpace } from './flush-columns.js';
 import { visualRows, WIDE_SPACE } from './visual-rows.js';
 import { partsByColumns } from './column-breaks.js';
 import { figuresLevel, spacing, startsLabel, wrappedLines } from './line-pitches.js';
+import { alignedCells } from './aligned-cells.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
@@ -474,26 +475,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   ys.push(logical[logical.length - 1].at(-1)!.box.y1);
   // Boundaries between rows sit midway between the text of one and the next.
   for (let r = 1; r < logical.length; r++) ys[r] = (logical[r - 1].at(-1)!.box.y1 + logical[r][0].box.y0) / 2;
-  const cells: CellRegion[] = [];
-  logical.forEach((group, r) => {
-    // A chunk wider than its column spans the columns it covers.
-    const spans: [number, number][] = [];
-    for (const row of group) {
-      for (const chunk of row.chunks) {
-        const c0 = columnOf(chunk.x0 + 0.5);
-        // Ending inside a column gap, past its middle, is not reaching into the next column.
-        const c1 = Math.max(c0, gaps.filter(([, to]) => to < chunk.x1 - 0.5).length);
-        spans.push([c0, c1]);
-      }
-    }
-    let c = 0;
-    while (c < columns) {
-      const span = spans.filter(([a, b]) => a <= c && b >= c && b > a).reduce<[number, number] | null>((acc, s) => (acc && acc[1] >= s[1] ? acc : s), null);
-      const last = span && span[0] === c ? span[1] : c;
-      cells.push({ row: r, column: c, rowSpan: 1, columnSpan: last - c + 1, box: { x0: xs[c], y0: ys[r], x1: xs[last + 1], y1: ys[r + 1] } });
-      c = last + 1;
-    }
-  });
+  const cells = alignedCells(logical, gaps, xs, ys, size);
   const box: Box = { x0: left, y0: ys[0], x1: right, y1: ys[ys.length - 1] };
   const halves = columns === 2 && xs[1] - xs[0] > page.width * 0.25 && xs[2] - xs[1] > page.width * 0.25 && Math.abs(xs[1] - page.width / 2) < page.width * 0.1;
   const header = headerRows(logical, rules, box);

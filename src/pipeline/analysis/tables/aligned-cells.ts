@@ -1,0 +1,64 @@
+// The cells of a table found from aligned text (aligned.ts): each logical row's pieces of text
+// (chunks) placed in the columns its gaps part, a piece wider than its column spanning the
+// columns it covers, and each cell's sides set so that every piece's words fall in its own cell.
+import type { CellRegion } from './grid.js';
+import type { Row } from './gutters.js';
+
+interface Placed {
+  first: number;
+  last: number;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * The cells of `logical` rows (each the visual rows it joins) in the columns `gaps` part: column
+ * c runs from xs[c] to xs[c + 1] (the gaps' middles and the table's sides), row r from ys[r] to
+ * ys[r + 1]; `size` is the table's type size.
+ */
+export function alignedCells(logical: Row[][], gaps: [number, number][], xs: number[], ys: number[], size: number): CellRegion[] {
+  const columns = xs.length - 1;
+  const right = xs[columns];
+  const columnOf = (x: number) => {
+    for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
+    return columns - 1;
+  };
+  // A chunk that starts inside a column gap and ends flush with the right edge of the column
+  // after it (the next gap's start, or the table's right) is that column's alone: a header set
+  // flush right over figures narrower than it, however far into the gap it starts. Any other
+  // starts in the column its start lies nearer to (a name centred over the columns it spans).
+  // Ending inside a column gap, past its middle, is not reaching into the next column.
+  const place = (x0: number, x1: number): Placed => {
+    const startGap = gaps.findIndex(([from, to]) => from <= x0 + 0.5 && x0 + 0.5 < to);
+    const columnEnd = startGap < 0 ? 0 : startGap + 1 === gaps.length ? right : gaps[startGap + 1][0];
+    const ownColumn = startGap >= 0 && x1 > gaps[startGap][1] && Math.abs(x1 - columnEnd) <= size * 0.5;
+    const first = ownColumn ? startGap + 1 : columnOf(x0 + 0.5);
+    return { first, last: Math.max(first, gaps.filter(([, to]) => to < x1 - 0.5).length), x0, x1 };
+  };
+  const cells: CellRegion[] = [];
+  logical.forEach((group, r) => {
+    const placed = group.flatMap((row) => row.chunks.map((chunk) => place(chunk.x0, chunk.x1)));
+    const row: CellRegion[] = [];
+    let c = 0;
+    while (c < columns) {
+      // A chunk wider than its column spans the columns it covers.
+      const span = placed.filter((p) => p.first <= c && p.last >= c && p.last > p.first).reduce<Placed | null>((widest, p) => (widest && widest.last >= p.last ? widest : p), null);
+      const last = span && span.first === c ? span.last : c;
+      row.push({ row: r, column: c, rowSpan: 1, columnSpan: last - c + 1, box: { x0: xs[c], y0: ys[r], x1: xs[last + 1], y1: ys[r + 1] } });
+      c = last + 1;
+    }
+    // The border between two cells of the row runs past the middle of their gap where a chunk of
+    // one of them reaches over it: the chunk's words are its cell's, not its neighbour's.
+    for (let k = 1; k < row.length; k++) {
+      const [before, after] = [row[k - 1], row[k]];
+      const starts = Math.min(...placed.filter((p) => p.first === after.column).map((p) => p.x0));
+      const ends = Math.max(...placed.filter((p) => p.last === before.column + before.columnSpan - 1 && p.first >= before.column).map((p) => p.x1));
+      const border = after.box.x0;
+      const moved = starts < border && !(ends > starts) ? starts - 0.5 : ends > border && !(starts < ends) ? ends + 0.5 : border;
+      before.box.x1 = moved;
+      after.box.x0 = moved;
+    }
+    cells.push(...row);
+  });
+  return cells;
+}
