@@ -121,7 +121,7 @@ describe('PageCounter: a time limit, the client, and turns', () => {
     // Each round opens a counter and closes it after a different part of its threads' warm-up
     // (which takes 100 to 300 ms unloaded, seconds on a loaded machine: the time limit leaves room
     // for that, the test is about ending, not speed).
-    for (let delayMs = 0; delayMs <= 500; delayMs += 40) {
+    for (let delayMs = 0; delayMs <= 500; delayMs += 20) {
       const counter = new PageCounter({ threads: 2, timeoutMs: 10_000 });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       await counter.close();
