@@ -299,10 +299,10 @@ export function rulingSegments(image: GrayImage, minLength: number, maxThickness
     const position = (s: Segment): [number, number, number] => (axis === 'h' ? [s.y0, s.x0, s.x1] : [s.x0, s.y0, s.y1]);
     // A line of the pair is new where the lines found one by one beside it leave part of its
     // length uncovered: a faint stretch of a rule, found only in the pair, joins its pieces.
+    const wholeAt = whole.map(position);
     const covered = (line: Segment) => {
       const [at, from, to] = position(line);
-      const pieces = whole
-        .map(position)
+      const pieces = wholeAt
         .filter(([foundAt, foundFrom, foundTo]) => Math.abs(at - foundAt) <= maxThickness && foundTo > from && foundFrom < to)
         .sort((a, b) => a[1] - b[1]);
       let reached = from;

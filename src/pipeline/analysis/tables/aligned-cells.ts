@@ -4,6 +4,13 @@
 import type { CellRegion } from './grid.js';
 import type { Row } from './gutters.js';
 
+/** The column, of those whose borders stand at `xs` (sides and separators), that x lies in; the last for x past them. */
+export function columnAt(xs: number[], x: number): number {
+  const columns = xs.length - 1;
+  for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
+  return columns - 1;
+}
+
 interface Placed {
   first: number;
   last: number;
@@ -19,10 +26,6 @@ interface Placed {
 export function alignedCells(logical: Row[][], gaps: [number, number][], xs: number[], ys: number[], size: number): CellRegion[] {
   const columns = xs.length - 1;
   const right = xs[columns];
-  const columnOf = (x: number) => {
-    for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
-    return columns - 1;
-  };
   // A chunk that starts inside a column gap and ends flush with the right edge of the column
   // after it (the next gap's start, or the table's right) is that column's alone: a header set
   // flush right over figures narrower than it, however far into the gap it starts. Any other
@@ -32,7 +35,7 @@ export function alignedCells(logical: Row[][], gaps: [number, number][], xs: num
     const startGap = gaps.findIndex(([from, to]) => from <= x0 + 0.5 && x0 + 0.5 < to);
     const columnEnd = startGap < 0 ? 0 : startGap + 1 === gaps.length ? right : gaps[startGap + 1][0];
     const ownColumn = startGap >= 0 && x1 > gaps[startGap][1] && Math.abs(x1 - columnEnd) <= size * 0.5;
-    const first = ownColumn ? startGap + 1 : columnOf(x0 + 0.5);
+    const first = ownColumn ? startGap + 1 : columnAt(xs, x0 + 0.5);
     return { first, last: Math.max(first, gaps.filter(([, to]) => to < x1 - 0.5).length), x0, x1 };
   };
   const cells: CellRegion[] = [];
@@ -53,8 +56,10 @@ export function alignedCells(logical: Row[][], gaps: [number, number][], xs: num
       const [before, after] = [row[k - 1], row[k]];
       const starts = Math.min(...placed.filter((p) => p.first === after.column).map((p) => p.x0));
       const ends = Math.max(...placed.filter((p) => p.last === before.column + before.columnSpan - 1 && p.first >= before.column).map((p) => p.x1));
+      // Only where the two cells' pieces do not overlap (a side with none is at ±Infinity).
+      const apart = ends <= starts;
       const border = after.box.x0;
-      const moved = starts < border && !(ends > starts) ? starts - 0.5 : ends > border && !(starts < ends) ? ends + 0.5 : border;
+      const moved = apart && starts < border ? starts - 0.5 : apart && ends > border ? ends + 0.5 : border;
       before.box.x1 = moved;
       after.box.x0 = moved;
     }

@@ -15,7 +15,7 @@ import { flushGaps, isFlushSpace } from './flush-columns.js';
 import { visualRows, WIDE_SPACE } from './visual-rows.js';
 import { partsByColumns } from './column-breaks.js';
 import { figuresLevel, spacing, startsLabel, wrappedLines } from './line-pitches.js';
-import { alignedCells } from './aligned-cells.js';
+import { alignedCells, columnAt } from './aligned-cells.js';
 import { brokeWithin, CELL_WORDS, lineBreak, contents, justifiedLine, labelledValues, mostlyLines, numberedLines, paragraphInColumn, runningText } from './look-alikes.js';
 
 export type { Chunk, Row };
@@ -404,10 +404,7 @@ function gridOf(run: Row[], words: Word[], rules: Segment[], page: TablePage): G
   if (separators.length === 0) return null;
   const xs = [left, ...separators, right];
   const columns = xs.length - 1;
-  const columnOf = (x: number) => {
-    for (let c = 0; c < columns; c++) if (x < xs[c + 1]) return c;
-    return columns - 1;
-  };
+  const columnOf = (x: number) => columnAt(xs, x);
 
   const cutRows = rows.map((row) => splitAtGaps(row, gaps, words));
   // Rows: each visual row, continuation rows joined to the row above.
