@@ -590,6 +590,33 @@ describe('tables found from the alignment of their text', () => {
     expect(foundRows([...heads.flat(), ...body])).toEqual([[header, ...rows]]);
   });
 
+  it('keep one table whose long labels and long remarks stand on either side of a column of dates', () => {
+    // Labels and remarks of six words or more are lines of prose by their length, with a clear
+    // band between them: but the piece next to that band on its right is a date in every row, so
+    // the band is no gutter between two page columns and the table is searched whole.
+    const size = 8;
+    const width = (text: string) => text.split(' ').reduce((sum, t) => sum + t.length * size * 0.5, 0) + (text.split(' ').length - 1) * size * 0.3;
+    const header = ['Chapter', 'Partial error', 'Main table', 'Grant (%)', 'Policy'];
+    const rows = [
+      ['Clara Torres', '05.12.2018', 'transfer', '70.8%', '2,743'],
+      ['Time reports who cost us vector', '10.04.2017', 'fee have service indicates schedule liability', '81.7%', '3,433'],
+      ['Tara Novak', '2017-09-07', 'cost', '10.1%', '2,612'],
+      ['Trend model when primary survey have', '2025-01-07', 'equity you survey also where than', '83.5%', '597'],
+      ['Entry report never defines reading patient', '25 June 2018', 'query', '-39.9%', '2,132'],
+      ['Financial graph', '2022-03-14', 'member goal process total fee now', '12.1%', '3,229'],
+      ['Irene Jensen', '2020-04-19', 'reading', '52.7%', '1,525'],
+    ];
+    const line = (texts: string[], y: number) => [
+      ...lineWords(texts[0], 40, y, { size }),
+      ...lineWords(texts[1], 300 - width(texts[1]), y, { size }),
+      ...lineWords(texts[2], 315, y, { size }),
+      ...lineWords(texts[3], 540 - width(texts[3]), y, { size }),
+      ...lineWords(texts[4], 590 - width(texts[4]), y, { size }),
+    ];
+    const words = [header, ...rows].flatMap((texts, r) => line(texts, 100 + r * 14));
+    expect(foundRows(words)).toEqual([[header, ...rows]]);
+  });
+
   it('do not cut a long label at a wide space where the other rows hold nothing', async () => {
     // "Interviewed, not  examined" is set with three spaces past the end of the other labels;
     // no other row holds text on its right within the label column.

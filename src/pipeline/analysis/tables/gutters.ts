@@ -46,7 +46,9 @@ export function median(values: number[]): number {
 
 /**
  * x positions of gutters between text columns of the page: bands with at least three lines of
- * prose (six or more words in one chunk) on either side, none across them in the stretch of the
+ * prose (six or more words in one chunk) on either side, each the piece of its row next to the
+ * band (a table's column of dates between its long labels and its long remarks is no page's
+ * column, though its gaps are as clear as a gutter), none across them in the stretch of the
  * page where the two sides run beside each other, and fewer across them above or below that
  * stretch (a title or an abstract set across the columns) than beside them on either side. The
  * gap between two columns of a table's long cells is no gutter: the page's body runs across it.
@@ -62,7 +64,19 @@ export function pageGutters(visual: Row[], words: Word[]): number[] {
   const rows = visual.map((r) => ({ ...r, chunks: r.chunks.flatMap((c) => atWideSpaces(c, words, r.size)) }));
   const lineLike = (c: Chunk) => c.words.length >= 3 && c.words.filter((w) => /\p{L}{2}/u.test(words[w].text)).length >= 2;
   const isLine = rows.map((r) => r.chunks.map(lineLike));
-  const pieces = rows.flatMap((r, k) => r.chunks.map((c, i) => ({ x0: c.x0, x1: c.x1, y: centerY(r.box), size: r.size, prose: c.words.length >= PROSE_WORDS, line: isLine[k][i] })));
+  // Each piece with the reach of white beside it on its row: up to the next piece's start, back to the previous one's end.
+  const pieces = rows.flatMap((r, k) =>
+    r.chunks.map((c, i) => ({
+      x0: c.x0,
+      x1: c.x1,
+      y: centerY(r.box),
+      size: r.size,
+      prose: c.words.length >= PROSE_WORDS,
+      line: isLine[k][i],
+      whiteFrom: r.chunks[i - 1]?.x1 ?? Number.NEGATIVE_INFINITY,
+      whiteTo: r.chunks[i + 1]?.x0 ?? Number.POSITIVE_INFINITY,
+    })),
+  );
   const prose = pieces.filter((c) => c.prose);
   const texts = pieces.filter((c) => c.line);
   if (texts.length < 6) return [];
@@ -95,7 +109,11 @@ export function pageGutters(visual: Row[], words: Word[]): number[] {
     // Lines across the band must be fewer than those beside it on either side: where a third of
     // the page's lines cross it (inside a column of text), neither rule can hold.
     if (crossing[x - from0] * 3 >= texts.length) return false;
-    if (prose.length >= 6 && separates(heights(prose.filter((c) => c.x1 <= x)), heights(prose.filter((c) => c.x0 >= x)), across(prose, x), 3)) return true;
+    // A line of prose beside the band is the one next to it on its row: a column of dates or
+    // figures between it and the band is a table's, whose long cells stand on either side.
+    const besideBefore = prose.filter((c) => c.x1 <= x && c.whiteTo >= x);
+    const besideAfter = prose.filter((c) => c.x0 >= x && c.whiteFrom <= x);
+    if (prose.length >= 6 && separates(heights(besideBefore), heights(besideAfter), across(prose, x), 3)) return true;
     // Rows with a line of three words or more right before the band and another right after it:
     // each row is beside it on both sides at once.
     const level = heights(between.filter((g) => g.x0 <= x && g.x1 >= x));
