@@ -617,6 +617,35 @@ describe('tables found from the alignment of their text', () => {
     expect(foundRows(words)).toEqual([[header, ...rows]]);
   });
 
+  it('span a header label centred over a group of columns, and keep one flush with its column to it', () => {
+    // The upper header row names two groups of two columns each, its labels centred over them
+    // (the columns' borders at the middles of their gaps), narrower than either column; a third
+    // label over the last column is set flush right with its figures.
+    const size = 10;
+    const width = (text: string) => text.length * size * 0.5;
+    const header = ['Chapter', 'Partial', 'Main', 'Grant', 'Policy', 'Amount'];
+    const rows = [
+      ['Clara Torres', '05.12.2018', '70.8%', '2,743', '41.5%', '1,200'],
+      ['Karin Schmidt', '2015-10-16', '59.2%', '3,283', '12.0%', '815'],
+      ['Tara Novak', '2017-09-07', '10.1%', '2,612', '8.8%', '12,408'],
+      ['Lukas Becker', '2027-10-20', '92.9%', '737', '1.9%', '77'],
+    ];
+    // Right edges of the figure columns; the labels run from 40.
+    const ends = [0, 200, 270, 340, 410, 480];
+    const line = (texts: string[], y: number) => texts.flatMap((text, c) => (c === 0 ? lineWords(text, 40, y) : lineWords(text, ends[c] - width(text), y)));
+    const body = [header, ...rows].flatMap((texts, r) => line(texts, 130 + r * 16));
+    // Column borders at the middles of the gaps between the columns' text, as the finder sets them.
+    const starts = [40, ...ends.slice(1).map((end, c) => end - Math.max(...[header, ...rows].map((texts) => width(texts[c + 1]))))];
+    const rights = [Math.max(...[header, ...rows].map((texts) => 40 + width(texts[0]) + (texts[0].split(' ').length - 1) * 3)), ...ends.slice(1)];
+    const border = (c: number) => (c === 0 ? starts[0] : c === 6 ? ends[5] : (rights[c - 1] + starts[c]) / 2);
+    const centred = (text: string, first: number, last: number) => lineWords(text, (border(first) + border(last + 1)) / 2 - width(text) / 2, 110);
+    const words = [...centred('2021', 1, 2), ...centred('Signal', 3, 4), ...lineWords('Total', ends[5] - width('Total'), 110), ...body];
+    const [table] = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false).tables;
+    const top = table.cells.filter((c) => c.row === 0 && c.text).map((c) => [c.text, c.column, c.columnSpan]);
+    expect(top).toEqual([['2021', 1, 2], ['Signal', 3, 2], ['Total', 5, 1]]);
+    expect(tableRows(table).slice(1)).toEqual([header, ...rows]);
+  });
+
   it('do not cut a long label at a wide space where the other rows hold nothing', async () => {
     // "Interviewed, not  examined" is set with three spaces past the end of the other labels;
     // no other row holds text on its right within the label column.

@@ -38,9 +38,11 @@ export function alignedCells(logical: Row[][], gaps: [number, number][], xs: num
     const first = ownColumn ? startGap + 1 : columnAt(xs, x0 + 0.5);
     return { first, last: Math.max(first, gaps.filter(([, to]) => to < x1 - 0.5).length), x0, x1 };
   };
+  const placedRows = logical.map((group) => group.flatMap((row) => row.chunks.map((chunk) => place(chunk.x0, chunk.x1))));
+  centredOverGroups(placedRows, xs, size);
   const cells: CellRegion[] = [];
   logical.forEach((group, r) => {
-    const placed = group.flatMap((row) => row.chunks.map((chunk) => place(chunk.x0, chunk.x1)));
+    const placed = placedRows[r];
     const row: CellRegion[] = [];
     let c = 0;
     while (c < columns) {
@@ -66,4 +68,63 @@ export function alignedCells(logical: Row[][], gaps: [number, number][], xs: num
     cells.push(...row);
   });
   return cells;
+}
+
+/** A label is centred on a run of columns when its middle lies this many font sizes at most from the run's middle between its borders... */
+const CENTRED = 0.5;
+/** ...and this many from the middle of the run's text. */
+const TEXT_CENTRED = 1;
+
+/**
+ * The labels of a header's upper rows that name a group of columns, spanning them: in the rows
+ * at the table's top whose pieces leave some column empty (above the first row with text in
+ * every column), a piece spans the widest run of columns around its own, empty in its row, that
+ * it is centred on, as a word processor centres a merged cell's text over the columns it merges.
+ * Centred by two measures that err differently, as one alone is met by chance over a run of
+ * four columns: within CENTRED font sizes of the run's middle between its borders (at the
+ * middles of the gaps, which ragged text leaves uncertain), and within TEXT_CENTRED of the
+ * middle of the run's text (which a header or figures set to one side of a column moves). A
+ * piece set flush with one side of its own column's text (measured in the rows from the first
+ * full one down) more closely than it is centred on the run stays its column's alone: a
+ * header's upper line set left, or right over figures. A label over three columns is centred
+ * on the middle one as well; the widest run it is centred on is the one it names.
+ */
+function centredOverGroups(placedRows: Placed[][], xs: number[], size: number): void {
+  const columns = xs.length - 1;
+  const fills = (placed: Placed[]) => Array.from({ length: columns }, (_, c) => placed.some((p) => p.first <= c && p.last >= c)).every(Boolean);
+  const full = placedRows.findIndex(fills);
+  if (full <= 0) return;
+  const text = Array.from({ length: columns }, (_, c) => {
+    const own = placedRows.slice(full).flat().filter((p) => p.first === c && p.last === c);
+    return own.length ? { x0: Math.min(...own.map((p) => p.x0)), x1: Math.max(...own.map((p) => p.x1)) } : null;
+  });
+  const middle = (first: number, last: number) => (xs[first] + xs[last + 1]) / 2;
+  const textMiddle = (first: number, last: number) => {
+    const run = text.slice(first, last + 1).filter((t) => t !== null);
+    return run.length === 0 ? middle(first, last) : (Math.min(...run.map((t) => t.x0)) + Math.max(...run.map((t) => t.x1))) / 2;
+  };
+  for (const placed of placedRows.slice(0, full)) {
+    for (const piece of placed) {
+      if (piece.first !== piece.last) continue;
+      const c = piece.first;
+      const own = text[c];
+      const flush = own ? Math.min(Math.abs(piece.x0 - own.x0), Math.abs(piece.x1 - own.x1)) : Number.POSITIVE_INFINITY;
+      const centre = (piece.x0 + piece.x1) / 2;
+      const taken = (k: number) => placed.some((p) => p !== piece && p.first <= k && p.last >= k);
+      let best: { first: number; last: number; off: number } | null = null;
+      for (let first = c; first >= 0 && (first === c || !taken(first)); first--) {
+        for (let last = c; last < columns && (last === c || !taken(last)); last++) {
+          const off = Math.abs(centre - middle(first, last));
+          if (off > size * CENTRED) continue;
+          if (Math.abs(centre - textMiddle(first, last)) > size * TEXT_CENTRED) continue;
+          const wider = best === null || last - first > best.last - best.first || (last - first === best.last - best.first && off < best.off);
+          if (wider) best = { first, last, off };
+        }
+      }
+      if (best && best.last > best.first && flush > best.off) {
+        piece.first = best.first;
+        piece.last = best.last;
+      }
+    }
+  }
 }
