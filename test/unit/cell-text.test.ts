@@ -18,6 +18,13 @@ describe('cell text', () => {
     expect(cellText([word('Anna', 100, 200), word('Weber', 130, 200), word('של', 170, 200)], true)).toBe('של Anna Weber');
   });
 
+  it('reads the pieces of one row from the left: options set far apart, the second box read taller', () => {
+    // A scan's reading gives the second check box a box reaching above the words beside it: it
+    // tops the row, yet the option on the left comes first.
+    const tall = { ...word('©', 160, 196), box: { x0: 160, y0: 196, x1: 166, y1: 212 } };
+    expect(cellText([word('&', 100, 200), word('fund', 108, 200), tall, word('contract', 170, 200)], false)).toBe('& fund © contract');
+  });
+
   it('reads the pieces of one row of a right-to-left cell from the right: options set far apart', () => {
     // "☐ כן" at the right, "☒ לא" far to its left (each box at the right of its word): one row, read right first.
     const options = [word('לא', 100, 200), word('☒', 114, 200), word('כן', 220, 200), word('☐', 234, 200)];

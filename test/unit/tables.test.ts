@@ -432,6 +432,12 @@ describe('ruled tables', () => {
     const words = [word('Name', 105, 105), word('Member', 205, 105), ...names.flatMap((name, r) => [word(name, 105, 125 + r * 20), ...choice(marks[r], 125 + r * 20)])];
     const { tables } = findTables(page(words), graphics(segments), new Set(), false);
     expect(tables.map(tableRows)).toEqual([[['Name', 'Member'], ['North', 'O yes no'], ['South', 'yes © no'], ['East', '0 yes no'], ['West', 'yes O no']]]);
+    // Boxes read as two letters ("Dd no", "OJ no"): the label after each box is still the same.
+    const lettered = [['O', ''], ['', 'Dd'], ['El', ''], ['', 'OJ']];
+    const letteredWords = [word('Name', 105, 105), word('Member', 205, 105), ...names.flatMap((name, r) => [word(name, 105, 125 + r * 20), ...choice(lettered[r], 125 + r * 20)])];
+    expect(findTables(page(letteredWords), graphics(segments), new Set(), false).tables.map(tableRows)).toEqual([
+      [['Name', 'Member'], ['North', 'O yes no'], ['South', 'yes Dd no'], ['East', 'El yes no'], ['West', 'yes OJ no']],
+    ]);
     // Where the words vary down the rows on one side, the text makes a column of its own (a currency's sign beside figures).
     const figures = ['1,204', '87', '3,310', '455'];
     const priced = [word('Name', 105, 105), word('Price', 205, 105), ...names.flatMap((name, r) => [word(name, 105, 125 + r * 20), word('EUR', 205, 125 + r * 20), word(figures[r], 292, 125 + r * 20)])];

@@ -67,7 +67,7 @@ export function fillGrid(grid: GridTable, words: Word[], candidates: Iterable<nu
 export function cellText(cellWords: Word[], rightToLeft: boolean): string {
   if (cellWords.length === 0) return '';
   const built = buildLines(cellWords);
-  const lines = (rightToLeft ? rightToLeftRows(built) : built).map((line) => line.words.map((i) => cellWords[i]));
+  const lines = rowsInReadingOrder(built, rightToLeft).map((line) => line.words.map((i) => cellWords[i]));
   let text = '';
   let previous: Word | null = null;
   for (const line of lines) {
@@ -83,17 +83,19 @@ export function cellText(cellWords: Word[], rightToLeft: boolean): string {
 }
 
 /**
- * Lines of a right-to-left cell in reading order: top to bottom, and pieces of one row (options set
- * apart, "☐ بلی   ☒ خير") from the right, where buildLines puts the left one first.
+ * Lines of a cell in reading order: top to bottom, and pieces of one row (options set apart,
+ * "☐ fund   ☒ contract", "☐ بلی   ☒ خير") from the side the cell reads from. buildLines orders
+ * them by their tops, and a scan's reading gives a check box a box taller than the words beside
+ * it, which put the second option first.
  */
-function rightToLeftRows<T extends { box: Box }>(lines: T[]): T[] {
+function rowsInReadingOrder<T extends { box: Box }>(lines: T[], rightToLeft: boolean): T[] {
   const rows: T[][] = [];
   for (const line of lines) {
     const row = rows.find((r) => verticalOverlap(r[0].box, line.box) > 0.5);
     if (row) row.push(line);
     else rows.push([line]);
   }
-  return rows.flatMap((row) => row.sort((a, b) => b.box.x1 - a.box.x1));
+  return rows.flatMap((row) => row.sort((a, b) => (rightToLeft ? b.box.x1 - a.box.x1 : a.box.x0 - b.box.x0)));
 }
 
 /**

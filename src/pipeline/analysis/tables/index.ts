@@ -229,12 +229,14 @@ function holdsDrawing(box: Box, shapes: Box[], words: Word[], scale: number): bo
 const REPEATED_SHARE = 0.8;
 
 /**
- * Whether the words of two letters or more that the rows hold between x0 and x1 are the same in
- * nearly every row (REPEATED_SHARE of those holding any, three at least).
+ * Whether the last word of two letters or more that the rows hold between x0 and x1 is the same
+ * in nearly every row (REPEATED_SHARE of those holding any, three at least). An option's label
+ * follows its box, so the label's last word is the one a box misread as letters ("OJ", "Dd")
+ * never stands in place of.
  */
 function sameInEveryRow(rows: Row[], x0: number, x1: number, words: Word[]): boolean {
   const texts = rows
-    .map((r) => r.chunks.flatMap((c) => c.words).filter((w) => words[w].box.x0 >= x0 && words[w].box.x1 <= x1 && /\p{L}{2}/u.test(words[w].text)).map((w) => words[w].text.toLowerCase()).join(' '))
+    .map((r) => r.chunks.flatMap((c) => c.words).filter((w) => words[w].box.x0 >= x0 && words[w].box.x1 <= x1 && /\p{L}{2}/u.test(words[w].text)).map((w) => words[w].text.toLowerCase()).at(-1) ?? '')
     .filter((text) => text !== '');
   if (texts.length < 3) return false;
   const counts = new Map<string, number>();
