@@ -23,6 +23,12 @@ export function word(text: string, x0: number, y0: number, { size = 10, bold = f
   };
 }
 
+/** How wide lineWords sets `text` in type of `size`: its letters and the gaps between its words. */
+export function lineWidth(text: string, size = 10): number {
+  const parts = text.split(' ');
+  return parts.reduce((sum, t) => sum + t.length * size * 0.5, 0) + (parts.length - 1) * size * 0.3;
+}
+
 /** The words of `text` from x0, a word gap (0.3 x the font size) apart. */
 export function lineWords(text: string, x0: number, y0: number, options: WordOptions = {}): Word[] {
   const size = options.size ?? 10;

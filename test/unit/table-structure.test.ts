@@ -9,7 +9,7 @@ import { NO_GRAPHICS, type Segment, type Word } from '../../src/pipeline/page-mo
 import { findTables, tableRows } from '../../src/pipeline/analysis/tables/index.js';
 import { pageRulings } from '../../src/pipeline/analysis/tables/ruled.js';
 import { pageText } from '../../src/pipeline/outputs/text.js';
-import { lineWords, proportionalWidth, word, type WordOptions } from '../helpers/words.js';
+import { lineWidth, lineWords, proportionalWidth, word, type WordOptions } from '../helpers/words.js';
 import { drawnTablePdf, placedTextPdf, type DrawnTable, type Piece } from '../helpers/table-pdfs.js';
 
 async function tablesOf(table: DrawnTable): Promise<string[][][]> {
@@ -595,7 +595,7 @@ describe('tables found from the alignment of their text', () => {
     // band between them: but the piece next to that band on its right is a date in every row, so
     // the band is no gutter between two page columns and the table is searched whole.
     const size = 8;
-    const width = (text: string) => text.split(' ').reduce((sum, t) => sum + t.length * size * 0.5, 0) + (text.split(' ').length - 1) * size * 0.3;
+    const width = (text: string) => lineWidth(text, size);
     const header = ['Chapter', 'Partial error', 'Main table', 'Grant (%)', 'Policy'];
     const rows = [
       ['Clara Torres', '05.12.2018', 'transfer', '70.8%', '2,743'],
@@ -621,8 +621,6 @@ describe('tables found from the alignment of their text', () => {
     // The upper header row names two groups of two columns each, its labels centred over them
     // (the columns' borders at the middles of their gaps), narrower than either column; a third
     // label over the last column is set flush right with its figures.
-    const size = 10;
-    const width = (text: string) => text.length * size * 0.5;
     const header = ['Chapter', 'Partial', 'Main', 'Grant', 'Policy', 'Amount'];
     const rows = [
       ['Clara Torres', '05.12.2018', '70.8%', '2,743', '41.5%', '1,200'],
@@ -632,14 +630,15 @@ describe('tables found from the alignment of their text', () => {
     ];
     // Right edges of the figure columns; the labels run from 40.
     const ends = [0, 200, 270, 340, 410, 480];
-    const line = (texts: string[], y: number) => texts.flatMap((text, c) => (c === 0 ? lineWords(text, 40, y) : lineWords(text, ends[c] - width(text), y)));
+    const line = (texts: string[], y: number) => texts.flatMap((text, c) => (c === 0 ? lineWords(text, 40, y) : lineWords(text, ends[c] - lineWidth(text), y)));
     const body = [header, ...rows].flatMap((texts, r) => line(texts, 130 + r * 16));
     // Column borders at the middles of the gaps between the columns' text, as the finder sets them.
-    const starts = [40, ...ends.slice(1).map((end, c) => end - Math.max(...[header, ...rows].map((texts) => width(texts[c + 1]))))];
-    const rights = [Math.max(...[header, ...rows].map((texts) => 40 + width(texts[0]) + (texts[0].split(' ').length - 1) * 3)), ...ends.slice(1)];
+    const widest = (c: number) => Math.max(...[header, ...rows].map((texts) => lineWidth(texts[c])));
+    const starts = [40, ...ends.slice(1).map((end, c) => end - widest(c + 1))];
+    const rights = [40 + widest(0), ...ends.slice(1)];
     const border = (c: number) => (c === 0 ? starts[0] : c === 6 ? ends[5] : (rights[c - 1] + starts[c]) / 2);
-    const centred = (text: string, first: number, last: number) => lineWords(text, (border(first) + border(last + 1)) / 2 - width(text) / 2, 110);
-    const words = [...centred('2021', 1, 2), ...centred('Signal', 3, 4), ...lineWords('Total', ends[5] - width('Total'), 110), ...body];
+    const centred = (text: string, first: number, last: number) => lineWords(text, (border(first) + border(last + 1)) / 2 - lineWidth(text) / 2, 110);
+    const words = [...centred('2021', 1, 2), ...centred('Signal', 3, 4), ...lineWords('Total', ends[5] - lineWidth('Total'), 110), ...body];
     const [table] = findTables({ words, width: 612, height: 792 }, NO_GRAPHICS, new Set(), false).tables;
     const top = table.cells.filter((c) => c.row === 0 && c.text).map((c) => [c.text, c.column, c.columnSpan]);
     expect(top).toEqual([['2021', 1, 2], ['Signal', 3, 2], ['Total', 5, 1]]);
