@@ -105,6 +105,25 @@ describe('measurements on scans', () => {
     expect(at('v')).toEqual([100.5, 300.5]);
   });
 
+  it('find a thin column rule split between two pixel columns where it crosses a shaded band taller than a ruling is long', async () => {
+    // A header band shaded light grey, 150 pixels tall and 400 wide (taller than the 118 pixels a
+    // ruling must run), crossed by a column rule whose ink is split between two pixel columns.
+    // Each band pixel is a little dark, so two of them side by side hold as much ink as the
+    // rule's pair: counted as ink, the band would join the rule into one run too broad to be one.
+    const page = await textPicture(['Some words above a shaded header band']);
+    const { width, data } = page;
+    for (let y = 300; y < 450; y++) for (let x = 100; x < 500; x++) data[y * width + x] = 185;
+    for (let y = 250; y < 650; y++) {
+      data[y * width + 300] = 165;
+      data[y * width + 301] = 170;
+    }
+    const vertical = rulingSegments(page, 118, 6).filter((s) => s.x0 === s.x1);
+    expect(vertical).toHaveLength(1);
+    expect(vertical[0].x0).toBe(300.5);
+    expect(vertical[0].y0).toBeLessThanOrEqual(255);
+    expect(vertical[0].y1).toBeGreaterThanOrEqual(645);
+  });
+
   it('find a rule whole where it is dark in one pixel line at its ends and faint, its ink shared by two, in between', async () => {
     // A column rule 400 pixels long: dark in one pixel column over its first 60 and its last 240,
     // and over the 100 between (show-through behind it, or a paler stretch) its ink split between

@@ -320,14 +320,20 @@ export function rulingSegments(image: GrayImage, minLength: number, maxThickness
 /**
  * Each pixel's ink together with its neighbour's across lines along `axis` (below it for
  * horizontal lines, right of it for vertical ones), as a grey level: the paper's white less both
- * pixels' darkness.
+ * pixels' darkness, where the pixels on either side of the pair are lighter than both of them.
+ * A thin line split between two pixel lines has paper on both sides; a shaded cell or band, whose
+ * pixels are each a little dark, does not, and would otherwise read as ink all over, joining the
+ * rules that cross it into one broad run.
  */
 function sharedInk(image: GrayImage, axis: 'h' | 'v'): GrayImage {
   const { width, height, data } = image;
   const out = new Uint8Array(width * height).fill(255);
   const step = axis === 'h' ? width : 1;
-  for (let y = 0; y < height - (axis === 'h' ? 1 : 0); y++) {
-    for (let x = 0, i = y * width; x < width - (axis === 'v' ? 1 : 0); x++, i++) out[i] = Math.max(0, data[i] + data[i + step] - 255);
+  for (let y = axis === 'h' ? 1 : 0; y < height - (axis === 'h' ? 2 : 0); y++) {
+    for (let x = axis === 'v' ? 1 : 0, i = y * width + x; x < width - (axis === 'v' ? 2 : 0); x++, i++) {
+      const lighter = Math.max(data[i], data[i + step]);
+      if (data[i - step] > lighter && data[i + 2 * step] > lighter) out[i] = Math.max(0, data[i] + data[i + step] - 255);
+    }
   }
   return { width, height, data: out };
 }
