@@ -13,6 +13,7 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { Box, RawPage, Rect, Segment, Word } from '../page-model.js';
 import { tableRulings } from '../scans/measure.js';
 import { tintedFills } from '../scans/fills.js';
+import { checkBoxText, findCheckBoxes, withCheckBoxes } from '../scans/check-boxes.js';
 import { drawnGrey } from './pdf-render.js';
 import { clip, clipBounds, native, type Scratch } from './pdfium.js';
 
@@ -103,21 +104,30 @@ export function checkTextLayer(lib: WrappedPdfiumModule, page: number, rotation:
     return onInk[i];
   });
   const implausible = inked < layer * PLAUSIBLE_SHARE;
-  return { words: kept, implausible, ...(implausible ? { rulings: [], fills: [] } : pictureDrawing(lib, page, rotation)) };
+  return { implausible, ...(implausible ? { words: kept, rulings: [], fills: [] } : pictureDrawing(lib, page, rotation, kept)) };
 }
 
 /**
  * The ruling lines and cell fills of a scanner's page, found in its picture as OCR finds a scan's
  * (scans/measure.ts, scans/fills.ts): its text comes from the layer, but its tables' rules and
  * shading are only in the pixels, and without them a table ruled only by lines, a grid or a table
- * of shaded rows is told by alignment alone.
+ * of shaded rows is told by alignment alone. So are the check boxes beside its words
+ * (scans/check-boxes.ts), which an OCR program's layer leaves out as its engine does.
  */
-function pictureDrawing(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation']): { rulings: Segment[]; fills: Rect[] } {
+function pictureDrawing(lib: WrappedPdfiumModule, page: number, rotation: RawPage['rotation'], words: Word[]): { words: Word[]; rulings: Segment[]; fills: Rect[] } {
   const grey = drawnGrey(lib, page, rotation, RULING_DPI / 72);
   const toPoints = (v: number) => Math.round(((v * 72) / RULING_DPI) * 100) / 100;
+  const toPixels = (v: number) => (v * RULING_DPI) / 72;
   const inPoints = <T extends { x0: number; y0: number; x1: number; y1: number }>(b: T) => ({ ...b, x0: toPoints(b.x0), y0: toPoints(b.y0), x1: toPoints(b.x1), y1: toPoints(b.y1) });
   const rulings = tableRulings(grey, RULING_DPI);
-  return { rulings: rulings.map(inPoints), fills: tintedFills(grey, RULING_DPI, rulings).map((f) => ({ ...f, box: inPoints(f.box) })) };
+  const placed = words.map((word) => ({ x0: toPixels(word.box.x0), y0: toPixels(word.box.y0), x1: toPixels(word.box.x1), y1: toPixels(word.box.y1), text: word.text, word }));
+  const boxes = findCheckBoxes(grey, placed);
+  const withBoxes = withCheckBoxes(placed, boxes, (box, neighbour) => {
+    const text = checkBoxText(box);
+    const { x0, y0, x1, y1 } = inPoints({ x0: box.x0, y0: box.y0, x1: box.x1 + 1, y1: box.y1 + 1 });
+    return { ...box, text, word: { ...neighbour.word, text, box: { x0, y0, x1, y1 }, hyphenated: false } };
+  });
+  return { words: withBoxes.map((p) => p.word), rulings: rulings.map(inPoints), fills: tintedFills(grey, RULING_DPI, rulings).map((f) => ({ ...f, box: inPoints(f.box) })) };
 }
 
 /**

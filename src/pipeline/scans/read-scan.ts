@@ -26,6 +26,7 @@
 // are kept, so noise is not passed off as text, and the page says so (ScanReading.illegible).
 import { DEFAULT_MODE, type GrayImage, type OcrEngine, type OcrWord, type ReadingMode } from '../../models/ocr/engine.js';
 import { SURE_CONFIDENCE, type RawPage, type Rect, type Segment, type Word } from '../page-model.js';
+import { checkBoxText, findCheckBoxes, withCheckBoxes } from './check-boxes.js';
 import { tintedFills } from './fills.js';
 import { enlarge, turn } from './grey-pictures.js';
 import { lineSheet, textLines, wordsFromSheet, type TextLine } from './line-sheet.js';
@@ -182,7 +183,7 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const segments = read.segments;
   const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
   return {
-    words: toWords(read.words, scale),
+    words: toWords(withDrawnCheckBoxes(best.image, read.words), scale),
     rotation: best.rotation,
     skew: best.skew,
     width: best.image.width * unitsPerPixel,
@@ -195,6 +196,17 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
     recovered: sureWords(first.words) < ALMOST_NOTHING && sureWords(best.words) >= ALMOST_NOTHING,
     illegible,
   };
+}
+
+/** The words with the check boxes drawn on their lines (check-boxes.ts), each a word of the line it stands on. */
+export function withDrawnCheckBoxes(image: GrayImage, words: OcrWord[]): OcrWord[] {
+  const lines = new Map<string, { x0: number; y0: number; x1: number; y1: number }>();
+  for (const w of words) {
+    const band = lines.get(w.line);
+    lines.set(w.line, band ? { x0: Math.min(band.x0, w.x0), y0: Math.min(band.y0, w.y0), x1: Math.max(band.x1, w.x1), y1: Math.max(band.y1, w.y1) } : { x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 });
+  }
+  const boxes = findCheckBoxes(image, [...lines.values()]);
+  return withCheckBoxes(words, boxes, (box, neighbour) => ({ text: checkBoxText(box), x0: box.x0, y0: box.y0, x1: box.x1 + 1, y1: box.y1 + 1, confidence: 90, paragraph: neighbour.paragraph, line: neighbour.line }));
 }
 
 /** The page as its reading found it: its words, frame and rulings replace what the file held. */

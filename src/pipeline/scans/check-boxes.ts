@@ -1,0 +1,193 @@
+// Check boxes in a scan's picture. OCR engines are trained on letters: a box drawn before an option
+// ("☐ fund ☒ contract") is dropped or read as a letter or two ("Cl", "O", "X"), and a form or a
+// table of choices loses which option was ticked. A check box is found as a shape no letter
+// makes: a square outline, each of its four sides drawn along nearly its whole length, standing
+// on a text line at about the height of the line's letters. Empty inside it reads ☐; with a mark
+// inside (a cross, a tick, a scribble) it reads ☒, whichever mark it holds. A square filled solid
+// is a bullet or a legend's swatch, not a box. Written here because no library at hand finds
+// them: Tesseract has no model for them, and a general shape detector would be a heavy dependency
+// for one shape.
+import type { GrayImage } from '../../models/ocr/engine.js';
+import { otsu } from './measure.js';
+
+/** A check box found in a picture: its bounds in pixels and whether it holds a mark. */
+export interface CheckBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  marked: boolean;
+}
+
+/** A text line's extent in pixels, as the page's words give it. */
+export interface LineBand {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A box's side against the height of its line's letters: a box is drawn about as tall as a capital. */
+const SIDE_MIN = 0.4;
+const SIDE_MAX = 1.3;
+/** Its width against its height. */
+const SQUARE = 1.25;
+/** How much of each side's length must be drawn: letters with straight strokes (H, E, D) leave a side open or curved. */
+const SIDE_DRAWN = 0.9;
+/** Ink inside a box, as a share of its inside, above which it holds a mark, and above which it is filled solid. */
+const MARKED = 0.08;
+const SOLID = 0.6;
+/** How far beside its line a box may stand, in line heights. */
+const REACH = 3;
+
+/** The side of a component in pixels below which no box can be told from a speck. */
+const MIN_SIDE_PX = 6;
+
+/** Connected components of ink no taller than `maxSide`, as bounds (pixels of eight-neighbourhood). */
+function smallComponents(image: GrayImage, threshold: number, maxSide: number): { x0: number; y0: number; x1: number; y1: number }[] {
+  const { width, height, data } = image;
+  const seen = new Uint8Array(width * height);
+  const stack = new Int32Array(width * height);
+  const out: { x0: number; y0: number; x1: number; y1: number }[] = [];
+  for (let start = 0; start < data.length; start++) {
+    if (seen[start] || data[start] >= threshold) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let [x0, y0, x1, y1] = [width, height, -1, -1];
+    while (top > 0) {
+      const at = stack[--top];
+      const x = at % width;
+      const y = (at - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const next = ny * width + nx;
+          if (!seen[next] && data[next] < threshold) {
+            seen[next] = 1;
+            stack[top++] = next;
+          }
+        }
+      }
+    }
+    if (x1 - x0 + 1 <= maxSide && y1 - y0 + 1 <= maxSide && Math.min(x1 - x0, y1 - y0) + 1 >= MIN_SIDE_PX) out.push({ x0, y0, x1, y1 });
+  }
+  return out;
+}
+
+/** The box a component draws, or null when it is no box outline (see the module's comment). */
+function asCheckBox(image: GrayImage, threshold: number, c: { x0: number; y0: number; x1: number; y1: number }): CheckBox | null {
+  const { width, data } = image;
+  const w = c.x1 - c.x0 + 1;
+  const h = c.y1 - c.y0 + 1;
+  if (w > h * SQUARE || h > w * SQUARE) return null;
+  const dark = (x: number, y: number) => data[y * width + x] < threshold;
+  // A side's band: as deep into the box as a fifth of its side, at least a pixel.
+  const band = Math.max(1, Math.round(Math.min(w, h) * 0.2));
+  // The share of a side's length drawn within its band, the side running along `along` at `from`
+  // and the band reaching `inward` (+1 or -1) into the box.
+  const drawnAlong = (along: 'x' | 'y', from: number, inward: 1 | -1) => {
+    let drawn = 0;
+    const length = along === 'x' ? w : h;
+    for (let i = 0; i < length; i++) {
+      for (let d = 0; d < band; d++) {
+        const [x, y] = along === 'x' ? [c.x0 + i, from + d * inward] : [from + d * inward, c.y0 + i];
+        if (dark(x, y)) {
+          drawn++;
+          break;
+        }
+      }
+    }
+    return drawn / length;
+  };
+  const sides = [drawnAlong('x', c.y0, 1), drawnAlong('x', c.y1, -1), drawnAlong('y', c.x0, 1), drawnAlong('y', c.x1, -1)];
+  if (sides.some((drawn) => drawn < SIDE_DRAWN)) return null;
+  let inked = 0;
+  let inside = 0;
+  for (let y = c.y0 + band + 1; y < c.y1 - band; y++) {
+    for (let x = c.x0 + band + 1; x < c.x1 - band; x++) {
+      inside++;
+      if (dark(x, y)) inked++;
+    }
+  }
+  if (inside === 0) return null;
+  const share = inked / inside;
+  if (share > SOLID) return null;
+  return { ...c, marked: share >= MARKED };
+}
+
+/**
+ * The check boxes standing on the page's text lines (`lines`, in the picture's pixels): square
+ * outlines about as tall as the line's letters, within REACH line heights of it along the line.
+ */
+export function findCheckBoxes(image: GrayImage, lines: LineBand[]): CheckBox[] {
+  if (lines.length === 0) return [];
+  const tallest = Math.max(...lines.map((l) => l.y1 - l.y0));
+  const threshold = Math.min(otsu(image), 160);
+  const found: CheckBox[] = [];
+  for (const component of smallComponents(image, threshold, Math.ceil(tallest * SIDE_MAX))) {
+    const side = Math.max(component.x1 - component.x0, component.y1 - component.y0) + 1;
+    const middle = (component.y0 + component.y1) / 2;
+    const onLine = lines.some((l) => {
+      const height = l.y1 - l.y0;
+      return middle > l.y0 && middle < l.y1 && side >= height * SIDE_MIN && side <= height * SIDE_MAX && component.x1 > l.x0 - height * REACH && component.x0 < l.x1 + height * REACH;
+    });
+    if (!onLine) continue;
+    const box = asCheckBox(image, threshold, component);
+    if (box) found.push(box);
+  }
+  return found;
+}
+
+/** The text a check box reads as. */
+export function checkBoxText(box: CheckBox): string {
+  return box.marked ? '☒' : '☐';
+}
+
+/** What a box replaces and where it goes among a page's words, in the words' own units. */
+interface Placed {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  text: string;
+}
+
+/**
+ * The page's words with its check boxes among them: each box as a word of its own, set before the
+ * word that follows it on its line (or after the line's last), made by `make` from that neighbour;
+ * a short word the engine read from the box itself (mostly across it, three characters at most)
+ * is dropped; a box a word of the page already holds (a text layer that knows it), or that lies
+ * inside a word as one of its letters, is left.
+ */
+export function withCheckBoxes<W extends Placed>(words: W[], boxes: CheckBox[], make: (box: CheckBox, neighbour: W) => W): W[] {
+  if (boxes.length === 0) return words;
+  let out = [...words];
+  for (const box of boxes) {
+    const middle = (box.y0 + box.y1) / 2;
+    const width = (w: Placed) => Math.min(w.x1, box.x1) - Math.max(w.x0, box.x0);
+    const touched = out.filter((w) => w.y0 < middle && w.y1 > middle && width(w) > (box.x1 - box.x0) * 0.3);
+    // A word the engine read from the box itself is short and lies mostly across it; any other
+    // word the box stands in holds it as one of its letters (an "o" a few pixels tall, a "d"
+    // whose bowl bold type closed).
+    const readFromBox = (w: Placed) => [...w.text].length <= 3 && width(w) >= (w.x1 - w.x0) * 0.5;
+    if (touched.some((w) => !readFromBox(w) || /[☐☑☒□■]/u.test(w.text))) continue;
+    const rest = out.filter((w) => !touched.includes(w));
+    const level = rest.filter((w) => w.y0 < middle && w.y1 > middle);
+    // The nearest word after it on its line, else the nearest before it.
+    const after = level.filter((w) => w.x0 >= box.x1 - 1).sort((a, b) => a.x0 - b.x0)[0];
+    const before = level.filter((w) => w.x1 <= box.x0 + 1).sort((a, b) => b.x1 - a.x1)[0];
+    const neighbour = after ?? before;
+    if (!neighbour) continue;
+    rest.splice(rest.indexOf(neighbour) + (after ? 0 : 1), 0, make(box, neighbour));
+    out = rest;
+  }
+  return out;
+}
