@@ -117,6 +117,9 @@ describe('measurements on scans', () => {
       data[y * width + 300] = 165;
       data[y * width + 301] = 170;
     }
+    // A row's rule, three pixels thick, crosses it 45 pixels above its foot: the rule's ink beside
+    // the pair is ink, not shade, and the stretch below stays part of the line.
+    for (let y = 602; y < 605; y++) for (let x = 100; x < 500; x++) data[y * width + x] = 60;
     const vertical = rulingSegments(page, 118, 6).filter((s) => s.x0 === s.x1);
     expect(vertical).toHaveLength(1);
     expect(vertical[0].x0).toBe(300.5);

@@ -295,7 +295,7 @@ export function rulingSegments(image: GrayImage, minLength: number, maxThickness
   const along = (axis: 'h' | 'v') => {
     const whole = linesAlong(image, 0, axis, threshold, minLength, maxThickness);
     // A line of a pair of pixel lines sits half a pixel past the first of them.
-    const split = linesAlong(sharedInk(image, axis), 0.5, axis, threshold, minLength, maxThickness);
+    const split = linesAlong(sharedInk(image, axis, threshold), 0.5, axis, threshold, minLength, maxThickness);
     const position = (s: Segment): [number, number, number] => (axis === 'h' ? [s.y0, s.x0, s.x1] : [s.x0, s.y0, s.y1]);
     // A line of the pair is new where the lines found one by one beside it leave part of its
     // length uncovered: a faint stretch of a rule, found only in the pair, joins its pieces.
@@ -317,22 +317,27 @@ export function rulingSegments(image: GrayImage, minLength: number, maxThickness
   return [...along('h'), ...along('v')];
 }
 
+/** How much lighter than a pair's darker pixel the pixels beside the pair must be (grey levels; above a scan's noise). */
+const FLANK = 16;
+
 /**
  * Each pixel's ink together with its neighbour's across lines along `axis` (below it for
  * horizontal lines, right of it for vertical ones), as a grey level: the paper's white less both
- * pixels' darkness, where the pixels on either side of the pair are lighter than both of them.
- * A thin line split between two pixel lines has paper on both sides; a shaded cell or band, whose
- * pixels are each a little dark, does not, and would otherwise read as ink all over, joining the
- * rules that cross it into one broad run.
+ * pixels' darkness, where the pixels on either side of the pair are clearly lighter than its
+ * darker one, or ink (where a rule crosses the line). A thin line split between two pixel lines
+ * has paper, or its own fainter edge, on both sides; a shaded cell or band, whose pixels are each
+ * a little dark, has its own shade, and would otherwise read as ink all over, joining the rules
+ * that cross it into one broad run.
  */
-function sharedInk(image: GrayImage, axis: 'h' | 'v'): GrayImage {
+function sharedInk(image: GrayImage, axis: 'h' | 'v', threshold: number): GrayImage {
   const { width, height, data } = image;
   const out = new Uint8Array(width * height).fill(255);
   const step = axis === 'h' ? width : 1;
   for (let y = axis === 'h' ? 1 : 0; y < height - (axis === 'h' ? 2 : 0); y++) {
     for (let x = axis === 'v' ? 1 : 0, i = y * width + x; x < width - (axis === 'v' ? 2 : 0); x++, i++) {
-      const lighter = Math.max(data[i], data[i + step]);
-      if (data[i - step] > lighter && data[i + 2 * step] > lighter) out[i] = Math.max(0, data[i] + data[i + step] - 255);
+      const darker = Math.min(data[i], data[i + step]);
+      const apart = (flank: number) => flank > darker + FLANK || flank < threshold;
+      if (apart(data[i - step]) && apart(data[i + 2 * step])) out[i] = Math.max(0, data[i] + data[i + step] - 255);
     }
   }
   return { width, height, data: out };
