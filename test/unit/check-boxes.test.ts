@@ -22,8 +22,9 @@ describe('check boxes on a scan', () => {
     const side = Math.round((line.y1 - line.y0) * 0.7);
     const { width, data } = picture;
     const paint = (x: number, y: number) => (data[y * width + x] = 20);
-    // Three squares right of the text on its line: one empty, one crossed, one filled solid.
-    const lefts = [line.x1 + 40, line.x1 + 40 + side * 2, line.x1 + 40 + side * 4];
+    // Four squares right of the text on its line: one empty, one crossed, one filled solid, and
+    // one outlined in strokes as thick as a bold letter's stems (a bold "in" whose serifs join).
+    const lefts = [line.x1 + 40, line.x1 + 40 + side * 2, line.x1 + 40 + side * 4, line.x1 + 40 + side * 6];
     const top = line.y1 - side;
     lefts.forEach((left, k) => {
       for (let i = 0; i < side; i++) {
@@ -38,9 +39,15 @@ describe('check boxes on a scan', () => {
           paint(left + side - 1 - i, top + Math.min(side - 1, i + t));
         }
         if (k === 2) for (let j = 0; j < side; j++) paint(left + i, top + j);
+        if (k === 3) for (let t = 3; t < Math.round(side * 0.25); t++) {
+          paint(left + i, top + t);
+          paint(left + i, top + side - 1 - t);
+          paint(left + t, top + i);
+          paint(left + side - 1 - t, top + i);
+        }
       }
     });
-    const found = findCheckBoxes(picture, [{ ...line, x1: line.x1 + side * 6 }]);
+    const found = findCheckBoxes(picture, [{ ...line, x1: line.x1 + side * 8 }]);
     expect(found.map((b) => [b.x0, b.marked])).toEqual([
       [lefts[0], false],
       [lefts[1], true],

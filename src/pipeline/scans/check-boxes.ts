@@ -1,8 +1,9 @@
 // Check boxes in a scan's picture. OCR engines are trained on letters: a box drawn before an option
 // ("☐ fund ☒ contract") is dropped or read as a letter or two ("Cl", "O", "X"), and a form or a
 // table of choices loses which option was ticked. A check box is found as a shape no letter
-// makes: a square outline, each of its four sides drawn along nearly its whole length, standing
-// on a text line at about the height of the line's letters. Empty inside it reads ☐; with a mark
+// makes: a square outline in a thin line, each of its four sides drawn along nearly its whole
+// length, standing on a text line at about the height of the line's letters. Empty inside it
+// reads ☐; with a mark
 // inside (a cross, a tick, a scribble) it reads ☒, whichever mark it holds. A square filled solid
 // is a bullet or a legend's swatch, not a box. Written here because no library at hand finds
 // them: Tesseract has no model for them, and a general shape detector would be a heavy dependency
@@ -34,6 +35,8 @@ const SIDE_MAX = 1.3;
 const SQUARE = 1.25;
 /** How much of each side's length must be drawn: letters with straight strokes (H, E, D) leave a side open or curved. */
 const SIDE_DRAWN = 0.9;
+/** A box's line is at most this share of its side thick (or two pixels). */
+const THIN = 0.15;
 /** Ink inside a box, as a share of its inside, above which it holds a mark, and above which it is filled solid. */
 const MARKED = 0.08;
 const SOLID = 0.6;
@@ -109,6 +112,20 @@ function asCheckBox(image: GrayImage, threshold: number, c: { x0: number; y0: nu
   };
   const sides = [drawnAlong('x', c.y0, 1), drawnAlong('x', c.y1, -1), drawnAlong('y', c.x0, 1), drawnAlong('y', c.x1, -1)];
   if (sides.some((drawn) => drawn < SIDE_DRAWN)) return null;
+  // A box is drawn in a thin line; letters whose strokes close a square (a bold "in", its feet
+  // joined by serifs) are drawn in thick stems.
+  const stroke = (along: 'x' | 'y', from: number, inward: 1 | -1) => {
+    const length = along === 'x' ? w : h;
+    const depths: number[] = [];
+    for (let i = Math.floor(length * 0.3); i < Math.ceil(length * 0.7); i++) {
+      let d = 0;
+      while (d < length / 2 && dark(...((along === 'x' ? [c.x0 + i, from + d * inward] : [from + d * inward, c.y0 + i]) as [number, number]))) d++;
+      depths.push(d);
+    }
+    return depths.sort((a, b) => a - b)[depths.length >> 1] ?? 0;
+  };
+  const thickest = Math.max(stroke('x', c.y0, 1), stroke('x', c.y1, -1), stroke('y', c.x0, 1), stroke('y', c.x1, -1));
+  if (thickest > Math.max(2, Math.min(w, h) * THIN)) return null;
   let inked = 0;
   let inside = 0;
   for (let y = c.y0 + band + 1; y < c.y1 - band; y++) {
