@@ -73,7 +73,7 @@ export function tableFlowable(table: TableSpec, s: Setting, span: boolean): Flow
     rowSpan: p.cell.rowSpan ?? 1,
     colSpan: p.cell.colSpan ?? 1,
     header,
-    text: drawable(p.cell.text),
+    text: drawable(p.cell.text, header ? s.family.bold : s.family.regular),
   });
   const header = placeCells(table.header, table.columns, []).flatMap((row) => row.map((p) => toGrid(p, true)));
   const body = placeCells(table.body, table.columns, []).map((row) => row.map((p) => toGrid({ ...p, row: p.row + headerRows }, false)));

@@ -104,12 +104,27 @@ function embedder(name: StandardFonts): StandardFontEmbedder {
 
 let winAnsi: Set<number> | null = null;
 
-/** `text` as the standard fonts can draw it, whitespace collapsed. */
-export function drawable(text: string): string {
+/**
+ * Characters a family's standard font names but the fonts that stand in for it when the page is
+ * rasterized lack: the Courier that TeX Live installs (the one poppler finds for a scan's picture)
+ * has no euro sign and draws nothing there, so a scanned table in Courier would hold amounts whose
+ * truth has a sign the picture does not. Written out instead, in the drawing and in the truth.
+ */
+const MISSING_IN: Partial<Record<StandardFonts, Record<string, string>>> = Object.fromEntries(
+  [StandardFonts.Courier, StandardFonts.CourierBold, StandardFonts.CourierOblique, StandardFonts.CourierBoldOblique].map((font) => [font, { '€': 'EUR' }]),
+);
+
+/** `text` as the standard fonts (`font`'s, where one is given) can draw it, whitespace collapsed. */
+export function drawable(text: string, font?: StandardFonts): string {
   winAnsi ??= new Set(embedder(StandardFonts.Helvetica).encoding.supportedCodePoints);
   const encodable = (s: string) => [...s].every((c) => winAnsi!.has(c.codePointAt(0)!));
+  const missing = (font && MISSING_IN[font]) || {};
   let out = '';
   for (const c of text.normalize('NFC')) {
+    if (missing[c] !== undefined) {
+      out += missing[c];
+      continue;
+    }
     if (/\s/.test(c)) out += ' ';
     else if (encodable(c)) out += c;
     else if (SUBSTITUTES[c] !== undefined) out += SUBSTITUTES[c];
