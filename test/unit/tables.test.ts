@@ -1033,7 +1033,12 @@ describe('tables found from aligned text', () => {
     expect(tables.map(tableRows)).toEqual([first, second]);
     // One rule between two rows (or a cell's border over the next one's, two points apart) is a
     // row's border: the rows stay one table.
-    const one = findTables(page(cells([...first, ...second], 200, 14)), graphics([h(198, 55, 340), h(211, 55, 340), h(240, 55, 340), h(242, 55, 340)]), new Set(), false).tables;
+    const more = [
+      ['East', '9', '30%', 'flat'],
+      ['West', '21', '45%', 'up'],
+      ['Centre', '7', '25%', 'down'],
+    ];
+    const one = findTables(page(cells([...first, ...more], 200, 14)), graphics([h(198, 55, 340), h(211, 55, 340), h(240, 55, 340), h(242, 55, 340)]), new Set(), false).tables;
     expect(one).toHaveLength(1);
     expect(tableRows(one[0])).toHaveLength(6);
   });
@@ -1064,6 +1069,60 @@ describe('tables found from aligned text', () => {
     const [upper, lower] = findTables(page(wrapped), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
     expect(upper.flat()).toContain('Eastern region office');
     expect(lower).toEqual(second);
+  });
+
+  it('part a table of narrow columns stacked under one of wide columns whose text falls within them, and a narrower table under a wider one', () => {
+    // Nothing between them, at the rows' own spacing. The upper one's text stands within the lower
+    // one's columns and the lower one's within the upper one's, so neither runs across a gap of
+    // the other; but every lower row sets text in the two gaps that every upper row keeps open.
+    const first = [
+      ['Item', 'Charge', 'Layer'],
+      ['Median', '61.0%', '83.07'],
+      ['Small', '52.1%', '8.86'],
+      ['Public', '20.0%', '6.76'],
+    ];
+    const second = [
+      ['Design', 'Margin', 'Primary', 'Chapter', 'Board'],
+      ['Quarter', '656', '35', '40.12', '1,950'],
+      ['Irene', '617', '19.26', '50.64', '1,019'],
+      ['Hugo', '16.04', '634', '240', '2,774'],
+    ];
+    const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
+    const words = [...at(first, [60, 230, 400], 200), ...at(second, [60, 140, 230, 320, 400], 256)];
+    expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
+    // A narrower table under a wider one, its columns under the wider one's first three: every
+    // row of the wider one (its total too) holds text right of the narrower one's last column.
+    const wide = [
+      ['Program', 'Order', 'Issue', 'Sensor', 'Agency'],
+      ['Partial plan', '4,439', '89.7%', '4,637', '188'],
+      ['Tara Novak', '86,994', '35.5%', '2,637', '642'],
+      ['Total', '91,433', '', '7,274', '830'],
+    ];
+    const narrow = [
+      ['Charge', 'Balance', 'Matrix'],
+      ['Global signal', '68,246', '92,138'],
+      ['Small goal', '3,599', '67,774'],
+      ['Jonas Costa', '87', '388'],
+    ];
+    const wideWords = wide.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 160, 230, 300, 370][c], 200 + r * 14)] : [])));
+    const stackedNarrow = [...wideWords, ...at(narrow, [60, 160, 230], 256)];
+    expect(findTables(page(stackedNarrow), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([wide, narrow]);
+    // One table whose column stands empty in its first rows under its header's name, or whose
+    // last rows (a subtotal, a tax, a total) leave columns empty, stays one.
+    const late = [
+      ['Design', 'Margin', 'Primary', 'Chapter', 'Board'],
+      ['Quarter', '', '35', '', '1,950'],
+      ['Irene', '', '19.26', '', '1,019'],
+      ['Hugo', '', '634', '', '2,774'],
+      ['Olga', '12.5', '71', '3.2', '1,230'],
+      ['Nils', '16.04', '88', '240', '2,010'],
+      ['Rosa', '617', '19', '50.64', '1,880'],
+      ['Subtotal', '', '', '', '12,863'],
+      ['Tax', '', '', '', '2,573'],
+      ['Total', '', '', '', '15,436'],
+    ];
+    const lateWords = late.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 140, 230, 320, 400][c], 200 + r * 14)] : [])));
+    expect(findTables(page(lateWords), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([late]);
   });
 
   it('part a table of a header and one row from a table stacked under it in columns of its own', () => {

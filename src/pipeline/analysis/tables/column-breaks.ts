@@ -8,7 +8,14 @@
 // under a header whose cells span columns (a gap below that a header row or two cross): the
 // change must hold both ways, in several rows of each part; a part of two rows (a header and one
 // row), too few to run across gaps in several, instead sets text in both inside a gap that every
-// row of the other part keeps open.
+// row of the other part keeps open. So does a lower part of several rows in nearly all of them,
+// wholly inside the gap, under an upper part of several that all keep the gap open, its header
+// among them: a table's column holds its header's name at the top, and only its last rows (a
+// subtotal, a tax, a total) leave columns empty, so a gap open above and filled below is a second
+// table's column (a column's longer text reaches into it from the column's edge instead). And so
+// do parts of several rows where nearly every row of one sets text beyond the edge of all the
+// other's: a narrower table stacked with a wider one, whose rows stop short of its last columns
+// (a total row fills the last column, and a header every column).
 import type { Row } from './gutters.js';
 
 /** One part holds at least this many rows of two cells or more: fewer tell no columns. */
@@ -19,6 +26,12 @@ const MIN_PART = 2;
 const MIN_GAP = 0.4;
 /** At least this share of a part's rows (and MIN_ROWS of them) run across a gap of the other part. */
 const CROSSING = 0.25;
+/**
+ * Or nearly all rows of the lower part set text wholly inside a gap that every row of the upper
+ * keeps open: a table of narrow columns under one of wide columns whose text happens to fall within its
+ * own columns (three over five), so that neither runs across the other's gaps.
+ */
+const WHOLLY = 0.8;
 
 /**
  * The run of rows (top to bottom, of one page column) in parts, each [first, last] index into
@@ -48,8 +61,10 @@ function bestCut(rows: Row[], size: number): number | null {
     // and both its rows set text in a gap every row of the other part keeps open.
     const down = below.length < MIN_ROWS ? occupiedShare(gapsOf(above, size), below) : crossedShare(gapsOf(above, size), below);
     const up = above.length < MIN_ROWS ? occupiedShare(gapsOf(below, size), above) : crossedShare(gapsOf(below, size), above);
-    if (down < CROSSING || up < CROSSING) continue;
-    const score = down + up;
+    const several = Math.min(above.length, below.length) >= MIN_ROWS;
+    const inside = several ? Math.max(insideShare(gapsOf(above, size), below), beyondShare(above, below, size), beyondShare(below, above, size)) : 0;
+    if ((down < CROSSING || up < CROSSING) && inside < WHOLLY) continue;
+    const score = down + up + inside;
     if (!best || score > best.score || (score === best.score && space(at) > space(best.at))) best = { at, score };
   }
   return best?.at ?? null;
@@ -77,6 +92,28 @@ function crossedShare(gaps: [number, number][], rows: Row[]): number {
     if (crossing >= MIN_ROWS) most = Math.max(most, crossing / rows.length);
   }
   return most;
+}
+
+/**
+ * The largest share of `rows` that set a piece of text wholly inside one of the gaps: a column's
+ * text longer in some rows than in others reaches into the gap its short text leaves, from the
+ * column's own edge, and never stands wholly inside it.
+ */
+function insideShare(gaps: [number, number][], rows: Row[]): number {
+  let most = 0;
+  for (const [from, to] of gaps) most = Math.max(most, rows.filter((r) => r.chunks.some((c) => c.x0 > from && c.x1 < to)).length / rows.length);
+  return most;
+}
+
+/**
+ * The share of `rows` that set a piece of text wholly beyond the text of every one of `others`,
+ * right of its right end or left of its left end: columns one table has and a narrower table
+ * stacked with it has not.
+ */
+function beyondShare(rows: Row[], others: Row[], size: number): number {
+  const left = Math.min(...others.map((r) => r.box.x0)) - size * MIN_GAP;
+  const right = Math.max(...others.map((r) => r.box.x1)) + size * MIN_GAP;
+  return rows.filter((r) => r.chunks.some((c) => c.x0 > right || c.x1 < left)).length / rows.length;
 }
 
 /** 1 where every one of `rows` sets text inside one gap (a chunk's middle between its ends), else 0. */
