@@ -182,7 +182,8 @@ interface Placed {
  * word that follows it on its line (or after the line's last), made by `make` from that neighbour;
  * a short word the engine read from the box itself (mostly across it, three characters at most)
  * is dropped; a box a word of the page already holds (a text layer that knows it), or that lies
- * inside a word as one of its letters, is left.
+ * inside a word as one of its letters, is left, and so is one with no word level with it (a column
+ * of ticks with nothing beside them): no line of the page's reading takes it.
  */
 export function withCheckBoxes<W extends Placed>(words: W[], boxes: CheckBox[], make: (box: CheckBox, neighbour: W) => W): W[] {
   if (boxes.length === 0) return words;
