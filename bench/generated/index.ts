@@ -5,6 +5,7 @@
 //   npm run bench:generated -- --rescore DIR        (scores a --keep run's documents again, no Folio)
 //   npm run bench:generated -- --rescore DIR --reread  (its born-digital documents, and scans whose OCR'd pages a reread kept, read again by this checkout, in process)
 //   npm run bench:generated -- --rescore DIR --reread --ocr  (its scans too: OCR'd once, the OCR'd pages kept beside each scan)
+//   npm run bench:generated -- --rescore DIR --reread --remeasure  (kept scan pages' rulings, fills and check boxes measured again by this checkout)
 //
 // Draws K documents from seed N (a fresh seed from the clock when none is given: say it again to
 // see the same documents), each laid out by its producer with its truth recorded as it was placed,
@@ -287,7 +288,7 @@ function printTable(title: string, groups: [string, Scored[]][], only: Set<Featu
  * pages a reread kept) read again by this checkout in this process (reread.ts), and with `ocr`
  * every scan too.
  */
-async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scored[]> {
+async function rescore(dir: string, reread: boolean, ocr: boolean, remeasure = false): Promise<Scored[]> {
   const { readdir } = await import('node:fs/promises');
   const files = new Set(await readdir(dir));
   const documents: Scored[] = [];
@@ -301,7 +302,7 @@ async function rescore(dir: string, reread: boolean, ocr: boolean): Promise<Scor
       const truth = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Truth;
       const scan = truth.variant !== 'digital' && files.has(truth.file);
       const file = scan ? truth.file : truth.variant === 'digital' ? [`${truth.id}.pdf`, `${truth.id}.docx`].find((f) => files.has(f)) : undefined;
-      const source = scan ? { mediaType: truth.mediaType as ScanSource['mediaType'], pages: path.join(dir, `${truth.id}.ocr-pages.json`), engine: ocrEngine } : undefined;
+      const source = scan ? { mediaType: truth.mediaType as ScanSource['mediaType'], pages: path.join(dir, `${truth.id}.ocr-pages.json`), engine: ocrEngine, remeasure } : undefined;
       // A scan whose OCR'd pages an earlier reread kept is analysed again without OCR, --ocr or not.
       const readable = !scan || ocr || files.has(`${truth.id}.ocr-pages.json`);
       const fresh = reread && file && readable ? await readInProcess(path.join(dir, file), source) : null;
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
   const rescored = argument('rescore');
   if (rescored) {
     const reread = process.argv.includes('--reread');
-    const documents = await rescore(path.resolve(rescored), reread, reread && process.argv.includes('--ocr'));
+    const documents = await rescore(path.resolve(rescored), reread, reread && process.argv.includes('--ocr'), reread && process.argv.includes('--remeasure'));
     const byProducer = [...new Set(documents.map((d) => d.producer))].map((p) => [p, documents.filter((d) => d.producer === p)] as [string, Scored[]]);
     printTable(`${reread ? 'read and scored again' : 'scored again'}: ${documents.length} documents of ${rescored}`, [['all', documents], ...byProducer], new Set((argument('only') ?? '').split(',').filter(Boolean) as Feature[]), (line) => console.log(line));
     printVariations([['all', documents]], (line) => console.log(line));

@@ -6,13 +6,18 @@
 // run them; Word files through their structured reader. Scans (with `--ocr`) are read by OCR as
 // the analysing stage reads them the first time, and the pages so read are kept beside the
 // document (`<id>.ocr-pages.json`): OCR is the slow part and no reading change touches it, so
-// later rereads, in any checkout, analyse the kept pages again in a moment.
+// later rereads, in any checkout, analyse the kept pages again in a moment. With `remeasure`, what
+// the picture shows besides the words (rulings, fills, check boxes: read-scan.ts drawnOnPage) is
+// measured again by this checkout on the kept pages, so a change to those measurements is judged
+// on the same OCR'd words before and after.
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createOcrEngine, type OcrEngine } from '../../src/models/ocr/index.js';
-import { readInto, readScan } from '../../src/pipeline/scans/read-scan.js';
+import { drawnOnPage, readInto, readScan } from '../../src/pipeline/scans/read-scan.js';
+import { turn } from '../../src/pipeline/scans/grey-pictures.js';
+import type { OcrWord } from '../../src/models/ocr/engine.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { readerFor } from '../../src/pipeline/formats/index.js';
 import type { Page, RawPage } from '../../src/pipeline/page-model.js';
@@ -27,6 +32,8 @@ export interface ScanSource {
   mediaType: 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff';
   pages: string;
   engine: () => Promise<OcrEngine>;
+  /** Kept pages get their rulings, fills and check boxes measured again by this checkout. */
+  remeasure?: boolean;
 }
 
 /**
@@ -55,7 +62,7 @@ export async function readInProcess(file: string, scan?: ScanSource): Promise<Ou
  */
 async function scannedPages(file: string, scan: ScanSource): Promise<RawPage[]> {
   const kept = await readFile(scan.pages, 'utf8').then((text) => JSON.parse(text) as RawPage[], () => null);
-  if (kept) return kept;
+  if (kept) return scan.remeasure ? remeasured(file, scan.mediaType, kept) : kept;
   const bytes = new Uint8Array(await readFile(file));
   const reader = readerFor(scan.mediaType);
   const pages = await reader.read(bytes);
@@ -72,4 +79,48 @@ async function scannedPages(file: string, scan: ScanSource): Promise<RawPage[]> 
 export async function scanEngine(): Promise<OcrEngine> {
   const config = loadConfig({ ...process.env, FOLIO_DATA_DIR: process.env.FOLIO_DATA_DIR ?? path.join(tmpdir(), 'folio-generated-ocr') });
   return createOcrEngine(config.ocr);
+}
+
+/**
+ * Kept pages with what their pictures show besides the words measured again: an OCR'd page's
+ * rulings, fills and check boxes from its picture, turned and straightened as it was read (its
+ * kept words less any the new measurements take, and any check box they add, made from a word
+ * of its line); a page read from its text layer as the reader reads it now.
+ */
+async function remeasured(file: string, mediaType: ScanSource['mediaType'], kept: RawPage[]): Promise<RawPage[]> {
+  const bytes = new Uint8Array(await readFile(file));
+  const reader = readerFor(mediaType);
+  const fresh = await reader.read(bytes);
+  const pages: RawPage[] = [];
+  for (const [i, page] of kept.entries()) {
+    if (page.textSource !== 'ocr') {
+      pages.push({ ...page, words: fresh[i].words, graphics: fresh[i].graphics });
+      continue;
+    }
+    const { image, dpi, unitsPerPixel } = await reader.scan(bytes, fresh[i]);
+    const straight = page.skew !== 0 ? await turn(image, page.rotation + page.skew) : page.rotation !== 0 ? await turn(image, page.rotation) : image;
+    const inPixels: OcrWord[] = page.words.map((w) => ({
+      text: w.text,
+      x0: w.box.x0 / unitsPerPixel,
+      y0: w.box.y0 / unitsPerPixel,
+      x1: w.box.x1 / unitsPerPixel,
+      y1: w.box.y1 / unitsPerPixel,
+      confidence: w.confidence ?? 100,
+      line: String(w.ocrLine),
+      paragraph: String(w.ocrParagraph),
+    }));
+    const drawn = drawnOnPage(straight, dpi ?? page.dpi ?? 300, inPixels);
+    const keptWord = new Map(inPixels.map((p, k) => [p, page.words[k]]));
+    const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
+    const words = drawn.words.map((p) => {
+      const word = keptWord.get(p);
+      if (word) return word;
+      const ofLine = page.words.find((w) => String(w.ocrLine) === p.line)!;
+      return { ...ofLine, text: p.text, box: { x0: scale(p.x0), y0: scale(p.y0), x1: scale(p.x1), y1: scale(p.y1) }, confidence: Math.round(p.confidence), hyphenated: false };
+    });
+    const segments = drawn.segments.map((s) => ({ x0: scale(s.x0), y0: scale(s.y0), x1: scale(s.x1), y1: scale(s.y1) }));
+    const rects = drawn.fills.map((f) => ({ ...f, box: { x0: scale(f.box.x0), y0: scale(f.box.y0), x1: scale(f.box.x1), y1: scale(f.box.y1) } }));
+    pages.push({ ...page, words, graphics: { ...page.graphics, segments, rects } });
+  }
+  return pages;
 }

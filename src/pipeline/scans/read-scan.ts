@@ -179,17 +179,16 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   const illegible = sure.length < ALMOST_NOTHING && sure.length < best.words.length && hasInk(best.image);
   if (illegible) best = { ...best, words: sure };
   const resolution = dpi ?? measuredDpi(best.words) ?? 300;
-  const read = withoutRulingGlyphs(best.words, rulingsOf(best.image, resolution));
-  const segments = read.segments;
+  const drawn = drawnOnPage(best.image, resolution, best.words, rulingsOf(best.image, resolution));
   const scale = (v: number) => Math.round(v * unitsPerPixel * 100) / 100;
   return {
-    words: toWords(withDrawnCheckBoxes(best.image, read.words), scale),
+    words: toWords(drawn.words, scale),
     rotation: best.rotation,
     skew: best.skew,
     width: best.image.width * unitsPerPixel,
     height: best.image.height * unitsPerPixel,
-    segments: segments.map((s) => ({ x0: scale(s.x0), y0: scale(s.y0), x1: scale(s.x1), y1: scale(s.y1) })),
-    fills: tintedFills(best.image, resolution, segments).map((f) => ({ ...f, box: { x0: scale(f.box.x0), y0: scale(f.box.y0), x1: scale(f.box.x1), y1: scale(f.box.y1) } })),
+    segments: drawn.segments.map((s) => ({ x0: scale(s.x0), y0: scale(s.y0), x1: scale(s.x1), y1: scale(s.y1) })),
+    fills: drawn.fills.map((f) => ({ ...f, box: { x0: scale(f.box.x0), y0: scale(f.box.y0), x1: scale(f.box.x1), y1: scale(f.box.y1) } })),
     dpi: resolution,
     readings,
     kept: describe(best),
@@ -198,8 +197,20 @@ export async function readScan(engine: OcrEngine, image: GrayImage, dpi: number 
   };
 }
 
+/**
+ * What the straightened picture of a read page shows besides its words, in its pixels: its table
+ * rulings (bars the engine read from them taken off the words), its cell fills, and its check
+ * boxes among the words. `rulings` when found already. Kept apart from the reading so that a
+ * change to these measurements is judged on pages read before, without reading them again
+ * (bench/generated/remeasure.ts).
+ */
+export function drawnOnPage(image: GrayImage, resolution: number, words: OcrWord[], rulings = tableRulings(image, resolution)): { words: OcrWord[]; segments: Segment[]; fills: Rect[] } {
+  const read = withoutRulingGlyphs(words, rulings);
+  return { words: withDrawnCheckBoxes(image, read.words), segments: read.segments, fills: tintedFills(image, resolution, read.segments) };
+}
+
 /** The words with the check boxes drawn on their lines (check-boxes.ts), each a word of the line it stands on. */
-export function withDrawnCheckBoxes(image: GrayImage, words: OcrWord[]): OcrWord[] {
+function withDrawnCheckBoxes(image: GrayImage, words: OcrWord[]): OcrWord[] {
   const lines = new Map<string, { x0: number; y0: number; x1: number; y1: number }>();
   for (const w of words) {
     const band = lines.get(w.line);
