@@ -1107,6 +1107,19 @@ describe('tables found from aligned text', () => {
     const wideWords = wide.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 160, 230, 300, 370][c], 200 + r * 14)] : [])));
     const stackedNarrow = [...wideWords, ...at(narrow, [60, 160, 230], 256)];
     expect(findTables(page(stackedNarrow), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([wide, narrow]);
+    // The last rows of one table whose figures a scan's reading lost stop short of its last
+    // columns too, but hold no figures: they stay its rows.
+    const lost = [
+      ['Report', 'Goal', 'Board', 'Share'],
+      ['Financial record', 'service', '2,655', '12%'],
+      ['Tara Torres', 'result', '1,879', '8%'],
+      ['Annual growth', 'fee', '952', '4%'],
+      ['Karin Andersen', 'item', '', ''],
+      ['Current field', 'design', '', ''],
+      ['Annual discount', 'committee', '', ''],
+    ];
+    const lostWords = lost.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 160, 230, 300][c], 200 + r * 14)] : [])));
+    expect(findTables(page(lostWords), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([lost]);
     // One table whose column stands empty in its first rows under its header's name, or whose
     // last rows (a subtotal, a tax, a total) leave columns empty, stays one.
     const late = [

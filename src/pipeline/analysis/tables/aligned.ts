@@ -202,7 +202,7 @@ function gridsIn(rows: Row[], words: Word[], horizontalRules: Segment[], page: T
     // A table's caption right above or below the run says what the run is.
     const captionAt = (k: number, a: number, b: number) => k >= 0 && k < rows.length && tableCaption[k] && rows[b].box.y0 - rows[a].box.y1 <= Math.max(rows[a].size, rows[b].size) * ROW_GAP;
     const run = rows.slice(start, end + 1);
-    for (const [from, to] of partsByColumns(run, median(run.map((r) => r.size)))) {
+    for (const [from, to] of partsByColumns(run, median(run.map((r) => r.size)), words)) {
       const grid = gridOf(run.slice(from, to + 1), words, horizontalRules, page);
       const [first, last] = [start + from, start + to];
       if (grid) grids.push(captionAt(first - 1, first - 1, first) || captionAt(last + 1, last, last + 1) ? { ...grid, captioned: true } : grid);

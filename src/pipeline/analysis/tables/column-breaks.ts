@@ -15,7 +15,9 @@
 // table's column (a column's longer text reaches into it from the column's edge instead). And so
 // do parts of several rows where nearly every row of one sets text beyond the edge of all the
 // other's: a narrower table stacked with a wider one, whose rows stop short of its last columns
-// (a total row fills the last column, and a header every column).
+// (a total row fills the last column, and a header every column). One way, the lower part must
+// hold figures in half its rows, as a second table of data does.
+import type { Word } from '../../page-model.js';
 import type { Row } from './gutters.js';
 
 /** One part holds at least this many rows of two cells or more: fewer tell no columns. */
@@ -37,11 +39,11 @@ const WHOLLY = 0.8;
  * The run of rows (top to bottom, of one page column) in parts, each [first, last] index into
  * `rows`, cut where its columns change; the whole run when they do not.
  */
-export function partsByColumns(rows: Row[], size: number): [number, number][] {
-  const cut = bestCut(rows, size);
+export function partsByColumns(rows: Row[], size: number, words: Word[]): [number, number][] {
+  const cut = bestCut(rows, size, words);
   if (cut === null) return [[0, rows.length - 1]];
   const shift = ([a, b]: [number, number]): [number, number] => [a + cut, b + cut];
-  return [...partsByColumns(rows.slice(0, cut), size), ...partsByColumns(rows.slice(cut), size).map(shift)];
+  return [...partsByColumns(rows.slice(0, cut), size, words), ...partsByColumns(rows.slice(cut), size, words).map(shift)];
 }
 
 /**
@@ -49,7 +51,7 @@ export function partsByColumns(rows: Row[], size: number): [number, number][] {
  * One-piece lines between the two tables' rows of cells (a cell's wrapped end, a header's
  * spanning label) change no score: they go with the table they stand closer to.
  */
-function bestCut(rows: Row[], size: number): number | null {
+function bestCut(rows: Row[], size: number, words: Word[]): number | null {
   const celled = rows.map((r) => r.chunks.length >= 2);
   const space = (at: number) => rows[at].box.y0 - rows[at - 1].box.y1;
   let best: { at: number; score: number } | null = null;
@@ -61,7 +63,7 @@ function bestCut(rows: Row[], size: number): number | null {
     // and both its rows set text in a gap every row of the other part keeps open.
     const down = below.length < MIN_ROWS ? occupiedShare(gapsOf(above, size), below) : crossedShare(gapsOf(above, size), below);
     const up = above.length < MIN_ROWS ? occupiedShare(gapsOf(below, size), above) : crossedShare(gapsOf(below, size), above);
-    const several = Math.min(above.length, below.length) >= MIN_ROWS;
+    const several = Math.min(above.length, below.length) >= MIN_ROWS && holdsFigures(below, words);
     const inside = several ? Math.max(insideShare(gapsOf(above, size), below), beyondShare(above, below, size), beyondShare(below, above, size)) : 0;
     if ((down < CROSSING || up < CROSSING) && inside < WHOLLY) continue;
     const score = down + up + inside;
@@ -103,6 +105,17 @@ function insideShare(gaps: [number, number][], rows: Row[]): number {
   let most = 0;
   for (const [from, to] of gaps) most = Math.max(most, rows.filter((r) => r.chunks.some((c) => c.x0 > from && c.x1 < to)).length / rows.length);
   return most;
+}
+
+/**
+ * Whether half the rows after the first (a header's) hold a digit: one way, the change of columns
+ * is taken only where the part below holds figures, as a second table of data does; the last
+ * rows of one table whose figures a scan's reading lost stop short of its last columns too, and
+ * hold none.
+ */
+function holdsFigures(rows: Row[], words: Word[]): boolean {
+  const digits = (r: Row) => r.chunks.some((c) => c.words.some((w) => /\d/.test(words[w].text)));
+  return rows.slice(1).filter(digits).length * 2 >= rows.length - 1;
 }
 
 /**
