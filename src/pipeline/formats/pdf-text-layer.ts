@@ -124,8 +124,8 @@ function pictureDrawing(lib: WrappedPdfiumModule, page: number, rotation: RawPag
   const boxes = findCheckBoxes(grey, placed);
   const withBoxes = withCheckBoxes(placed, boxes, (box, neighbour) => {
     const text = checkBoxText(box);
-    const { x0, y0, x1, y1 } = inPoints({ x0: box.x0, y0: box.y0, x1: box.x1 + 1, y1: box.y1 + 1 });
-    return { ...box, text, word: { ...neighbour.word, text, box: { x0, y0, x1, y1 }, hyphenated: false } };
+    const { x0, y0, x1, y1 } = box;
+    return { x0, y0, x1, y1, text, word: { ...neighbour.word, text, box: inPoints({ x0, y0, x1, y1 }), hyphenated: false } };
   });
   return { words: withBoxes.map((p) => p.word), rulings: rulings.map(inPoints), fills: tintedFills(grey, RULING_DPI, rulings).map((f) => ({ ...f, box: inPoints(f.box) })) };
 }

@@ -3,29 +3,17 @@
 // table of choices loses which option was ticked. A check box is found as a shape no letter
 // makes: a square outline in a thin line, each of its four sides drawn along nearly its whole
 // length, standing on a text line at about the height of the line's letters. Empty inside it
-// reads ☐; with a mark
-// inside (a cross, a tick, a scribble) it reads ☒, whichever mark it holds. A square filled solid
-// is a bullet or a legend's swatch, not a box. Written here because no library at hand finds
+// reads ☐; with a mark inside (a cross, a tick, a scribble) it reads ☒, whichever mark it holds.
+// A square filled solid is a bullet or a legend's swatch, not a box. Written here because no library at hand finds
 // them: Tesseract has no model for them, and a general shape detector would be a heavy dependency
 // for one shape.
 import type { GrayImage } from '../../models/ocr/engine.js';
+import type { Box } from '../page-model.js';
 import { otsu } from './measure.js';
 
-/** A check box found in a picture: its bounds in pixels and whether it holds a mark. */
-export interface CheckBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
+/** A check box found in a picture: its bounds in pixels (x1, y1 past its last pixel, as a word's) and whether it holds a mark. */
+export interface CheckBox extends Box {
   marked: boolean;
-}
-
-/** A text line's extent in pixels, as the page's words give it. */
-export interface LineBand {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
 }
 
 /** A box's side against the height of its line's letters: a box is drawn about as tall as a capital. */
@@ -46,63 +34,70 @@ const REACH = 3;
 /** The side of a component in pixels below which no box can be told from a speck. */
 const MIN_SIDE_PX = 6;
 
-/** Connected components of ink no taller than `maxSide`, as bounds (pixels of eight-neighbourhood). */
-function smallComponents(image: GrayImage, threshold: number, maxSide: number): { x0: number; y0: number; x1: number; y1: number }[] {
+/**
+ * Connected components of ink no larger than `maxSide` either way, as the bounds of their pixels
+ * (x1, y1 their last), of eight-neighbourhood. Only components with a pixel on a row `startsOn`
+ * are followed: the page's pictures and margins, away from its lines, are not walked.
+ */
+function smallComponents(image: GrayImage, threshold: number, maxSide: number, startsOn: (y: number) => boolean): Box[] {
   const { width, height, data } = image;
   const seen = new Uint8Array(width * height);
   const stack = new Int32Array(width * height);
-  const out: { x0: number; y0: number; x1: number; y1: number }[] = [];
-  for (let start = 0; start < data.length; start++) {
-    if (seen[start] || data[start] >= threshold) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    let [x0, y0, x1, y1] = [width, height, -1, -1];
-    while (top > 0) {
-      const at = stack[--top];
-      const x = at % width;
-      const y = (at - x) / width;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const next = ny * width + nx;
-          if (!seen[next] && data[next] < threshold) {
-            seen[next] = 1;
-            stack[top++] = next;
+  const out: Box[] = [];
+  for (let row = 0; row < height; row++) {
+    if (!startsOn(row)) continue;
+    for (let start = row * width; start < (row + 1) * width; start++) {
+      if (seen[start] || data[start] >= threshold) continue;
+      let top = 0;
+      stack[top++] = start;
+      seen[start] = 1;
+      let [x0, y0, x1, y1] = [width, height, -1, -1];
+      while (top > 0) {
+        const at = stack[--top];
+        const x = at % width;
+        const y = (at - x) / width;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+        for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+          for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+            const next = ny * width + nx;
+            if (!seen[next] && data[next] < threshold) {
+              seen[next] = 1;
+              stack[top++] = next;
+            }
           }
         }
       }
+      if (x1 - x0 + 1 <= maxSide && y1 - y0 + 1 <= maxSide && Math.min(x1 - x0, y1 - y0) + 1 >= MIN_SIDE_PX) out.push({ x0, y0, x1, y1 });
     }
-    if (x1 - x0 + 1 <= maxSide && y1 - y0 + 1 <= maxSide && Math.min(x1 - x0, y1 - y0) + 1 >= MIN_SIDE_PX) out.push({ x0, y0, x1, y1 });
   }
   return out;
 }
 
-/** The box a component draws, or null when it is no box outline (see the module's comment). */
-function asCheckBox(image: GrayImage, threshold: number, c: { x0: number; y0: number; x1: number; y1: number }): CheckBox | null {
+/** The box a component (its pixels' bounds, last ones included) draws, or null when it is no box outline (see the module's comment). */
+function asCheckBox(image: GrayImage, threshold: number, c: Box): CheckBox | null {
   const { width, data } = image;
   const w = c.x1 - c.x0 + 1;
   const h = c.y1 - c.y0 + 1;
   if (w > h * SQUARE || h > w * SQUARE) return null;
-  const dark = (x: number, y: number) => data[y * width + x] < threshold;
-  // A side's band: as deep into the box as a fifth of its side, at least a pixel.
+  const dark = ([x, y]: [number, number]) => data[y * width + x] < threshold;
+  // Each side: the pixel `i` along it and `d` in from it, towards the inside.
+  const sides = [
+    { length: w, pixel: (i: number, d: number): [number, number] => [c.x0 + i, c.y0 + d] },
+    { length: w, pixel: (i: number, d: number): [number, number] => [c.x0 + i, c.y1 - d] },
+    { length: h, pixel: (i: number, d: number): [number, number] => [c.x0 + d, c.y0 + i] },
+    { length: h, pixel: (i: number, d: number): [number, number] => [c.x1 - d, c.y0 + i] },
+  ];
+  // A side's band: as deep into the box as a fifth of its side, at least a pixel. The side is
+  // drawn where the band holds ink.
   const band = Math.max(1, Math.round(Math.min(w, h) * 0.2));
-  // The share of a side's length drawn within its band, the side running along `along` at `from`
-  // and the band reaching `inward` (+1 or -1) into the box.
-  const drawnAlong = (along: 'x' | 'y', from: number, inward: 1 | -1) => {
+  const drawnShare = ({ length, pixel }: (typeof sides)[number]) => {
     let drawn = 0;
-    const length = along === 'x' ? w : h;
     for (let i = 0; i < length; i++) {
       for (let d = 0; d < band; d++) {
-        const [x, y] = along === 'x' ? [c.x0 + i, from + d * inward] : [from + d * inward, c.y0 + i];
-        if (dark(x, y)) {
+        if (dark(pixel(i, d))) {
           drawn++;
           break;
         }
@@ -110,46 +105,48 @@ function asCheckBox(image: GrayImage, threshold: number, c: { x0: number; y0: nu
     }
     return drawn / length;
   };
-  const sides = [drawnAlong('x', c.y0, 1), drawnAlong('x', c.y1, -1), drawnAlong('y', c.x0, 1), drawnAlong('y', c.x1, -1)];
-  if (sides.some((drawn) => drawn < SIDE_DRAWN)) return null;
+  if (sides.some((side) => drawnShare(side) < SIDE_DRAWN)) return null;
   // A box is drawn in a thin line; letters whose strokes close a square (a bold "in", its feet
-  // joined by serifs) are drawn in thick stems.
-  const stroke = (along: 'x' | 'y', from: number, inward: 1 | -1) => {
-    const length = along === 'x' ? w : h;
+  // joined by serifs) are drawn in thick stems. A side's stroke: its median depth of ink from the
+  // edge, over the middle of its length.
+  const stroke = ({ length, pixel }: (typeof sides)[number]) => {
     const depths: number[] = [];
     for (let i = Math.floor(length * 0.3); i < Math.ceil(length * 0.7); i++) {
       let d = 0;
-      while (d < length / 2 && dark(...((along === 'x' ? [c.x0 + i, from + d * inward] : [from + d * inward, c.y0 + i]) as [number, number]))) d++;
+      while (d < length / 2 && dark(pixel(i, d))) d++;
       depths.push(d);
     }
     return depths.sort((a, b) => a - b)[depths.length >> 1] ?? 0;
   };
-  const thickest = Math.max(stroke('x', c.y0, 1), stroke('x', c.y1, -1), stroke('y', c.x0, 1), stroke('y', c.x1, -1));
-  if (thickest > Math.max(2, Math.min(w, h) * THIN)) return null;
+  if (Math.max(...sides.map(stroke)) > Math.max(2, Math.min(w, h) * THIN)) return null;
   let inked = 0;
   let inside = 0;
   for (let y = c.y0 + band + 1; y < c.y1 - band; y++) {
     for (let x = c.x0 + band + 1; x < c.x1 - band; x++) {
       inside++;
-      if (dark(x, y)) inked++;
+      if (dark([x, y])) inked++;
     }
   }
   if (inside === 0) return null;
   const share = inked / inside;
   if (share > SOLID) return null;
-  return { ...c, marked: share >= MARKED };
+  return { x0: c.x0, y0: c.y0, x1: c.x1 + 1, y1: c.y1 + 1, marked: share >= MARKED };
 }
 
 /**
  * The check boxes standing on the page's text lines (`lines`, in the picture's pixels): square
  * outlines about as tall as the line's letters, within REACH line heights of it along the line.
  */
-export function findCheckBoxes(image: GrayImage, lines: LineBand[]): CheckBox[] {
+export function findCheckBoxes(image: GrayImage, lines: Box[]): CheckBox[] {
   if (lines.length === 0) return [];
   const tallest = Math.max(...lines.map((l) => l.y1 - l.y0));
+  const maxSide = Math.ceil(tallest * SIDE_MAX);
+  // A box's first row lies at most its side above the line whose middle it stands on.
+  const nearLine = new Uint8Array(image.height);
+  for (const l of lines) nearLine.fill(1, Math.max(0, Math.floor(l.y0) - maxSide), Math.min(image.height, Math.ceil(l.y1) + 1));
   const threshold = Math.min(otsu(image), 160);
   const found: CheckBox[] = [];
-  for (const component of smallComponents(image, threshold, Math.ceil(tallest * SIDE_MAX))) {
+  for (const component of smallComponents(image, threshold, maxSide, (y) => nearLine[y] === 1)) {
     const side = Math.max(component.x1 - component.x0, component.y1 - component.y0) + 1;
     const middle = (component.y0 + component.y1) / 2;
     const onLine = lines.some((l) => {
@@ -169,11 +166,7 @@ export function checkBoxText(box: CheckBox): string {
 }
 
 /** What a box replaces and where it goes among a page's words, in the words' own units. */
-interface Placed {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
+interface Placed extends Box {
   text: string;
 }
 

@@ -211,13 +211,8 @@ export function drawnOnPage(image: GrayImage, resolution: number, words: OcrWord
 
 /** The words with the check boxes drawn on their lines (check-boxes.ts), each a word of the line it stands on. */
 function withDrawnCheckBoxes(image: GrayImage, words: OcrWord[]): OcrWord[] {
-  const lines = new Map<string, { x0: number; y0: number; x1: number; y1: number }>();
-  for (const w of words) {
-    const band = lines.get(w.line);
-    lines.set(w.line, band ? { x0: Math.min(band.x0, w.x0), y0: Math.min(band.y0, w.y0), x1: Math.max(band.x1, w.x1), y1: Math.max(band.y1, w.y1) } : { x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1 });
-  }
-  const boxes = findCheckBoxes(image, [...lines.values()]);
-  return withCheckBoxes(words, boxes, (box, neighbour) => ({ text: checkBoxText(box), x0: box.x0, y0: box.y0, x1: box.x1 + 1, y1: box.y1 + 1, confidence: 90, paragraph: neighbour.paragraph, line: neighbour.line }));
+  const boxes = findCheckBoxes(image, textLines(words).map((line) => line.box));
+  return withCheckBoxes(words, boxes, (box, neighbour) => ({ text: checkBoxText(box), x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1, confidence: 90, paragraph: neighbour.paragraph, line: neighbour.line }));
 }
 
 /** The page as its reading found it: its words, frame and rulings replace what the file held. */
