@@ -15,8 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createOcrEngine, type OcrEngine } from '../../src/models/ocr/index.js';
-import { drawnOnPage, readInto, readScan } from '../../src/pipeline/scans/read-scan.js';
-import { turn } from '../../src/pipeline/scans/grey-pictures.js';
+import { asRead, drawnOnPage, readInto, readScan } from '../../src/pipeline/scans/read-scan.js';
 import type { OcrWord } from '../../src/models/ocr/engine.js';
 import { analyzeDocument } from '../../src/pipeline/analysis/analyze-page.js';
 import { readerFor } from '../../src/pipeline/formats/index.js';
@@ -98,7 +97,7 @@ async function remeasured(file: string, mediaType: ScanSource['mediaType'], kept
       continue;
     }
     const { image, dpi, unitsPerPixel } = await reader.scan(bytes, fresh[i]);
-    const straight = page.skew !== 0 ? await turn(image, page.rotation + page.skew) : page.rotation !== 0 ? await turn(image, page.rotation) : image;
+    const straight = await asRead(image, page.rotation, page.skew);
     const inPixels: OcrWord[] = page.words.map((w) => ({
       text: w.text,
       x0: w.box.x0 / unitsPerPixel,

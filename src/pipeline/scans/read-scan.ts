@@ -277,10 +277,17 @@ async function readTurned(engine: OcrEngine, image: GrayImage, rotation: Reading
   const upright = rotation === 0 ? image : await turn(image, rotation);
   const lean = skewAngle(upright);
   const skew = Math.abs(lean) >= MIN_SKEW ? -lean : 0;
-  // One turn from the original picture, as the page's pictures will be made.
-  const straight = skew === 0 ? upright : await turn(image, rotation + skew);
+  const straight = skew === 0 ? upright : await asRead(image, rotation, skew);
   const words = await engine.recognize(straight, dpi, { mode, signal });
   return reading({ rotation, skew, image: straight }, mode, words);
+}
+
+/**
+ * The picture turned and straightened as a reading of it was: its quarter turn and its skew in one
+ * turn from the original, as the page's pictures will be made.
+ */
+export function asRead(image: GrayImage, rotation: Reading['rotation'], skew: number): Promise<GrayImage> {
+  return rotation + skew === 0 ? Promise.resolve(image) : turn(image, rotation + skew);
 }
 
 /** The same turned and straightened picture, read another way. */
