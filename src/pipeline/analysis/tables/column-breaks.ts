@@ -61,10 +61,11 @@ function bestCut(rows: Row[], size: number, words: Word[]): number | null {
     if (Math.min(above.length, below.length) < MIN_PART || Math.max(above.length, below.length) < MIN_ROWS) continue;
     // A part of two rows is set in columns of its own: the other part's rows run across its gaps,
     // and both its rows set text in a gap every row of the other part keeps open.
-    const down = below.length < MIN_ROWS ? occupiedShare(gapsOf(above, size), below) : crossedShare(gapsOf(above, size), below);
-    const up = above.length < MIN_ROWS ? occupiedShare(gapsOf(below, size), above) : crossedShare(gapsOf(below, size), above);
+    const [gapsAbove, gapsBelow] = [gapsOf(above, size), gapsOf(below, size)];
+    const down = below.length < MIN_ROWS ? occupied(gapsAbove, below) : mostInOneGap(gapsAbove, below, across, MIN_ROWS);
+    const up = above.length < MIN_ROWS ? occupied(gapsBelow, above) : mostInOneGap(gapsBelow, above, across, MIN_ROWS);
     const several = Math.min(above.length, below.length) >= MIN_ROWS && holdsFigures(below, words);
-    const inside = several ? Math.max(insideShare(gapsOf(above, size), below), beyondShare(above, below, size), beyondShare(below, above, size)) : 0;
+    const inside = several ? Math.max(mostInOneGap(gapsAbove, below, wholly), beyondShare(above, below, size), beyondShare(below, above, size)) : 0;
     if ((down < CROSSING || up < CROSSING) && inside < WHOLLY) continue;
     const score = down + up + inside;
     if (!best || score > best.score || (score === best.score && space(at) > space(best.at))) best = { at, score };
@@ -86,25 +87,31 @@ function gapsOf(rows: Row[], size: number): [number, number][] {
   return gaps.filter(([, to]) => to < right);
 }
 
-/** The largest share of `rows` whose text runs right across one of the gaps; 0 where fewer than MIN_ROWS do. */
-function crossedShare(gaps: [number, number][], rows: Row[]): number {
+/** Where a piece of text stands against a gap [from, to]. */
+type Stands = (piece: { x0: number; x1: number }, from: number, to: number) => boolean;
+/** Right across it, from one side to the other. */
+const across: Stands = (c, from, to) => c.x0 <= from && c.x1 >= to;
+/**
+ * Wholly inside it: a column's text longer in some rows than in others reaches into the gap its
+ * short text leaves, from the column's own edge, and never stands wholly inside it.
+ */
+const wholly: Stands = (c, from, to) => c.x0 > from && c.x1 < to;
+/** Inside it by its middle. */
+const byMiddle: Stands = (c, from, to) => (c.x0 + c.x1) / 2 > from && (c.x0 + c.x1) / 2 < to;
+
+/** The largest share of `rows` that set a piece of text so against one of the gaps; 0 where fewer than `least` rows do. */
+function mostInOneGap(gaps: [number, number][], rows: Row[], stands: Stands, least = 1): number {
   let most = 0;
   for (const [from, to] of gaps) {
-    const crossing = rows.filter((r) => r.chunks.some((c) => c.x0 <= from && c.x1 >= to)).length;
-    if (crossing >= MIN_ROWS) most = Math.max(most, crossing / rows.length);
+    const count = rows.filter((r) => r.chunks.some((c) => stands(c, from, to))).length;
+    if (count >= least) most = Math.max(most, count / rows.length);
   }
   return most;
 }
 
-/**
- * The largest share of `rows` that set a piece of text wholly inside one of the gaps: a column's
- * text longer in some rows than in others reaches into the gap its short text leaves, from the
- * column's own edge, and never stands wholly inside it.
- */
-function insideShare(gaps: [number, number][], rows: Row[]): number {
-  let most = 0;
-  for (const [from, to] of gaps) most = Math.max(most, rows.filter((r) => r.chunks.some((c) => c.x0 > from && c.x1 < to)).length / rows.length);
-  return most;
+/** 1 where every one of `rows` sets text inside one gap (a chunk's middle between its ends), else 0. */
+function occupied(gaps: [number, number][], rows: Row[]): number {
+  return mostInOneGap(gaps, rows, byMiddle) === 1 ? 1 : 0;
 }
 
 /**
@@ -127,9 +134,4 @@ function beyondShare(rows: Row[], others: Row[], size: number): number {
   const left = Math.min(...others.map((r) => r.box.x0)) - size * MIN_GAP;
   const right = Math.max(...others.map((r) => r.box.x1)) + size * MIN_GAP;
   return rows.filter((r) => r.chunks.some((c) => c.x0 > right || c.x1 < left)).length / rows.length;
-}
-
-/** 1 where every one of `rows` sets text inside one gap (a chunk's middle between its ends), else 0. */
-function occupiedShare(gaps: [number, number][], rows: Row[]): number {
-  return gaps.some(([from, to]) => rows.every((r) => r.chunks.some((c) => (c.x0 + c.x1) / 2 > from && (c.x0 + c.x1) / 2 < to))) ? 1 : 0;
 }
