@@ -1001,6 +1001,9 @@ describe('tables found from aligned text', () => {
     expect(findTables(page([...cells, ...note]), rules, new Set(), false).tables.map(tableRows)).toEqual([rows]);
   });
 
+  // Rows of cells set at `xs` from `top`, each `pitch` below the last; an empty cell holds no word.
+  const rowsAt = (rows: string[][], xs: number[], top: number, pitch = 14) => rows.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, xs[c], top + r * pitch)] : [])));
+
   // Two tables stacked in one column, the second narrower, each row `pitch` below the last.
   const stacked = {
     first: [
@@ -1013,7 +1016,7 @@ describe('tables found from aligned text', () => {
       ['Paper', '3,176'],
       ['Ink', '4,447'],
     ],
-    cells: (rows: string[][], top: number, pitch: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, [60, 160, 230, 300][c], top + r * pitch))),
+    cells: (rows: string[][], top: number, pitch: number) => rowsAt(rows, [60, 160, 230, 300], top, pitch),
   };
 
   it("end at a note: two unruled tables stacked with the first one's note between them are two tables", () => {
@@ -1060,12 +1063,11 @@ describe('tables found from aligned text', () => {
       ['Toner', 'cartridges for printers', '6', '1,210'],
       ['Card', 'white for the covers', '25', '2,020'],
     ];
-    const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
-    const words = [...at(first, [60, 160, 230, 300], 200), ...at(second, [60, 110, 250, 300], 256)];
+    const words = [...rowsAt(first, [60, 160, 230, 300], 200), ...rowsAt(second, [60, 110, 250, 300], 256)];
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
     // The first one's last office name wraps onto a line of its own, closer to its row than to
     // the second table: it stays in the first.
-    const wrapped = [...at(first, [60, 160, 230, 300], 200), word('office', 60, 253), ...at(second, [60, 110, 250, 300], 270)];
+    const wrapped = [...rowsAt(first, [60, 160, 230, 300], 200), word('office', 60, 253), ...rowsAt(second, [60, 110, 250, 300], 270)];
     const [upper, lower] = findTables(page(wrapped), NO_GRAPHICS, new Set(), false).tables.map(tableRows);
     expect(upper.flat()).toContain('Eastern region office');
     expect(lower).toEqual(second);
@@ -1087,8 +1089,7 @@ describe('tables found from aligned text', () => {
       ['Irene', '617', '19.26', '50.64', '1,019'],
       ['Hugo', '16.04', '634', '240', '2,774'],
     ];
-    const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
-    const words = [...at(first, [60, 230, 400], 200), ...at(second, [60, 140, 230, 320, 400], 256)];
+    const words = [...rowsAt(first, [60, 230, 400], 200), ...rowsAt(second, [60, 140, 230, 320, 400], 256)];
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
     // A narrower table under a wider one, its columns under the wider one's first three: every
     // row of the wider one (its total too) holds text right of the narrower one's last column.
@@ -1104,8 +1105,8 @@ describe('tables found from aligned text', () => {
       ['Small goal', '3,599', '67,774'],
       ['Jonas Costa', '87', '388'],
     ];
-    const wideWords = wide.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 160, 230, 300, 370][c], 200 + r * 14)] : [])));
-    const stackedNarrow = [...wideWords, ...at(narrow, [60, 160, 230], 256)];
+    const wideWords = rowsAt(wide, [60, 160, 230, 300, 370], 200);
+    const stackedNarrow = [...wideWords, ...rowsAt(narrow, [60, 160, 230], 256)];
     expect(findTables(page(stackedNarrow), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([wide, narrow]);
     // The last rows of one table whose figures a scan's reading lost stop short of its last
     // columns too, but hold no figures: they stay its rows.
@@ -1118,7 +1119,7 @@ describe('tables found from aligned text', () => {
       ['Current field', 'design', '', ''],
       ['Annual discount', 'committee', '', ''],
     ];
-    const lostWords = lost.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 160, 230, 300][c], 200 + r * 14)] : [])));
+    const lostWords = rowsAt(lost, [60, 160, 230, 300], 200);
     expect(findTables(page(lostWords), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([lost]);
     // One table whose column stands empty in its first rows under its header's name, or whose
     // last rows (a subtotal, a tax, a total) leave columns empty, stays one.
@@ -1134,7 +1135,7 @@ describe('tables found from aligned text', () => {
       ['Tax', '', '', '', '2,573'],
       ['Total', '', '', '', '15,436'],
     ];
-    const lateWords = late.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 140, 230, 320, 400][c], 200 + r * 14)] : [])));
+    const lateWords = rowsAt(late, [60, 140, 230, 320, 400], 200);
     expect(findTables(page(lateWords), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([late]);
   });
 
@@ -1152,8 +1153,7 @@ describe('tables found from aligned text', () => {
       ['Assumes indicates supports', '6,345.60', '3,052'],
       ['Global invoice', '42,821.12', '2,018'],
     ];
-    const at = (rows: string[][], xs: number[], top: number) => rows.flatMap((cells, r) => cells.map((t, c) => word(t, xs[c], top + r * 14)));
-    const words = [...at(first, [60, 130, 175, 225, 275], 200), ...at(second, [60, 340, 420], 228)];
+    const words = [...rowsAt(first, [60, 130, 175, 225, 275], 200), ...rowsAt(second, [60, 340, 420], 228)];
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([first, second]);
   });
 
@@ -1167,7 +1167,7 @@ describe('tables found from aligned text', () => {
       ['Labels', 'sheets of forty-eight', '40', '310'],
       ['Folders', 'blue with two pockets', '25', '575'],
     ];
-    const words = rows.flatMap((cells, r) => cells.flatMap((t, c) => (t ? [word(t, [60, 110, 250, 290][c], 200 + r * 14)] : [])));
+    const words = rowsAt(rows, [60, 110, 250, 290], 200);
     expect(findTables(page(words), NO_GRAPHICS, new Set(), false).tables.map(tableRows)).toEqual([rows]);
   });
 
